@@ -1,0 +1,65 @@
+"""How close group_advantages runs to the memory-bound floor on a large batch.
+
+Reports the median time of ``group_advantages`` on a (1,000,000 x 16) float64 batch, for the
+textbook and TRL conventions, as a ratio to one elementwise numpy pass over the same array
+(``x * 2.0``), measured in the same process. Target: at most 5x the floor.
+
+    python benchmarks/bench_core.py [--rows N] [--group-size G] [--repeats K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from grpo_desktop.core import group_advantages
+
+
+def median_seconds(work: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``work`` over ``repeats`` runs, after one warm-up run."""
+    work()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def naive_advantages(rewards: np.ndarray) -> np.ndarray:
+    """The obvious row-reduction version, for comparison only."""
+    mean = rewards.mean(axis=1, keepdims=True)
+    std = rewards.std(axis=1, keepdims=True)
+    return (rewards - mean) / np.where(std == 0, 1.0, std)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--group-size", type=int, default=16)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(0)
+    rewards = rng.integers(0, 2, size=(args.rows, args.group_size)).astype(np.float64)
+    rewards += rng.normal(0.0, 0.1, size=rewards.shape)
+
+    floor = median_seconds(lambda: rewards * 2.0, args.repeats)
+    print(f"batch {args.rows:,} x {args.group_size}, median of {args.repeats} runs")
+    print(f"  floor (x * 2.0, one elementwise pass): {floor * 1e3:8.1f} ms   1.00x")
+    candidates = {
+        "group_advantages textbook": lambda: group_advantages(rewards, "textbook"),
+        "group_advantages trl": lambda: group_advantages(rewards, "trl"),
+        "naive mean(1)/std(1) (reference)": lambda: naive_advantages(rewards),
+    }
+    for name, work in candidates.items():
+        seconds = median_seconds(work, args.repeats)
+        print(f"  {name:<38} {seconds * 1e3:8.1f} ms  {seconds / floor:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

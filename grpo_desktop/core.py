@@ -1,0 +1,353 @@
+"""The GRPO math: group statistics and advantages, textbook and real libraries' conventions.
+
+Pure Python + numpy; no Qt import, ever (``tests/test_layers.py`` enforces it). Every number the
+app shows comes out of this module, so it is written to be exact where the seeds are exact and to
+match TRL, verl and OpenRLHF to float precision where they disagree with the textbook (DESIGN §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "CONVENTIONS",
+    "DEFAULT_CONVENTION",
+    "Convention",
+    "GroupStats",
+    "convention_names",
+    "get_convention",
+    "group_advantages",
+    "group_stats",
+]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How one trainer turns a group's rewards into advantages, with where it comes from."""
+
+    name: str
+    label: str
+    formula: str
+    description: str
+    source: str
+    ddof: int | None  # std degrees of freedom; None when the convention does not divide by a std
+    eps: float  # added to the std before dividing (0 for the textbook)
+    min_group_size: int  # smallest G at which the convention is defined
+    undefined_reason: str = ""  # why it is undefined below min_group_size, for error messages
+
+    @property
+    def normalizes(self) -> bool:
+        """Whether advantages are divided by a std (and so are invariant to r -> a*r + b)."""
+        return self.ddof is not None
+
+
+CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention(
+            name="textbook",
+            label="Textbook",
+            formula="A = (r − mean) / std",
+            description="The seeds' formula: population std; an all-equal group gives exactly 0.",
+            source="DeepSeekMath GRPO, as in the book's worked examples",
+            ddof=0,
+            eps=0.0,
+            min_group_size=1,
+        ),
+        Convention(
+            name="trl",
+            label="TRL",
+            formula="A = (r − mean) / (std + 1e-4)",
+            description="Sample std (ddof 1) of the group, plus 1e-4.",
+            source='TRL GRPOTrainer, scale_rewards="group"',
+            ddof=1,
+            eps=1e-4,
+            min_group_size=2,
+            undefined_reason="TRL refuses num_generations < 2",
+        ),
+        Convention(
+            name="trl_batch",
+            label="TRL (batch std)",
+            formula="A = (r − group mean) / (batch std + 1e-4)",
+            description="Group mean, but the sample std of the whole batch, plus 1e-4.",
+            source='TRL GRPOTrainer, scale_rewards="batch"',
+            ddof=1,
+            eps=1e-4,
+            min_group_size=2,
+            undefined_reason="TRL refuses num_generations < 2",
+        ),
+        Convention(
+            name="verl",
+            label="verl",
+            formula="A = (r − mean) / (std + 1e-6)",
+            description="Sample std (ddof 1) plus 1e-6; a lone sample gets mean 0 and std 1.",
+            source="verl compute_grpo_outcome_advantage (adv_estimator=grpo)",
+            ddof=1,
+            eps=1e-6,
+            min_group_size=1,
+        ),
+        Convention(
+            name="openrlhf",
+            label="OpenRLHF",
+            formula="A = (r − mean) / (std + 1e-9)",
+            description="Sample std (ddof 1) plus 1e-9.",
+            source="OpenRLHF advantage_estimator=group_norm",
+            ddof=1,
+            eps=1e-9,
+            min_group_size=2,
+            undefined_reason="group_norm divides by the sample std, which is NaN for one sample",
+        ),
+        Convention(
+            name="dr_grpo",
+            label="Dr. GRPO",
+            formula="A = r − mean",
+            description="No std division, which removes GRPO's question-difficulty bias.",
+            source="Dr. GRPO (Liu et al. 2025, 'Understanding R1-Zero-Like Training')",
+            ddof=None,
+            eps=0.0,
+            min_group_size=1,
+        ),
+        Convention(
+            name="rloo",
+            label="RLOO",
+            formula="A = r − mean(others) = G/(G−1) · (r − mean)",
+            description="Leave-one-out baseline: each answer is compared with the other G − 1.",
+            source="RLOO (Ahmadian et al. 2024); OpenRLHF advantage_estimator=rloo",
+            ddof=None,
+            eps=0.0,
+            min_group_size=2,
+            undefined_reason="RLOO's leave-one-out baseline needs at least one other sample",
+        ),
+    )
+}
+
+DEFAULT_CONVENTION = "textbook"
+
+# Advantages below this fraction of the group's largest |reward| are rounding residue of (r - mean),
+# not signal; group_stats reports them as exactly 0 so no card claims to be pushed by 1e-17.
+_RESIDUE = 1e-12
+
+# Beyond this magnitude (r - mean)^2 can overflow float64; such batches are rescaled row by row.
+_SAFE_HIGH = 1e150
+
+
+def convention_names() -> tuple[str, ...]:
+    """The valid convention names, in the order the UI lists them."""
+    return tuple(CONVENTIONS)
+
+
+def get_convention(name: str) -> Convention:
+    """The convention called ``name``; a ValueError that lists the valid names otherwise."""
+    try:
+        return CONVENTIONS[name]
+    except (KeyError, TypeError):
+        valid = ", ".join(CONVENTIONS)
+        raise ValueError(f"unknown convention {name!r}; choose one of: {valid}") from None
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Everything the window shows about one group, computed once per change."""
+
+    rewards: np.ndarray
+    mean: float
+    std: float  # as the convention defines it (population for textbook, sample for libraries)
+    scale: float  # what (r - mean) was divided by: std + eps, or 1 for unscaled conventions
+    advantages: np.ndarray
+    pushed_up: int
+    pushed_down: int
+    degenerate: bool  # all rewards equal: zero learning signal under the mean baseline
+    convention: str
+
+    @property
+    def group_size(self) -> int:
+        return int(self.rewards.shape[0])
+
+    @property
+    def no_signal(self) -> int:
+        """How many answers have an advantage of exactly 0."""
+        return self.group_size - self.pushed_up - self.pushed_down
+
+
+def _as_reward_array(rewards: object) -> tuple[np.ndarray, float]:
+    """Validate rewards into a float64 array of shape (G,) or (B, G), with readable errors.
+
+    Also returns the largest |reward|, which the kernel needs and which costs a pass to find.
+    """
+    if isinstance(rewards, (str, bytes)):
+        raise ValueError(f"rewards must be numbers, not text: {rewards!r}")
+    try:
+        array = np.asarray(rewards, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        if isinstance(rewards, Sequence) and any(
+            isinstance(row, Sequence) and not isinstance(row, (str, bytes)) for row in rewards
+        ):
+            lengths = sorted({len(row) for row in rewards if isinstance(row, Sequence)})
+            raise ValueError(
+                f"ragged batch: every group must have the same size, got sizes {lengths}"
+            ) from error
+        raise ValueError(f"rewards must be numbers: {error}") from error
+    if array.ndim not in (1, 2):
+        raise ValueError(
+            f"rewards must be one group (G,) or a batch of groups (B, G); got shape {array.shape}"
+        )
+    if array.size == 0:
+        raise ValueError("empty group: GRPO needs at least one reward to score")
+    # min/max propagate NaN and expose inf, and are far cheaper than isfinite(array).all().
+    lowest, highest = float(array.min()), float(array.max())
+    if not (np.isfinite(lowest) and np.isfinite(highest)):
+        bad = np.argwhere(~np.isfinite(array))[0]
+        where = ", ".join(str(int(i)) for i in bad)
+        raise ValueError(
+            f"reward at index {where} is {array[tuple(bad)]}: every reward must be a finite number"
+        )
+    return array, max(abs(lowest), abs(highest))
+
+
+def _check_group_size(convention: Convention, group_size: int) -> None:
+    needed = convention.min_group_size
+    if group_size < needed:
+        raise ValueError(
+            f"the {convention.label} convention is undefined for a group of {group_size} "
+            f"({convention.undefined_reason}); use at least {needed} answers per group"
+        )
+
+
+def _center(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centered rows (r - mean) and their row sums of squares, fast for many short rows.
+
+    Each row is first shifted by its own first element, so an all-equal row becomes exact zeros
+    (std exactly 0) instead of float residue like 1e-17. The shift and the row sums
+    are matrix products: BLAS streams short rows far faster than numpy's axis=1 reductions and
+    column broadcasts do. The shift matrix holds only 0, 1 and -1, so each entry is x_j - x_0
+    rounded once, exactly 0 when the two are equal.
+    """
+    group_size = rows.shape[1]
+    shift = np.eye(group_size)
+    shift[0, :] -= 1.0
+    centered = rows @ shift
+    shift_mean = (centered @ np.ones(group_size)) / group_size
+    centered -= shift_mean[:, None]
+    sum_squares = np.einsum("ij,ij->i", centered, centered)
+    return centered, sum_squares
+
+
+def _center_rescaled(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Like ``_center`` but for rows whose magnitudes would over- or underflow when squared.
+
+    Rows are scaled by an exact power of two first; returns the scale so callers can undo it.
+    """
+    largest = np.abs(rows).max(axis=1)
+    _, exponent = np.frexp(np.where(largest > 0, largest, 1.0))
+    scale = np.ldexp(1.0, np.clip(-exponent, -1000, 1000))
+    centered, sum_squares = _center(rows * scale[:, None])
+    return centered, sum_squares, scale
+
+
+def _advantages_2d(
+    rewards: np.ndarray, convention: Convention, largest: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Advantages for a (B, G) batch whose largest |reward| is ``largest``.
+
+    Returns (advantages, std, divisor), the last two one value per row.
+    """
+    batch, group_size = rewards.shape
+    if largest > _SAFE_HIGH:
+        centered, sum_squares, scale = _center_rescaled(rewards)
+    else:
+        centered, sum_squares = _center(rewards)
+        scale = None
+        # A zero sum of squares means all-equal, unless a tiny spread underflowed when squared.
+        zero_spread = np.flatnonzero(sum_squares == 0.0)
+        if zero_spread.size and (centered[zero_spread] != 0.0).any():
+            centered, sum_squares, scale = _center_rescaled(rewards)
+
+    if convention.name == "verl" and group_size == 1:
+        # verl: a lone sample gets mean 0 and std 1, so its advantage is r / (1 + eps).
+        std = np.ones(batch)
+        divisor = std + convention.eps
+        return rewards / divisor[:, None], std, divisor
+
+    if convention.ddof is None:
+        std = np.sqrt(sum_squares / group_size)
+        factor = group_size / (group_size - 1) if convention.name == "rloo" else 1.0
+        if scale is not None:
+            with np.errstate(over="ignore"):  # an overflow here is reported just below
+                centered /= scale[:, None]
+                std /= scale
+        divisor = np.full(batch, 1.0 / factor)
+        advantages = np.multiply(centered, factor, out=centered)
+    else:
+        if convention.name == "trl_batch":
+            # One std over every reward in the batch: TRL's rewards.std() on the flat tensor.
+            _, flat_squares, flat_scale = _center_rescaled(rewards.reshape(1, -1))
+            batch_std = np.sqrt(flat_squares[0] / (rewards.size - 1)) / flat_scale[0]
+            std = np.full(batch, batch_std)
+            scaled_std = std * scale if scale is not None else std
+        else:
+            scaled_std = np.sqrt(sum_squares / (group_size - convention.ddof))
+            std = scaled_std / scale if scale is not None else scaled_std
+        eps = convention.eps if scale is None else convention.eps * scale
+        scaled_divisor = scaled_std + eps
+        divisor = std + convention.eps
+        if convention.eps == 0.0:
+            # Textbook: an all-equal row has std exactly 0 and centered exactly 0; define A = 0.
+            scaled_divisor = np.where(scaled_divisor == 0.0, 1.0, scaled_divisor)
+        advantages = np.divide(centered, scaled_divisor[:, None], out=centered)
+
+    if largest > _SAFE_HIGH and not np.isfinite(advantages).all():
+        raise ValueError(
+            "rewards are too large: their advantages overflow float64 "
+            f"(largest |reward| is {largest:.3g}); rescale the rewards"
+        )
+    return advantages, std, divisor
+
+
+def group_advantages(rewards: object, convention: str = DEFAULT_CONVENTION) -> np.ndarray:
+    """Advantages for one group ``(G,)`` or a batch of groups ``(B, G)``; same shape out.
+
+    Vectorised over groups (no Python loop), so a million groups score in well under a second.
+    """
+    chosen = get_convention(convention)
+    array, largest = _as_reward_array(rewards)
+    rows = array.reshape(1, -1) if array.ndim == 1 else array
+    _check_group_size(chosen, rows.shape[1])
+    advantages, *_ = _advantages_2d(rows, chosen, largest)
+    return advantages.reshape(array.shape)
+
+
+def group_stats(rewards: object, convention: str = DEFAULT_CONVENTION) -> GroupStats:
+    """Mean, std, advantages and push counts of one group, as the window and ``score`` show them."""
+    chosen = get_convention(convention)
+    array, largest = _as_reward_array(rewards)
+    array = array.copy()  # frozen below; never freeze or alias the caller's own array
+    if array.ndim != 1:
+        raise ValueError(f"group_stats scores one group of shape (G,); got shape {array.shape}")
+    _check_group_size(chosen, array.shape[0])
+    advantages, std, divisor = _advantages_2d(array.reshape(1, -1), chosen, largest)
+    advantages = advantages[0]
+    degenerate = bool((array == array[0]).all())
+    if divisor[0] > 0:
+        residue = _RESIDUE * largest / float(divisor[0])
+        advantages[np.abs(advantages) <= residue] = 0.0
+    # Equal rewards: the mean is exactly the reward. Otherwise np.mean prints 0.2, not 0.19999…96.
+    group_mean = float(array[0]) if degenerate else float(np.mean(array))
+    if chosen.name == "verl" and array.shape[0] == 1:
+        group_mean = 0.0  # verl's rule for a lone sample
+    advantages += 0.0  # turn any -0.0 into 0.0 so nothing prints as "−0.00"
+    array.setflags(write=False)
+    advantages.setflags(write=False)
+    return GroupStats(
+        rewards=array,
+        mean=group_mean,
+        std=float(std[0]),
+        scale=float(divisor[0]),
+        advantages=advantages,
+        pushed_up=int((advantages > 0).sum()),
+        pushed_down=int((advantages < 0).sum()),
+        degenerate=degenerate,
+        convention=chosen.name,
+    )

@@ -1,0 +1,1 @@
+"""Data shipped inside the wheel as ``grpo_desktop.resources`` (problems, lessons, icons)."""
