@@ -1,18 +1,207 @@
-"""The ``grpo-desktop`` entry point: ``score`` runs headless; anything else opens the window."""
+"""The ``grpo-desktop`` entry point: ``score`` runs headless; anything else opens the window.
+
+Qt is imported only after the arguments are checked, so ``score``, ``--help``, ``--list-problems``
+and bad arguments answer at once and work on machines with no display.
+"""
 
 from __future__ import annotations
 
+import argparse
+import ctypes.util
+import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from grpo_desktop.cli import OneLineArgumentParser, run_score
+
+NO_DISPLAY_MESSAGE = (
+    "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
+    "desktop session, or render the window to an image with --screenshot out.png"
+)
+MISSING_XCB_MESSAGE = (
+    "grpo-desktop: Qt's X11 platform needs system libraries that are not installed (libxcb-cursor0 "
+    "is missing); on Debian/Ubuntu: sudo apt-get install libegl1 libxkbcommon-x11-0 "
+    "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0"
+)
+
+
+@dataclass(frozen=True)
+class WindowSize:
+    width: int
+    height: int
+
+
+def parse_size(text: str) -> WindowSize:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x800, got {text!r}") from None
+    if not (320 <= width <= 7680 and 240 <= height <= 4320):
+        raise argparse.ArgumentTypeError(
+            f"size {width}x{height} is out of range (320x240 to 7680x4320)"
+        )
+    return WindowSize(width, height)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineArgumentParser(
+        prog="grpo-desktop",
+        description="A live lab for how GRPO scores a group of sampled answers. "
+        "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal.",
+    )
+    parser.add_argument("--problem", metavar="ID", help="the problem to open (see --list-problems)")
+    parser.add_argument(
+        "--group-size", "-G", type=int, metavar="G", help="answers in the group (2–64)"
+    )
+    parser.add_argument(
+        "--rewards", metavar="1,0,0,1", help="each card right (1) or wrong (0); sets G too"
+    )
+    parser.add_argument(
+        "--sample", type=int, metavar="SEED", help="start from a group sampled with this seed"
+    )
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=WindowSize(1280, 800),
+        metavar="WxH",
+        help="window size, e.g. 1280x800 (default) or 1920x1080",
+    )
+    parser.add_argument(
+        "--list-problems", action="store_true", help="list the shipped problems and exit"
+    )
+    return parser
+
+
+def list_problems() -> str:
+    from grpo_desktop.problems import load_problems
+
+    rows = [f"{'id':<26} {'difficulty':<10} {'G':>2}  prompt"]
+    for problem in load_problems():
+        rows.append(
+            f"{problem.id:<26} {problem.difficulty:<10} {problem.group_size:>2}  {problem.prompt}"
+        )
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class LabSetup:
+    """The starting lab the command line asked for, checked before Qt starts."""
+
+    problem_id: str
+    correct: tuple[bool, ...] | None
+    group_size: int | None
+    sample_seed: int | None
+
+
+def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
+    """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
+    from grpo_desktop.problems import DEFAULT_PROBLEM_ID, get_problem
+    from grpo_desktop.state import check_group_size, parse_reward_pattern
+
+    problem_id = args.problem or DEFAULT_PROBLEM_ID
+    get_problem(problem_id)  # UnknownProblemError lists the valid ids
+    correct = parse_reward_pattern(args.rewards) if args.rewards is not None else None
+    if args.group_size is not None:
+        check_group_size(args.group_size)
+        if correct is not None and len(correct) != args.group_size:
+            raise ValueError(
+                f"--rewards has {len(correct)} values but --group-size is {args.group_size}"
+            )
+    if args.sample is not None and correct is not None:
+        raise ValueError("use either --rewards or --sample, not both")
+    return LabSetup(problem_id, correct, args.group_size, args.sample)
+
+
+def display_problem(screenshot: bool) -> str | None:
+    """Why a window cannot open here, or None; checked before Qt can abort the process."""
+    if screenshot or not sys.platform.startswith("linux"):
+        return None
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform and not platform.startswith("xcb") and not platform.startswith("wayland"):
+        return None
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        return NO_DISPLAY_MESSAGE
+    uses_xcb = platform.startswith("xcb") or not os.environ.get("WAYLAND_DISPLAY")
+    if uses_xcb and ctypes.util.find_library("xcb-cursor") is None:
+        return MISSING_XCB_MESSAGE
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "score":
-        from grpo_desktop.cli import run_score
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "score":
+        return run_score(args_list[1:])
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.list_problems:
+        print(list_problems())
+        return 0
+    try:
+        setup = check_lab_arguments(args)
+    except ValueError as error:
+        print(f"grpo-desktop: error: {error}", file=sys.stderr)
+        return 2
+    reason = display_problem(screenshot=args.screenshot is not None)
+    if reason:
+        print(reason, file=sys.stderr)
+        return 2
+    if args.screenshot is not None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return run_window(setup, args.size, args.screenshot)
 
-        return run_score(args[1:])
-    from grpo_desktop.cli import build_score_parser
 
-    build_score_parser().print_help()
-    return 0
+def build_window(setup: LabSetup):
+    """The main window with the lab the command line asked for (a QApplication must exist)."""
+    from grpo_desktop.main_window import MainWindow
+    from grpo_desktop.state import LabState
+
+    state = LabState()
+    state.set_problem(setup.problem_id, setup.correct)
+    if setup.group_size is not None:
+        state.set_group_size(setup.group_size)
+    if setup.sample_seed is not None:
+        state.sample(setup.sample_seed)
+    window = MainWindow(state)
+    if setup.sample_seed is not None:
+        window.next_sample_seed = setup.sample_seed + 1
+    return window
+
+
+def save_screenshot(window, size: WindowSize, path: Path) -> None:
+    """Lay the window out at ``size`` and write it as a PNG (no display needed offscreen)."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(size.width, size.height)
+    window.show()
+    for _ in range(3):
+        QApplication.processEvents()
+    image = window.grab()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not image.save(str(path), "PNG"):
+        raise OSError(f"could not write {path}")
+
+
+def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("GRPO Desktop")
+    app.setOrganizationName("GRPO Desktop")
+    window = build_window(setup)
+    if screenshot is not None:
+        try:
+            save_screenshot(window, size, screenshot)
+        except OSError as error:
+            print(f"grpo-desktop: error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {screenshot} ({size.width}x{size.height})")
+        window.close()
+        return 0
+    window.resize(size.width, size.height)
+    window.show()
+    return app.exec()

@@ -1,0 +1,91 @@
+"""The command line: clear messages for bad arguments and no display, screenshots without one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from grpo_desktop.app import MISSING_XCB_MESSAGE, NO_DISPLAY_MESSAGE, display_problem, main
+
+
+def run_app(*args: str, env_changes: dict[str, str | None] | None = None):
+    env = dict(os.environ)
+    for key, value in (env_changes or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.run(
+        [sys.executable, "-m", "grpo_desktop", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+    )
+
+
+def test_screenshot_writes_a_png_at_the_requested_size(tmp_path):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "lab.png"
+    result = run_app("--screenshot", str(target), "--size", "1280x800")
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == (1280, 800)
+
+
+def test_screenshot_needs_no_display(tmp_path):
+    target = tmp_path / "lab.png"
+    no_display = {"DISPLAY": None, "WAYLAND_DISPLAY": None, "QT_QPA_PLATFORM": None}
+    result = run_app("--screenshot", str(target), "--rewards", "1,1,1,1", env_changes=no_display)
+    assert result.returncode == 0, result.stderr
+    assert target.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11/Wayland check is Linux-only")
+def test_no_display_gives_one_clear_line_and_status_2():
+    no_display = {"DISPLAY": None, "WAYLAND_DISPLAY": None, "QT_QPA_PLATFORM": None}
+    result = run_app(env_changes=no_display)
+    assert result.returncode == 2
+    assert result.stderr.strip() == NO_DISPLAY_MESSAGE
+
+
+def test_missing_xcb_libraries_are_named(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr("ctypes.util.find_library", lambda name: None)
+    assert display_problem(screenshot=False) == MISSING_XCB_MESSAGE
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--problem", "nope"], "valid ids: mult-23x47"),
+        (["--rewards", "1,0,2"], "0s and 1s"),
+        (["--group-size", "99"], "between 2 and 64"),
+        (["--rewards", "1,0,0,1", "--group-size", "5"], "--rewards has 4 values"),
+    ],
+)
+def test_bad_lab_arguments_name_the_valid_choices(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_size_is_one_line_with_status_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--size", "huge"])
+    assert exit_info.value.code == 2
+    assert "1280x800" in capsys.readouterr().err
+
+
+def test_list_problems_shows_every_id(capsys):
+    assert main(["--list-problems"]) == 0
+    out = capsys.readouterr().out
+    assert "mult-23x47" in out and "Compute 23 × 47." in out
