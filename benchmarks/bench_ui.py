@@ -27,6 +27,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 class FirstPaint(QObject):
+    # Installed on the application: the first Paint event of any widget (a plot paints its
+    # viewport, not itself) ends the run.
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint:
             QTimer.singleShot(0, QApplication.instance().quit)
@@ -40,7 +42,7 @@ BARE_WINDOW = (
     "window = pg.PlotWidget()\n"
     "window.addItem(pg.BarGraphItem(x=[1, 2, 3, 4], height=[1, -1, -1, 1], width=0.6))\n"
     "probe = FirstPaint()\n"
-    "window.installEventFilter(probe)\n"
+    "app.installEventFilter(probe)\n"
     "window.resize(1280, 800)\n"
     "window.show()\n"
     "app.exec()\n"
@@ -54,7 +56,7 @@ APP_WINDOW = (
     "from grpo_desktop.main_window import MainWindow\n"
     "window = MainWindow()\n"
     "probe = FirstPaint()\n"
-    "window.installEventFilter(probe)\n"
+    "app.installEventFilter(probe)\n"
     "window.resize(1280, 800)\n"
     "window.show()\n"
     "app.exec()\n"
