@@ -170,3 +170,12 @@ def test_toggling_a_card_moves_no_card(qtbot, window):
     geometries = [card(window, i).geometry() for i in range(4)]
     click_card(qtbot, window, 2)
     assert [card(window, i).geometry() for i in range(4)] == geometries
+
+
+def test_the_banner_appearing_moves_nothing(qtbot, window):
+    watched = [card(window, 0), chart(window), window.findChild(QWidget, "statsPanel")]
+    before = [w.mapTo(window, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
+    set_cards(qtbot, window, [1, 1, 1, 1])
+    assert banner_visible(window)
+    after = [w.mapTo(window, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
+    assert after == before

@@ -26,6 +26,9 @@ class DegenerateBanner(QFrame):
         row.setContentsMargins(14, 8, 14, 8)
         row.addWidget(self.icon)
         row.addWidget(self.message, 1)
+        # The text is there while hidden too, so the reserved space is the space it will need.
+        self.message.setText(self.message_for(all_right=False))
+        self.setAccessibleName("Degenerate group: zero learning signal")
         self.set_theme(theme)
         self.hide()
 
@@ -34,15 +37,18 @@ class DegenerateBanner(QFrame):
         if not stats.degenerate:
             self.hide()
             return
-        everyone = "right (reward 1)" if stats.rewards[0] > 0 else "wrong (reward 0)"
-        self.message.setText(
+        self.message.setText(self.message_for(all_right=stats.rewards[0] > 0))
+        self.show()
+
+    @staticmethod
+    def message_for(all_right: bool) -> str:
+        everyone = "right (reward 1)" if all_right else "wrong (reward 0)"
+        return (
             f"<b>Degenerate group — zero learning signal.</b> Every answer is {everyone}, so every "
             "reward equals the mean and every advantage is exactly 0: no token moves. An "
             "all-correct or all-wrong group teaches nothing; the training signal lives on problems "
             "the model gets right only some of the time."
         )
-        self.setAccessibleName("Degenerate group: zero learning signal")
-        self.show()
 
     def set_theme(self, theme: Theme) -> None:
         self.setStyleSheet(
