@@ -156,6 +156,7 @@ class GroupStats:
     mean: float
     std: float  # as the convention defines it (population for textbook, sample for libraries)
     scale: float  # what (r - mean) was divided by: std + eps, or 1 for unscaled conventions
+    centered: np.ndarray  # r - mean, exactly 0 for an all-equal group (the first stage of A)
     advantages: np.ndarray
     pushed_up: int
     pushed_down: int
@@ -338,13 +339,15 @@ def group_stats(rewards: object, convention: str = DEFAULT_CONVENTION) -> GroupS
     if chosen.name == "verl" and array.shape[0] == 1:
         group_mean = 0.0  # verl's rule for a lone sample
     advantages += 0.0  # turn any -0.0 into 0.0 so nothing prints as "−0.00"
-    array.setflags(write=False)
-    advantages.setflags(write=False)
+    centered = np.zeros_like(array) if degenerate else array - group_mean
+    for frozen in (array, advantages, centered):
+        frozen.setflags(write=False)
     return GroupStats(
         rewards=array,
         mean=group_mean,
         std=float(std[0]),
         scale=float(divisor[0]),
+        centered=centered,
         advantages=advantages,
         pushed_up=int((advantages > 0).sum()),
         pushed_down=int((advantages < 0).sum()),

@@ -27,6 +27,9 @@ class WorkedMath:
     source: str
     steps: tuple[Step, ...]
     comparison: str  # how this convention's numbers differ from the textbook on this group
+    stage_labels: tuple[str, str]  # the two stages from r to A, as the animation captions them
+    loudest: tuple[int, ...]  # indices of the answers with the largest |A| when they are rare
+    loudest_note: str  # one sentence on why those answers are loud ("" when nothing stands out)
 
 
 def _num(value: float) -> str:
@@ -149,6 +152,55 @@ def _comparison(stats: core.GroupStats, convention: core.Convention) -> str:
     )
 
 
+def _stage_labels(stats: core.GroupStats, convention: core.Convention) -> tuple[str, str]:
+    first = f"Step 1 of 2: subtract par (mean = {_num(stats.mean)}): r {MINUS} mean"
+    if convention.name == "rloo":
+        size = stats.group_size
+        second = f"Step 2 of 2: scale by G/(G {MINUS} 1) = {size}/{size - 1} (leave-one-out)"
+    elif convention.ddof is None:
+        second = "Step 2 of 2: no division by the std (Dr. GRPO): A = r − mean"
+    elif stats.scale == 0:
+        second = "Step 2 of 2: std is 0, so every advantage is 0"
+    elif convention.eps:
+        second = f"Step 2 of 2: divide by std + {_eps(convention.eps)} = {_num(stats.scale)}"
+    else:
+        second = f"Step 2 of 2: divide by std = {_num(stats.scale)}"
+    return first, second
+
+
+def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
+    """The rare answers: a minority outcome whose advantage outweighs the majority's."""
+    if stats.degenerate:
+        return (), ""
+    magnitudes = abs(stats.advantages)
+    largest = float(magnitudes.max())
+    loud = tuple(int(i) for i in (magnitudes >= largest * (1 - 1e-9)).nonzero()[0])
+    if len(loud) * 2 >= stats.group_size:
+        return (), ""
+    rewards = {float(stats.rewards[i]) for i in loud}
+    majority = stats.group_size - len(loud)
+    numbers = ", ".join(f"#{i + 1}" for i in loud)
+    advantage = _adv(float(stats.advantages[loud[0]]))
+    if rewards == {1.0}:
+        what = "right answer" if len(loud) == 1 else "right answers"
+        why = (
+            "being right was rare here, so it sits far above par and the model learns most from it"
+        )
+    elif rewards == {0.0}:
+        what = "wrong answer" if len(loud) == 1 else "wrong answers"
+        why = "being wrong was rare here, so it sits far below par and is pushed down hard"
+    else:
+        what = "answer" if len(loud) == 1 else "answers"
+        why = "it is the furthest from par"
+    lone = "The lone " if len(loud) == 1 else f"The {len(loud)} "
+    other = next(i for i in range(stats.group_size) if i not in loud)
+    others = _adv(float(stats.advantages[other]))
+    verb = "gets" if len(loud) == 1 else "get"
+    return loud, (
+        f"{lone}{what} ({numbers}) {verb} {advantage} while the other {majority} get {others}: {why}."
+    )
+
+
 def explain(stats: core.GroupStats) -> WorkedMath:
     """The worked computation of this group's advantages under its own convention."""
     convention = core.get_convention(stats.convention)
@@ -163,10 +215,14 @@ def explain(stats: core.GroupStats) -> WorkedMath:
                 ),
             )
         )
+    loud, note = _loudest(stats)
     return WorkedMath(
         formula=convention.formula,
         convention_label=convention.label,
         source=convention.source,
         steps=tuple(steps),
         comparison=_comparison(stats, convention),
+        stage_labels=_stage_labels(stats, convention),
+        loudest=loud,
+        loudest_note=note,
     )

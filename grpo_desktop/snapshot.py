@@ -1,15 +1,19 @@
 """What the views are given to render: one immutable picture of the lab after each change.
 
-Pure Python. ``state.LabState`` builds a ``LabSnapshot`` once per change (the only place that calls
-``core`` and the checker) and every view renders from it, so views never compute.
+Pure Python. ``state.LabState`` calls ``build_snapshot`` once per change (the only place the app
+scores a group) and every view renders the result, so views never compute.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from grpo_desktop import core
+from grpo_desktop.checker import Verdict, grade
 from grpo_desktop.core import Convention, GroupStats
+from grpo_desktop.explain import WorkedMath, explain
 from grpo_desktop.problems import Problem
 
 
@@ -37,6 +41,7 @@ class CardState:
     text: str  # the trace the model wrote (its correct or its wrong version)
     final_answer: str | None  # what the checker extracted from the text
     reward: int  # the checker's verdict: 1 right, 0 wrong
+    centered: float  # reward minus the group mean: the advantage before any scaling
     advantage: float
     push: Push
 
@@ -53,6 +58,7 @@ class LabSnapshot:
     cards: tuple[CardState, ...]
     stats: GroupStats
     convention: Convention
+    worked_math: WorkedMath  # the computation step by step, for the math panel and animation
     sample_seed: int | None  # the seed of the last "sample a group", shown so it can be replayed
 
     @property
@@ -62,3 +68,50 @@ class LabSnapshot:
     @property
     def rewards(self) -> tuple[int, ...]:
         return tuple(card.reward for card in self.cards)
+
+
+def push_of(advantage: float) -> Push:
+    return Push.UP if advantage > 0 else Push.DOWN if advantage < 0 else Push.NONE
+
+
+def build_snapshot(
+    problem: Problem,
+    correct: Sequence[bool],
+    convention: str = core.DEFAULT_CONVENTION,
+    sample_seed: int | None = None,
+    verdict: Callable[[int, bool], Verdict] | None = None,
+) -> LabSnapshot:
+    """Score a group: each card's text, the checker's verdict on it, and the group's advantages.
+
+    ``verdict(index, correct)`` lets the state reuse cached verdicts; by default the checker
+    grades each card's text afresh.
+    """
+
+    def fresh_verdict(index: int, flag: bool) -> Verdict:
+        return grade(problem.trace_for(index).text(flag), problem.answer_key)
+
+    judge = verdict or fresh_verdict
+    verdicts = [judge(i, bool(flag)) for i, flag in enumerate(correct)]
+    stats = core.group_stats([v.reward for v in verdicts], convention)
+    cards = tuple(
+        CardState(
+            index=i,
+            text=problem.trace_for(i).text(bool(flag)),
+            final_answer=v.final_answer,
+            reward=v.reward,
+            centered=float(centered),
+            advantage=float(advantage),
+            push=push_of(float(advantage)),
+        )
+        for i, (flag, v, centered, advantage) in enumerate(
+            zip(correct, verdicts, stats.centered, stats.advantages)
+        )
+    )
+    return LabSnapshot(
+        problem=problem,
+        cards=cards,
+        stats=stats,
+        convention=core.get_convention(convention),
+        worked_math=explain(stats),
+        sample_seed=sample_seed,
+    )

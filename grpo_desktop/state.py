@@ -21,7 +21,7 @@ from grpo_desktop.problems import (
     Problem,
     get_problem,
 )
-from grpo_desktop.snapshot import CardState, LabSnapshot, Push
+from grpo_desktop.snapshot import LabSnapshot, build_snapshot
 
 EASY_PROBLEM_ID = "easy-add-17-25"
 HARD_PROBLEM_ID = "hard-remainder-7-pow-100"
@@ -211,27 +211,8 @@ class LabState(QObject):
         return verdict
 
     def _build(self) -> LabSnapshot:
-        verdicts = [self._verdict(i, flag) for i, flag in enumerate(self._correct)]
-        stats = core.group_stats([v.reward for v in verdicts], self._convention)
-        cards = tuple(
-            CardState(
-                index=i,
-                text=self._problem.trace_for(i).text(flag),
-                final_answer=verdict.final_answer,
-                reward=verdict.reward,
-                advantage=float(advantage),
-                push=Push.UP if advantage > 0 else Push.DOWN if advantage < 0 else Push.NONE,
-            )
-            for i, (flag, verdict, advantage) in enumerate(
-                zip(self._correct, verdicts, stats.advantages)
-            )
-        )
-        return LabSnapshot(
-            problem=self._problem,
-            cards=cards,
-            stats=stats,
-            convention=core.get_convention(self._convention),
-            sample_seed=self._sample_seed,
+        return build_snapshot(
+            self._problem, self._correct, self._convention, self._sample_seed, self._verdict
         )
 
 

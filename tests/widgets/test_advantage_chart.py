@@ -11,9 +11,8 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from grpo_desktop.core import get_convention, group_stats
 from grpo_desktop.problems import get_problem, load_problems
-from grpo_desktop.snapshot import CardState, LabSnapshot, Push
+from grpo_desktop.snapshot import LabSnapshot, Push, build_snapshot
 from grpo_desktop.theme import LIGHT
 from grpo_desktop.widgets.advantage_chart import AdvantageChart, _SignedAxis, nice_ceiling
 
@@ -24,16 +23,8 @@ NICE = {m * 10.0**k for m in (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8) for k in rang
 def make_snapshot(
     rewards: Sequence[int], convention: str = "textbook", problem_id: str = PROBLEM_ID
 ) -> LabSnapshot:
-    """A snapshot built the way the state layer builds it: core computes, cards carry results."""
-    problem = get_problem(problem_id)
-    stats = group_stats(list(rewards), convention)
-    cards = []
-    for i, (reward, advantage) in enumerate(zip(rewards, stats.advantages)):
-        a = float(advantage)
-        push = Push.UP if a > 0 else Push.DOWN if a < 0 else Push.NONE
-        text = problem.trace_for(i).text(bool(reward))
-        cards.append(CardState(i, text, None, int(reward), a, push))
-    return LabSnapshot(problem, tuple(cards), stats, get_convention(convention), None)
+    """A snapshot built exactly as the state builds it: the checker grades each card's text."""
+    return build_snapshot(get_problem(problem_id), [bool(r) for r in rewards], convention)
 
 
 @pytest.fixture

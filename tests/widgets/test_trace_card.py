@@ -6,34 +6,15 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 
-from grpo_desktop import core
-from grpo_desktop.checker import grade
 from grpo_desktop.problems import get_problem
-from grpo_desktop.snapshot import CardState, LabSnapshot, Push
+from grpo_desktop.snapshot import CardState, LabSnapshot, Push, build_snapshot
 from grpo_desktop.theme import LIGHT
 from grpo_desktop.widgets.trace_card import TraceCard
 
 
 def make_snapshot(rewards, problem_id: str = "mult-23x47") -> LabSnapshot:
-    """A snapshot built from real data, the way the state builds it (textbook convention)."""
-    problem = get_problem(problem_id)
-    stats = core.group_stats(rewards, "textbook")
-    cards = []
-    for i, reward in enumerate(rewards):
-        text = problem.trace_for(i).text(bool(reward))
-        advantage = float(stats.advantages[i])
-        push = Push.UP if advantage > 0 else Push.DOWN if advantage < 0 else Push.NONE
-        cards.append(
-            CardState(
-                index=i,
-                text=text,
-                final_answer=grade(text, problem.answer_key).final_answer,
-                reward=reward,
-                advantage=advantage,
-                push=push,
-            )
-        )
-    return LabSnapshot(problem, tuple(cards), stats, core.get_convention("textbook"), None)
+    """A snapshot built exactly as the state builds it: the checker grades each card's text."""
+    return build_snapshot(get_problem(problem_id), [bool(r) for r in rewards])
 
 
 SEED = make_snapshot([1, 0, 0, 1])
@@ -144,7 +125,7 @@ def test_full_mode_height_grows_with_the_trace_lines(qtbot):
     short, long = TraceCard(0), TraceCard(1)
     for widget, text in ((short, "1 + 1 = 2"), (long, "a\nb\nc\nd\ne\nf\nAnswer: 2")):
         qtbot.addWidget(widget)
-        widget.show_card(CardState(0, text, "2", 1, 0.0, Push.NONE), compact=False)
+        widget.show_card(CardState(0, text, "2", 1, 0.0, 0.0, Push.NONE), compact=False)
     assert long.sizeHint().height() > short.sizeHint().height()
 
 
