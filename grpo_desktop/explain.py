@@ -197,7 +197,8 @@ def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
     others = _adv(float(stats.advantages[other]))
     verb = "gets" if len(loud) == 1 else "get"
     return loud, (
-        f"{lone}{what} ({numbers}) {verb} {advantage} while the other {majority} get {others}: {why}."
+        f"{lone}{what} ({numbers}) {verb} {advantage} while the other {majority} get {others}: "
+        f"{why}."
     )
 
 
