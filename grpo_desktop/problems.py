@@ -52,11 +52,11 @@ MIN_TRACES = 8
 MAX_FILE_BYTES = 1_000_000
 
 _ID_RE = re.compile(r"[a-z0-9-]+")
-_MAX_ID_CHARS = 64
-_MAX_TITLE_CHARS = 80
-_MAX_PROMPT_CHARS = 2000
-_MAX_KEY_CHARS = 100
-_MAX_TRACE_CHARS = 1000
+MAX_ID_CHARS = 64
+MAX_TITLE_CHARS = 80
+MAX_PROMPT_CHARS = 2000
+MAX_KEY_CHARS = 100
+MAX_TRACE_CHARS = 1000
 _FIELDS = (
     "schema",
     "id",
@@ -188,8 +188,8 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
             text = item[kind]
             if not isinstance(text, str) or not text.strip():
                 raise _fail(source, field, f"must be a non-empty string, got {_type_name(text)}")
-            if len(text) > _MAX_TRACE_CHARS:
-                raise _fail(source, field, f"must be at most {_MAX_TRACE_CHARS} characters")
+            if len(text) > MAX_TRACE_CHARS:
+                raise _fail(source, field, f"must be at most {MAX_TRACE_CHARS} characters")
             verdict = grade(text, answer_key)
             if verdict.reward != want:
                 read = (
@@ -232,12 +232,12 @@ def parse_problem(data: object, source: str) -> Problem:
     if unknown:
         raise ProblemError(f"{source}: unknown field(s) {unknown}; allowed: {list(_FIELDS)}")
 
-    problem_id = _string(data, source, "id", _MAX_ID_CHARS)
+    problem_id = _string(data, source, "id", MAX_ID_CHARS)
     if not _ID_RE.fullmatch(problem_id):
         raise _fail(source, "id", f"must use only a-z, 0-9 and '-', got {problem_id!r}")
-    title = _string(data, source, "title", _MAX_TITLE_CHARS)
-    prompt = _string(data, source, "prompt", _MAX_PROMPT_CHARS)
-    answer_key = _string(data, source, "answer_key", _MAX_KEY_CHARS)
+    title = _string(data, source, "title", MAX_TITLE_CHARS)
+    prompt = _string(data, source, "prompt", MAX_PROMPT_CHARS)
+    answer_key = _string(data, source, "answer_key", MAX_KEY_CHARS)
 
     difficulty = data["difficulty"]
     if difficulty not in DIFFICULTIES:
