@@ -67,7 +67,47 @@ LIGHT = Theme(
     banner_text="#4a3800",
 )
 
-THEMES: dict[str, Theme] = {LIGHT.name: LIGHT}
+DARK = Theme(
+    name="dark",
+    label="Dark",
+    window="#15181d",
+    surface="#1f242b",
+    text="#eef1f5",
+    muted="#b3bcc7",
+    border="#4a5360",
+    up="#4fd6ad",  # bluish green, lightened for a dark surface
+    down="#ff9e66",  # vermillion, lightened likewise
+    neutral="#aab3bd",
+    up_fill="#163b32",
+    down_fill="#43281a",
+    neutral_fill="#2b313a",
+    focus="#56b4e9",  # Okabe–Ito sky blue
+    banner_fill="#3d3411",
+    banner_text="#ffe9a8",
+)
+
+PROJECTOR = Theme(
+    name="projector",
+    label="Projector (high contrast)",
+    window="#ffffff",
+    surface="#ffffff",
+    text="#000000",
+    muted="#2b2b2b",
+    border="#1a1a1a",
+    up="#005f46",
+    down="#9c3700",
+    neutral="#3d3d3d",
+    up_fill="#d8f3ea",
+    down_fill="#fde2d2",
+    neutral_fill="#ebebeb",
+    focus="#004f99",
+    banner_fill="#fff1b8",
+    banner_text="#000000",
+    stroke_width=3.0,
+    type_scale=1.35,
+)
+
+THEMES: dict[str, Theme] = {theme.name: theme for theme in (LIGHT, DARK, PROJECTOR)}
 DEFAULT_THEME = LIGHT.name
 
 
@@ -77,3 +117,44 @@ def get_theme(name: str) -> Theme:
         return THEMES[name]
     except KeyError:
         raise ValueError(f"unknown theme {name!r}; choose one of: {', '.join(THEMES)}") from None
+
+
+def text_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
+    """Every (text colour, background colour) pair the views draw, named by where it is used."""
+    pairs = {
+        "text on window": (theme.text, theme.window),
+        "text on surface": (theme.text, theme.surface),
+        "muted on window": (theme.muted, theme.window),
+        "muted on surface": (theme.muted, theme.surface),
+        "pushed-up text on surface": (theme.up, theme.surface),
+        "pushed-down text on surface": (theme.down, theme.surface),
+        "no-signal text on surface": (theme.neutral, theme.surface),
+        "banner": (theme.banner_text, theme.banner_fill),
+    }
+    for kind, fill in (
+        ("up", theme.up_fill),
+        ("down", theme.down_fill),
+        ("none", theme.neutral_fill),
+    ):
+        pairs[f"text on {kind} card"] = (theme.text, fill)
+        pairs[f"muted on {kind} card"] = (theme.muted, fill)
+        pairs[f"accent on {kind} card"] = (
+            {"up": theme.up, "down": theme.down, "none": theme.neutral}[kind],
+            fill,
+        )
+    return pairs
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2.x relative luminance of a ``#rrggbb`` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG contrast ratio, from 1 (none) to 21 (black on white); body text needs 4.5."""
+    lighter, darker = sorted(
+        (relative_luminance(foreground), relative_luminance(background)), reverse=True
+    )
+    return (lighter + 0.05) / (darker + 0.05)
