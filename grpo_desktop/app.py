@@ -62,6 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--sample", type=int, metavar="SEED", help="start from a group sampled with this seed"
     )
     parser.add_argument(
+        "--convention",
+        metavar="NAME",
+        help="how advantages are computed: textbook (default), trl, trl_batch, verl, openrlhf, "
+        "dr_grpo or rloo",
+    )
+    parser.add_argument(
+        "--view", choices=("advantage", "reward"), help="what the chart shows (default: advantage)"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="open the easy vs hard comparison side by side"
+    )
+    parser.add_argument(
         "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
     )
     parser.add_argument(
@@ -96,10 +108,14 @@ class LabSetup:
     correct: tuple[bool, ...] | None
     group_size: int | None
     sample_seed: int | None
+    convention: str = "textbook"
+    view: str = "advantage"
+    compare: bool = False
 
 
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
+    from grpo_desktop.core import get_convention
     from grpo_desktop.problems import DEFAULT_PROBLEM_ID, get_problem
     from grpo_desktop.state import check_group_size, parse_reward_pattern
 
@@ -114,7 +130,17 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
             )
     if args.sample is not None and correct is not None:
         raise ValueError("use either --rewards or --sample, not both")
-    return LabSetup(problem_id, correct, args.group_size, args.sample)
+    convention = args.convention or "textbook"
+    get_convention(convention)  # lists the valid names
+    return LabSetup(
+        problem_id,
+        correct,
+        args.group_size,
+        args.sample,
+        convention,
+        args.view or "advantage",
+        args.compare,
+    )
 
 
 def display_problem(screenshot: bool) -> str | None:
@@ -169,6 +195,10 @@ def build_window(setup: LabSetup):
     window = MainWindow(state)
     if setup.sample_seed is not None:
         window.next_sample_seed = setup.sample_seed + 1
+    window.request_convention(setup.convention)
+    window.undo_stack.clear()  # the starting lab is not an edit to undo
+    window.set_view(setup.view, animate=False)
+    window.show_compare(setup.compare)
     return window
 
 

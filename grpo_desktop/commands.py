@@ -52,9 +52,11 @@ class LabCommand(QUndoCommand):
         return True
 
 
-def toggle_trace(state: LabState, index: int) -> LabCommand:
+def toggle_trace(state: LabState, index: int, prefix: str = "") -> LabCommand:
     verdict = "wrong" if state.correct[index] else "right"
-    return LabCommand(state, f"Mark answer {index + 1} {verdict}", lambda s: s.toggle(index))
+    return LabCommand(
+        state, f"{prefix}Mark trace {index + 1} {verdict}", lambda s: s.toggle(index)
+    )
 
 
 def set_group_size(state: LabState, group_size: int) -> LabCommand:

@@ -1,66 +1,77 @@
 """The lab window: builds the views, owns the actions, menus and undo stack, and wires signals.
 
-One click end to end (DESIGN §2): a card emits ``toggle_requested(i)``; the window pushes a command
-on the undo stack; the command changes ``LabState``; the state emits one snapshot; every view
-renders it.
+One click end to end (DESIGN §2): a card emits ``toggle_requested(i)``; its ``LabPane`` pushes a
+command on the undo stack; the command changes the ``LabState``; the state emits one snapshot;
+every view renders it.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
+    QScrollArea,
     QSpinBox,
     QSplitter,
+    QStackedWidget,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from grpo_desktop import commands
+from grpo_desktop import __version__, commands, core
+from grpo_desktop.compare_view import EASY_REWARDS, HARD_REWARDS, CompareView
+from grpo_desktop.lab_pane import LabPane
 from grpo_desktop.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
 from grpo_desktop.snapshot import LabSnapshot
-from grpo_desktop.state import PRESETS, LabState
+from grpo_desktop.state import EASY_PROBLEM_ID, HARD_PROBLEM_ID, PRESETS, LabState
 from grpo_desktop.theme import LIGHT, Theme
-from grpo_desktop.widgets.advantage_chart import AdvantageChart
-from grpo_desktop.widgets.degenerate_banner import DegenerateBanner
-from grpo_desktop.widgets.problem_panel import ProblemPanel
-from grpo_desktop.widgets.stats_panel import StatsPanel
-from grpo_desktop.widgets.trace_grid import TraceGrid
+from grpo_desktop.widgets.math_panel import MathPanel
+from grpo_desktop.widgets.ppo_panel import PpoPanel
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
+VIEWS = ("advantage", "reward")
 
 
 class MainWindow(QMainWindow):
-    """The lab: problem, stat tiles, trace cards, advantage chart and degenerate banner."""
+    """The lab: problem, stat tiles, trace cards, chart, worked math, and easy vs hard."""
 
     def __init__(self, state: LabState | None = None, theme: Theme = LIGHT) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
-        self.state = state or LabState(parent=self)
         self.theme = theme
         self.undo_stack = QUndoStack(self)
         self.next_sample_seed = 1
+        problems = load_problems()
 
-        self.problem_panel = ProblemPanel(load_problems(), theme)
-        self.stats_panel = StatsPanel(theme)
-        self.trace_grid = TraceGrid(theme)
-        self.chart = AdvantageChart(theme)
-        self.banner = DegenerateBanner(theme)
+        self.state = state or LabState(parent=self)
+        self.lab = LabPane(self.state, self.undo_stack, problems, theme, parent=self)
+        self.active_pane = self.lab
+        self._compare: CompareView | None = None  # built on first use: start-up stays quick
+        self._view_animates = True
+
+        self.math_panel = MathPanel(theme)
+        self.ppo_panel = PpoPanel(theme)
         self.group_size_spin = self._make_group_size_spin()
-        self._build_layout()
+        self.convention_combo = self._make_convention_combo()
+        self.pages = QStackedWidget(objectName="pages")
+        self._build_lab_page()
         self._build_actions()
         self._build_menus_and_toolbar()
         self._connect()
+        self.setCentralWidget(self._framed(self.pages))
         self.statusBar().showMessage(
             "Click a card, or press its number 1–9, to mark it right or wrong."
         )
         self.apply_theme(theme)
-        self._on_problem_changed(self.state.problem)
         self._on_snapshot_changed(self.state.snapshot)
         self.resize(1280, 800)
 
@@ -77,31 +88,78 @@ class MainWindow(QMainWindow):
         spin.setKeyboardTracking(False)
         return spin
 
-    def _build_layout(self) -> None:
+    def _make_convention_combo(self) -> QComboBox:
+        combo = QComboBox(objectName="conventionCombo")
+        combo.setAccessibleName("Convention")
+        for convention in core.CONVENTIONS.values():
+            combo.addItem(convention.label, convention.name)
+            combo.setItemData(
+                combo.count() - 1,
+                f"{convention.formula}\n{convention.source}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        combo.setToolTip("How advantages are computed: the textbook or a real trainer's code")
+        return combo
+
+    def _build_lab_page(self) -> None:
         left = QWidget(objectName="groupColumn")
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
         left_column.setSpacing(8)
-        left_column.addWidget(self.stats_panel)
-        left_column.addWidget(self.trace_grid, 1)
+        left_column.addWidget(self.lab.stats_panel)
+        left_column.addWidget(self.lab.trace_grid, 1)
+
+        self.explain_tabs = QTabWidget(objectName="explainTabs")
+        self.explain_tabs.addTab(self.math_panel, "Worked math")
+        ppo_scroll = QScrollArea(objectName="ppoScroll")
+        ppo_scroll.setWidget(self.ppo_panel)
+        ppo_scroll.setWidgetResizable(True)
+        ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explain_tabs.addTab(ppo_scroll, "One model, not four")
+        right = QSplitter(Qt.Orientation.Vertical, objectName="rightColumn")
+        right.addWidget(self.lab.chart)
+        right.addWidget(self.explain_tabs)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        right.setChildrenCollapsible(False)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
         splitter.addWidget(left)
-        splitter.addWidget(self.chart)
+        splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        self.chart.setMinimumWidth(280)
+        self.lab.chart.setMinimumSize(280, 200)
         left.setMinimumWidth(420)
 
+        page = QWidget(objectName="labPage")
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(8)
+        column.addWidget(self.lab.problem_panel)
+        column.addWidget(splitter, 1)
+        column.addWidget(self.lab.banner)
+        self.lab_page = page
+        self.pages.addWidget(page)
+
+    @staticmethod
+    def _framed(content: QWidget) -> QWidget:
         central = QWidget(objectName="central")
         column = QVBoxLayout(central)
         column.setContentsMargins(10, 10, 10, 10)
-        column.setSpacing(8)
-        column.addWidget(self.problem_panel)
-        column.addWidget(splitter, 1)
-        column.addWidget(self.banner)
-        self.setCentralWidget(central)
+        column.addWidget(content)
+        return central
+
+    def _action(self, text: str, name: str, shortcut: str | QKeySequence = "", tip: str = ""):
+        action = QAction(text, self, objectName=name)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{tip} ({key})" if key else tip)
+            action.setStatusTip(tip)
+        self.addAction(action)  # shortcuts work even where no menu or toolbar shows it
+        return action
 
     def _build_actions(self) -> None:
         self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
@@ -112,47 +170,86 @@ class MainWindow(QMainWindow):
         )
         self.preset_actions: dict[str, QAction] = {}
         for preset, shortcut in zip(PRESETS, PRESET_SHORTCUTS):
-            action = QAction(preset.label, self, objectName=f"preset_{preset.key}")
-            action.setShortcut(QKeySequence(shortcut))
-            action.setToolTip(f"{preset.tooltip} ({shortcut})")
-            action.setStatusTip(preset.tooltip)
+            action = self._action(preset.label, f"preset_{preset.key}", shortcut, preset.tooltip)
             action.triggered.connect(lambda _=False, p=preset: self.request_preset(p.key))
             self.preset_actions[preset.key] = action
-        self.sample_action = QAction("Sample a group", self, objectName="sampleAction")
-        self.sample_action.setShortcut(QKeySequence("Ctrl+D"))
-        self.sample_action.setToolTip(
-            "Draw every answer right or wrong at the problem's pass rate, with a visible seed "
-            "(Ctrl+D)"
+        self.sample_action = self._action(
+            "Sample a group",
+            "sampleAction",
+            "Ctrl+D",
+            "Draw every answer right or wrong at the problem's pass rate, with a visible seed",
         )
         self.sample_action.triggered.connect(self.request_sample)
-        self.reset_action = QAction("Reset all", self, objectName="resetAction")
-        self.reset_action.setShortcut(QKeySequence("Ctrl+R"))
-        self.reset_action.setToolTip("Back to this problem's own group (Ctrl+R)")
-        self.reset_action.triggered.connect(
-            lambda: self.undo_stack.push(commands.reset_all(self.state))
+        self.reset_action = self._action(
+            "Reset all", "resetAction", "Ctrl+R", "Back to this problem's own group"
         )
-        self.grow_action = QAction("Larger group", self, shortcut=QKeySequence("]"))
+        self.reset_action.triggered.connect(self.request_reset)
+        self.grow_action = self._action("Larger group", "growAction", "]", "One more answer")
         self.grow_action.triggered.connect(lambda: self.group_size_spin.stepBy(1))
-        self.shrink_action = QAction("Smaller group", self, shortcut=QKeySequence("["))
+        self.shrink_action = self._action("Smaller group", "shrinkAction", "[", "One answer fewer")
         self.shrink_action.triggered.connect(lambda: self.group_size_spin.stepBy(-1))
-        self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
+
+        self.view_toggle = self._action(
+            "Show advantages",
+            "viewToggle",
+            "V",
+            "Switch the chart between rewards r and advantages A (animated in two steps)",
+        )
+        self.view_toggle.setCheckable(True)
+        self.view_toggle.setChecked(True)
+        self.view_toggle.toggled.connect(self._on_view_toggled)
+        self.animate_action = self._action(
+            "Animate reward → advantage",
+            "animateAction",
+            tip="Animate the switch between rewards and advantages",
+        )
+        self.animate_action.setCheckable(True)
+        self.animate_action.setChecked(True)
+        self.animate_action.toggled.connect(self.set_animation_enabled)
+        self.compare_action = self._action(
+            "Easy vs hard, side by side",
+            "compareAction",
+            "Ctrl+E",
+            "Two groups side by side: the same formula, two very different signals",
+        )
+        self.compare_action.setCheckable(True)
+        self.compare_action.toggled.connect(self.show_compare)
+
+        self.quit_action = self._action("&Quit", "quitAction", QKeySequence.StandardKey.Quit)
         self.quit_action.triggered.connect(self.close)
-        self.about_action = QAction(f"&About {APP_NAME}", self)
+        self.about_action = self._action(f"&About {APP_NAME}", "aboutAction")
         self.about_action.triggered.connect(self._show_about)
 
         self.card_shortcuts = []
         for number in range(1, 10):
             shortcut = QShortcut(QKeySequence(str(number)), self)
-            shortcut.activated.connect(lambda n=number: self.request_toggle(n - 1))
+            shortcut.activated.connect(lambda n=number: self.active_pane.request_toggle(n - 1))
             self.card_shortcuts.append(shortcut)
 
     def _build_menus_and_toolbar(self) -> None:
         menu_bar = self.menuBar()
-        file_menu = menu_bar.addMenu("&File")
-        file_menu.addAction(self.quit_action)
-        edit_menu = menu_bar.addMenu("&Edit")
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
+        self.file_menu = menu_bar.addMenu("&File")
+        self.file_menu.addAction(self.quit_action)
+        self.edit_menu = menu_bar.addMenu("&Edit")
+        self.edit_menu.addAction(self.undo_action)
+        self.edit_menu.addAction(self.redo_action)
+        self.view_menu = menu_bar.addMenu("&View")
+        self.view_menu.addAction(self.view_toggle)
+        self.view_menu.addAction(self.animate_action)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.compare_action)
+        self.view_menu.addSeparator()
+        convention_menu = self.view_menu.addMenu("Convention")
+        self.convention_actions = QActionGroup(self)
+        for convention in core.CONVENTIONS.values():
+            action = QAction(convention.label, self, checkable=True)
+            action.setData(convention.name)
+            action.setStatusTip(f"{convention.formula} — {convention.source}")
+            self.convention_actions.addAction(action)
+            convention_menu.addAction(action)
+        self.convention_actions.triggered.connect(
+            lambda action: self.request_convention(action.data())
+        )
         presets_menu = menu_bar.addMenu("&Presets")
         presets_menu.setObjectName("presetsMenu")
         for action in self.preset_actions.values():
@@ -163,8 +260,8 @@ class MainWindow(QMainWindow):
         presets_menu.addAction(self.grow_action)
         presets_menu.addAction(self.shrink_action)
         presets_menu.addAction(self.reset_action)
-        help_menu = menu_bar.addMenu("&Help")
-        help_menu.addAction(self.about_action)
+        self.help_menu = menu_bar.addMenu("&Help")
+        self.help_menu.addAction(self.about_action)
 
         toolbar = QToolBar("Presets", self, objectName="presetsToolbar")
         toolbar.setMovable(False)
@@ -173,89 +270,212 @@ class MainWindow(QMainWindow):
             toolbar.addAction(action)
         toolbar.addAction(self.sample_action)
         toolbar.addSeparator()
-        group_box = QWidget()
-        group_row = QHBoxLayout(group_box)
-        group_row.setContentsMargins(8, 0, 8, 0)
-        group_label = QLabel("Group size G")
-        group_label.setBuddy(self.group_size_spin)
-        group_row.addWidget(group_label)
-        group_row.addWidget(self.group_size_spin)
-        toolbar.addWidget(group_box)
+        toolbar.addWidget(self._labelled("Group size G", self.group_size_spin))
+        toolbar.addWidget(self._labelled("Convention", self.convention_combo))
+        toolbar.addSeparator()
+        toolbar.addAction(self.view_toggle)
+        toolbar.addAction(self.compare_action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.toolbar = toolbar
 
-    def _connect(self) -> None:
-        self.state.snapshot_changed.connect(self._on_snapshot_changed)
-        self.state.problem_changed.connect(self._on_problem_changed)
-        self.trace_grid.toggle_requested.connect(self.request_toggle)
-        self.group_size_spin.valueChanged.connect(self.request_group_size)
-        self.problem_panel.problem_requested.connect(self.request_problem)
+    @staticmethod
+    def _labelled(text: str, field: QWidget) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 0, 8, 0)
+        label = QLabel(text)
+        label.setBuddy(field)
+        row.addWidget(label)
+        row.addWidget(field)
+        return box
 
-    # --- requests from the views: each becomes one undoable command -------------------------
+    def _connect_pane(self, pane: LabPane) -> None:
+        pane.state.snapshot_changed.connect(self._on_snapshot_changed)
+        pane.state.problem_changed.connect(self._update_title)
+        pane.activated.connect(self._set_active_pane)
+
+    def _connect(self) -> None:
+        self._connect_pane(self.lab)
+        self.state.snapshot_changed.connect(self.math_panel.show_snapshot)
+        self.math_panel.show_snapshot(self.state.snapshot)
+        self.group_size_spin.valueChanged.connect(self.request_group_size)
+        self.convention_combo.activated.connect(
+            lambda index: self.request_convention(self.convention_combo.itemData(index))
+        )
+        self.undo_stack.cleanChanged.connect(self._update_title)
+
+    # --- requests: each becomes one undoable command ----------------------------------------
+
+    @property
+    def compare_view(self) -> CompareView:
+        """The easy-vs-hard page, built the first time it is needed."""
+        if self._compare is None:
+            problems = load_problems()
+            panes = []
+            for name, problem_id, rewards in (
+                ("Easy", EASY_PROBLEM_ID, EASY_REWARDS),
+                ("Hard", HARD_PROBLEM_ID, HARD_REWARDS),
+            ):
+                state = LabState(parent=self)
+                state.set_problem(problem_id, rewards)
+                state.set_convention(self.state.convention)
+                pane = LabPane(
+                    state, self.undo_stack, problems, self.theme, name, f"{name.lower()}.", self
+                )
+                pane.chart.set_animation_enabled(self.animate_action.isChecked())
+                pane.chart.animation_ms = self.lab.chart.animation_ms
+                pane.chart.set_view(self.view, animate=False)
+                self._connect_pane(pane)
+                panes.append(pane)
+            self._compare = CompareView(panes[0], panes[1], self.theme)
+            self.pages.addWidget(self._compare)
+        return self._compare
+
+    @property
+    def easy(self) -> LabPane:
+        return self.compare_view.panes[0]
+
+    @property
+    def hard(self) -> LabPane:
+        return self.compare_view.panes[1]
+
+    @property
+    def panes(self) -> tuple[LabPane, ...]:
+        """Every lab that exists: the main one, and the comparison's two once it was opened."""
+        return (self.lab,) if self._compare is None else (self.lab, *self._compare.panes)
+
+    @property
+    def active_state(self) -> LabState:
+        return self.active_pane.state
 
     def request_toggle(self, index: int) -> None:
-        if 0 <= index < self.state.group_size:
-            self.undo_stack.push(commands.toggle_trace(self.state, index))
+        self.active_pane.request_toggle(index)
 
     def request_group_size(self, group_size: int) -> None:
-        if group_size != self.state.group_size:
-            self.undo_stack.push(commands.set_group_size(self.state, group_size))
+        if group_size != self.active_state.group_size:
+            self.undo_stack.push(commands.set_group_size(self.active_state, group_size))
 
     def request_preset(self, key: str) -> None:
         label = self.preset_actions[key].text()
-        self.undo_stack.push(commands.apply_preset(self.state, key, label))
+        self.undo_stack.push(commands.apply_preset(self.active_state, key, label))
 
     def request_sample(self) -> None:
         seed = self.next_sample_seed
         self.next_sample_seed += 1
-        self.undo_stack.push(commands.sample_group(self.state, seed))
+        self.undo_stack.push(commands.sample_group(self.active_state, seed))
+
+    def request_reset(self) -> None:
+        self.undo_stack.push(commands.reset_all(self.active_state))
 
     def request_problem(self, problem_id: str) -> None:
-        if problem_id != self.state.problem.id:
-            title = next(p.title for p in load_problems() if p.id == problem_id)
-            self.undo_stack.push(commands.set_problem(self.state, problem_id, title))
+        self.active_pane.request_problem(problem_id)
+
+    def request_convention(self, name: str) -> None:
+        """One convention for every group on screen, as one undo step."""
+        if all(pane.state.convention == name for pane in self.panes):
+            return
+        label = core.get_convention(name).label
+        self.undo_stack.beginMacro(f"Convention {label}")
+        for pane in self.panes:
+            self.undo_stack.push(commands.set_convention(pane.state, name, label))
+        self.undo_stack.endMacro()
+
+    # --- views ------------------------------------------------------------------------------
+
+    def set_view(self, view: str, animate: bool = True) -> None:
+        """Rewards or advantages on every chart; the lab's own chart animates the change."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+        self._view_animates = animate
+        try:
+            if self.view_toggle.isChecked() != (view == "advantage"):
+                self.view_toggle.setChecked(view == "advantage")  # renders via _on_view_toggled
+            else:
+                self._render_view()
+        finally:
+            self._view_animates = True
+
+    @property
+    def view(self) -> str:
+        return "advantage" if self.view_toggle.isChecked() else "reward"
+
+    def _on_view_toggled(self, checked: bool) -> None:
+        self.view_toggle.setText("Show advantages" if checked else "Show rewards")
+        self._render_view()
+
+    def _render_view(self) -> None:
+        for pane in self.panes:
+            visible = pane.chart.isVisible()
+            pane.chart.set_view(self.view, animate=self._view_animates and visible)
+
+    def set_animation_enabled(self, enabled: bool) -> None:
+        if self.animate_action.isChecked() != enabled:
+            self.animate_action.setChecked(enabled)
+            return
+        for pane in self.panes:
+            pane.chart.set_animation_enabled(enabled)
+
+    def show_compare(self, on: bool) -> None:
+        if self.compare_action.isChecked() != on:
+            self.compare_action.setChecked(on)
+            return
+        self.pages.setCurrentWidget(self.compare_view if on else self.lab_page)
+        self._set_active_pane(self.easy if on else self.lab)
+
+    def _set_active_pane(self, pane: LabPane) -> None:
+        self.active_pane = pane
+        self._sync_controls(pane.state.snapshot)
+        self._update_title()
 
     # --- rendering --------------------------------------------------------------------------
 
-    def _on_problem_changed(self, problem) -> None:
-        self.problem_panel.show_problem(problem)
-        self.setWindowTitle(f"{problem.title} — {APP_NAME}")
-
     def _on_snapshot_changed(self, snapshot: LabSnapshot) -> None:
-        if self.group_size_spin.value() != snapshot.group_size:
-            self.group_size_spin.blockSignals(True)
-            self.group_size_spin.setValue(snapshot.group_size)
-            self.group_size_spin.blockSignals(False)
-        self.stats_panel.show_snapshot(snapshot)
-        self.trace_grid.show_snapshot(snapshot)
-        self.chart.show_snapshot(snapshot)
-        self.banner.show_snapshot(snapshot)
+        if snapshot is self.active_state.snapshot:
+            self._sync_controls(snapshot)
         if snapshot.sample_seed is not None:
             self.statusBar().showMessage(
                 f"Sampled with seed {snapshot.sample_seed}: each answer right with probability "
                 f"{snapshot.problem.pass_rate:.0%} (replay it with --sample {snapshot.sample_seed})"
             )
 
+    def _sync_controls(self, snapshot: LabSnapshot) -> None:
+        """Controls that show the active lab (G, convention) follow it without re-requesting."""
+        for widget, setter, value in (
+            (self.group_size_spin, self.group_size_spin.setValue, snapshot.group_size),
+            (
+                self.convention_combo,
+                self.convention_combo.setCurrentIndex,
+                self.convention_combo.findData(snapshot.convention.name),
+            ),
+        ):
+            widget.blockSignals(True)
+            setter(value)
+            widget.blockSignals(False)
+        for action in self.convention_actions.actions():
+            action.setChecked(action.data() == snapshot.convention.name)
+
+    def _update_title(self, *_args: object) -> None:
+        subject = (
+            "Easy vs hard"
+            if self._compare is not None and self.pages.currentWidget() is self._compare
+            else self.state.problem.title
+        )
+        self.setWindowTitle(f"{subject} — {APP_NAME}")
+
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
         self.setStyleSheet(
-            f"QMainWindow, #central {{ background: {theme.window}; }}"
+            f"QMainWindow, #central, #pages, #labPage, #compareView"
+            f" {{ background: {theme.window}; }}"
             f"#central QLabel {{ color: {theme.text}; }}"
         )
-        for view in (
-            self.problem_panel,
-            self.stats_panel,
-            self.trace_grid,
-            self.chart,
-            self.banner,
-        ):
-            view.set_theme(theme)
+        self.lab.set_theme(theme)
+        if self._compare is not None:
+            self._compare.set_theme(theme)
+        self.math_panel.set_theme(theme)
+        self.ppo_panel.set_theme(theme)
 
     def _show_about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        from grpo_desktop import __version__
-
         QMessageBox.about(
             self,
             f"About {APP_NAME}",

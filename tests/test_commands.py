@@ -13,7 +13,7 @@ def test_toggle_undoes_and_redoes_and_is_named(qapp):
     stack = QUndoStack()
     stack.push(commands.toggle_trace(state, 2))
     assert state.correct[2] is True
-    assert stack.undoText() == "Mark answer 3 right"
+    assert stack.undoText() == "Mark trace 3 right"
     stack.undo()
     assert state.correct[2] is False
     stack.redo()

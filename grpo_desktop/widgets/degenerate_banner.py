@@ -57,5 +57,5 @@ class DegenerateBanner(QFrame):
             f"#degenerateBanner QLabel {{ color: {theme.banner_text}; background: transparent;"
             f" border: none; }}"
         )
-        self.icon.setFont(scaled_font(self, 2.0 * theme.type_scale, bold=True))
-        self.message.setFont(scaled_font(self, 1.1 * theme.type_scale))
+        self.icon.setFont(scaled_font(2.0 * theme.type_scale, bold=True))
+        self.message.setFont(scaled_font(1.1 * theme.type_scale))

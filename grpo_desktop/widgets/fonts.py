@@ -1,14 +1,17 @@
-"""Font sizes relative to the widget's own font, so an app-wide zoom scales every view at once."""
+"""Font sizes relative to the application font, so a zoom (theme.type_scale) scales every view.
+
+Sizes derive from ``QApplication.font()``, never from a widget's own font: a view that sets its own
+font from its own font would grow a little more on every theme change.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QFont, QGuiApplication
 
 
-def scaled_font(widget: QWidget, factor: float, bold: bool = False) -> QFont:
-    """The widget's font, ``factor`` times its size (never below 6 pt)."""
-    font = QFont(widget.font())
+def scaled_font(factor: float, bold: bool = False) -> QFont:
+    """The application font at ``factor`` times its size (never below 6 pt)."""
+    font = QFont(QGuiApplication.font())
     font.setPointSizeF(max(6.0, font.pointSizeF() * factor))
     font.setBold(bold)
     return font

@@ -66,10 +66,10 @@ class PpoPanel(QWidget):
     def _fonts(self):
         scale = self._theme.type_scale
         return (
-            scaled_font(self, 1.15 * scale, bold=True),  # column heading
-            scaled_font(self, 1.0 * scale, bold=True),  # box title
-            scaled_font(self, 0.85 * scale),  # box note
-            scaled_font(self, 1.0 * scale, bold=True),  # advantage lines
+            scaled_font(1.15 * scale, bold=True),  # column heading
+            scaled_font(1.0 * scale, bold=True),  # box title
+            scaled_font(0.85 * scale),  # box note
+            scaled_font(1.0 * scale, bold=True),  # advantage lines
         )
 
     def _row_height(self) -> float:

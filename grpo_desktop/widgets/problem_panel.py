@@ -29,10 +29,14 @@ class ProblemPanel(QFrame):
         self.answer_key = QLabel(objectName="answerKey")
         self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.details = QLabel(objectName="problemDetails")
+        self.details.setWordWrap(True)
 
         self.chooser = QComboBox(objectName="problemCombo")
         self.chooser.setAccessibleName("Problem")
-        self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.chooser.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.chooser.setMinimumContentsLength(16)
         for problem in self._problems:
             self.chooser.addItem(f"{problem.title} ({problem.difficulty})", problem.id)
         self.chooser.activated.connect(self._on_chosen)
@@ -73,6 +77,6 @@ class ProblemPanel(QFrame):
             f"#problemPanel QLabel {{ color: {theme.text}; background: transparent; }}"
             f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"
         )
-        self.prompt.setFont(scaled_font(self, 1.6 * theme.type_scale, bold=True))
-        self.answer_key.setFont(scaled_font(self, 1.3 * theme.type_scale))
-        self.details.setFont(scaled_font(self, 0.95 * theme.type_scale))
+        self.prompt.setFont(scaled_font(1.6 * theme.type_scale, bold=True))
+        self.answer_key.setFont(scaled_font(1.3 * theme.type_scale))
+        self.details.setFont(scaled_font(0.95 * theme.type_scale))

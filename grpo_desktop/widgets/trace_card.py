@@ -181,6 +181,8 @@ class TraceCard(QWidget):
         self._style_key: tuple[QFont, Theme] | None = None
         self._wrap_cache: dict[tuple[str, float], tuple[str, ...]] = {}
         self._focus_visible = False
+        self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
+        self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
         self.setObjectName(f"traceCard{index}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -235,6 +237,21 @@ class TraceCard(QWidget):
         if hint_changes:
             self.updateGeometry()
         self.update()
+
+    def set_presentation(self, highlighted: bool, advantage_hidden: bool) -> None:
+        """Mark the card as a loud rare answer, and/or hide its advantage until revealed."""
+        if (highlighted, advantage_hidden) == (self._highlighted, self._advantage_hidden):
+            return
+        self._highlighted, self._advantage_hidden = highlighted, advantage_hidden
+        self.update()
+
+    @property
+    def highlighted(self) -> bool:
+        return self._highlighted
+
+    @property
+    def advantage_hidden(self) -> bool:
+        return self._advantage_hidden
 
     def set_theme(self, theme: Theme) -> None:
         if theme == self._theme:
@@ -326,13 +343,14 @@ class TraceCard(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         style = self._current_style()
         card = self._card
-        advantage = 0.0 if card is None else card.advantage
+        advantage = 0.0 if card is None or self._advantage_hidden else card.advantage
         colours = style.colours
         accent = style.colour(self._theme.push_colour(advantage))
         body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
 
-        half = style.border / 2
-        painter.setPen(QPen(accent, style.border))
+        border = style.border * (2 if self._highlighted else 1)
+        half = border / 2
+        painter.setPen(QPen(accent, border))
         painter.setBrush(style.colour(self._theme.push_fill(advantage)))
         painter.drawRoundedRect(body.adjusted(half, half, -half, -half), style.radius, style.radius)
 
@@ -369,7 +387,7 @@ class TraceCard(QWidget):
             style,
             style.header,
             text,
-            f"#{self._index + 1}",
+            self._header_text(),
             rect.left(),
             top,
             header_h,
@@ -386,14 +404,14 @@ class TraceCard(QWidget):
             style,
             style.word,
             accent,
-            card.push.word,
+            "predict, then reveal" if self._advantage_hidden else card.push.word,
             rect.left(),
             y,
             word_fm.height(),
             rect.width(),
         )
         y -= adv_fm.height()
-        advantage_text = f"A = {signed(card.advantage, 2)} {card.push.glyph}"
+        advantage_text = self._advantage_text(card, "A = ")
         self._draw_fitted(
             painter, style, style.advantage, accent, advantage_text, rect.left(), y, rect.width()
         )
@@ -443,7 +461,7 @@ class TraceCard(QWidget):
             style,
             style.compact_header,
             text,
-            f"#{self._index + 1}",
+            self._header_text(),
             rect.left(),
             top,
             stamp_h,
@@ -452,7 +470,7 @@ class TraceCard(QWidget):
         adv_fm = style.fm(style.compact_advantage)
         ans_fm = style.fm(style.compact_answer)
         y = rect.bottom() - adv_fm.height()
-        advantage_text = f"{signed(card.advantage, 2)} {card.push.glyph}"
+        advantage_text = self._advantage_text(card, "")
         self._draw_fitted(
             painter,
             style,
@@ -475,6 +493,14 @@ class TraceCard(QWidget):
             ans_fm.height(),
             rect.width(),
         )
+
+    def _header_text(self) -> str:
+        return f"#{self._index + 1} ★" if self._highlighted else f"#{self._index + 1}"
+
+    def _advantage_text(self, card: CardState, prefix: str) -> str:
+        if self._advantage_hidden:
+            return f"{prefix}?"
+        return f"{prefix}{signed(card.advantage, 2)} {card.push.glyph}"
 
     def _paint_stamp(
         self,

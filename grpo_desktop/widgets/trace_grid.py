@@ -9,6 +9,8 @@ font change — never on an ordinary toggle, so nothing moves when nothing chang
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QApplication, QFrame, QScrollArea, QWidget
@@ -40,6 +42,9 @@ class TraceGrid(QScrollArea):
         self._columns = 1
         self._cell = QSize(0, 0)
         self._layout_key: tuple | None = None
+        self.card_name_prefix = ""  # a second grid's cards are e.g. "easy.traceCard0"
+        self._highlighted: frozenset[int] = frozenset()
+        self._advantages_hidden = False
 
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -57,6 +62,13 @@ class TraceGrid(QScrollArea):
         self._update_spacing()
 
     # -- public API ---------------------------------------------------------------------------
+
+    def set_presentation(self, highlighted: Sequence[int], advantages_hidden: bool) -> None:
+        """Star the loud rare answers and/or hide every advantage (predict, then reveal)."""
+        self._highlighted = frozenset(highlighted)
+        self._advantages_hidden = advantages_hidden
+        for card in self._cards[: self._count]:
+            card.set_presentation(card.index in self._highlighted, advantages_hidden)
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
         """One card per answer of ``snapshot``; re-lays out only if G, mode or problem changed."""
@@ -76,7 +88,7 @@ class TraceGrid(QScrollArea):
             card = self._cards[i]
             card.show_card(state, compact)
             if i >= self._count:
-                card.setObjectName(f"traceCard{i}")
+                card.setObjectName(f"{self.card_name_prefix}traceCard{i}")
         self._count = count
         self._compact = compact
         self._problem_id = snapshot.problem.id
@@ -88,6 +100,7 @@ class TraceGrid(QScrollArea):
             self._layout_key = None
             self._relayout()
         for card in self._cards[:count]:
+            card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
             card.setVisible(True)
 
     def card(self, index: int) -> TraceCard:
