@@ -86,7 +86,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--list-problems", action="store_true", help="list the shipped problems and exit"
     )
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="add GRPO Desktop (menu entry, icons) to this user's Linux desktop and exit",
+    )
+    parser.add_argument(
+        "--uninstall-desktop-entry",
+        action="store_true",
+        help="remove what --install-desktop-entry added and exit",
+    )
     return parser
+
+
+def run_desktop_entry(install: bool) -> int:
+    """--install-desktop-entry / --uninstall-desktop-entry: no Qt, works without a display."""
+    from grpo_desktop.desktop_entry import install_desktop_entry, uninstall_desktop_entry
+
+    if sys.platform in ("win32", "darwin"):
+        print(
+            "grpo-desktop: menu entries are for Linux desktops; on Windows or macOS make a "
+            "shortcut to the grpo-desktop program instead",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        paths = install_desktop_entry() if install else uninstall_desktop_entry()
+    except OSError as error:
+        print(f"grpo-desktop: error: {error}", file=sys.stderr)
+        return 1
+    for path in paths:
+        print(f"{'wrote' if install else 'removed'} {path}")
+    if not paths:
+        print("grpo-desktop: no menu entry was installed; nothing removed")
+    return 0
 
 
 def list_problems() -> str:
@@ -167,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list_problems:
         print(list_problems())
         return 0
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        return run_desktop_entry(install=args.install_desktop_entry)
     try:
         setup = check_lab_arguments(args)
     except ValueError as error:
@@ -217,11 +252,20 @@ def save_screenshot(window, size: WindowSize, path: Path) -> None:
 
 
 def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> int:
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
+
+    from grpo_desktop.desktop_entry import DESKTOP_ID, ICON_SIZES, icon_path
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GRPO Desktop")
     app.setOrganizationName("GRPO Desktop")
+    app.setDesktopFileName(DESKTOP_ID)  # Wayland app id; matches grpo-desktop.desktop
+    icon = QIcon()
+    for icon_size in ICON_SIZES:
+        icon.addFile(str(icon_path(icon_size)), QSize(icon_size, icon_size))
+    app.setWindowIcon(icon)
     window = build_window(setup)
     if screenshot is not None:
         try:

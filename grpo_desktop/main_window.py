@@ -142,12 +142,11 @@ class MainWindow(QMainWindow):
         self.lab_page = page
         self.pages.addWidget(page)
 
-    @staticmethod
-    def _framed(content: QWidget) -> QWidget:
+    def _framed(self, content: QWidget) -> QWidget:
         central = QWidget(objectName="central")
-        column = QVBoxLayout(central)
-        column.setContentsMargins(10, 10, 10, 10)
-        column.addWidget(content)
+        self.central_column = QVBoxLayout(central)  # bars (e.g. the lesson bar) go above pages
+        self.central_column.setContentsMargins(10, 10, 10, 10)
+        self.central_column.addWidget(content, 1)
         return central
 
     def _action(self, text: str, name: str, shortcut: str | QKeySequence = "", tip: str = ""):

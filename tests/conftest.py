@@ -5,7 +5,7 @@ import os
 # Must run before anything imports Qt: with no display and no platform set, Qt aborts pytest.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(autouse=True)

@@ -89,3 +89,11 @@ def test_list_problems_shows_every_id(capsys):
     assert main(["--list-problems"]) == 0
     out = capsys.readouterr().out
     assert "mult-23x47" in out and "Compute 23 × 47." in out
+
+
+def test_install_desktop_entry_flag_writes_into_xdg_data_home(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["--install-desktop-entry"]) == 0
+    assert (tmp_path / "applications" / "grpo-desktop.desktop").is_file()
+    assert main(["--uninstall-desktop-entry"]) == 0
+    assert not (tmp_path / "applications" / "grpo-desktop.desktop").exists()

@@ -192,6 +192,7 @@ class AdvantageChart(pg.PlotWidget):
         # show_snapshot; a frame only interpolates between them.
         self.animation_ms = ANIMATION_MS
         self._mode = "advantage"
+        self._advantages_hidden = False  # predict, then reveal
         self._animation_enabled = True
         self._snapshot: LabSnapshot | None = None
         self._rewards: list[float] = []
@@ -320,7 +321,8 @@ class AdvantageChart(pg.PlotWidget):
             self._end_animation()
         previous, self._mode = self._mode, view
         cards = len(self._rewards)
-        if animate and self._animation_enabled and self.animation_ms > 0 and cards:
+        moving = animate and self._animation_enabled and self.animation_ms > 0 and cards
+        if moving and not self._advantages_hidden:
             self._start_animation(forward=previous == "reward")
         else:
             self._render_view()
@@ -537,8 +539,28 @@ class AdvantageChart(pg.PlotWidget):
         if self._snapshot is None:
             return
         heights, texts, line, line_text = self._view_state(self._mode)
+        pushes = self._snap_pushes
+        if self._advantages_hidden:
+            # Predict, then reveal: colours would give the signs away, and so would the bars.
+            pushes = [Push.NONE] * len(pushes)
+            if self._mode == "advantage":
+                heights, texts = [0.0] * len(heights), ["?"] * len(texts)
         self.set_reference_line(line, line_text)
-        self.render_bars(heights, self._snap_pushes, texts)
+        self.render_bars(heights, pushes, texts)
+
+    def set_advantages_hidden(self, hidden: bool) -> None:
+        """Hide every advantage (and the push colours) until the lecturer reveals them."""
+        if hidden == self._advantages_hidden:
+            return
+        self._advantages_hidden = hidden
+        if self.is_animating():
+            self._animation.stop()
+            self._end_animation()
+        else:
+            self._render_view()
+
+    def advantages_hidden(self) -> bool:
+        return self._advantages_hidden
 
     def _set_axis_title(self, mode: str) -> None:
         axis = self.getPlotItem().getAxis("left")

@@ -708,3 +708,18 @@ def test_theme_switch_keeps_the_view(chart):
     assert left_title(chart) == "reward r"
     assert chart.bar_heights() == [1.0, 0.0, 0.0, 1.0]
     assert chart.reference_line() == (0.5, "par = 0.5")
+
+
+def test_hidden_advantages_show_no_bars_no_colours_until_revealed(make_chart):
+    chart = make_chart()
+    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    chart.set_advantages_hidden(True)
+    assert chart.bar_heights() == [0.0, 0.0, 0.0, 0.0]
+    assert len(set(chart.bar_colours())) == 1
+    chart.set_view("reward", animate=False)
+    assert chart.bar_heights() == [1.0, 0.0, 0.0, 1.0]
+    assert len(set(chart.bar_colours())) == 1
+    chart.set_view("advantage", animate=False)
+    chart.set_advantages_hidden(False)
+    assert chart.bar_heights() == [1.0, -1.0, -1.0, 1.0]
+    assert len(set(chart.bar_colours())) == 2
