@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
+from grpo_desktop.problems import Problem
 from grpo_desktop.state import LabMemento, LabState
 
 # Consecutive group-size changes (spinning the G box) merge into one undo step.
@@ -54,9 +55,7 @@ class LabCommand(QUndoCommand):
 
 def toggle_trace(state: LabState, index: int, prefix: str = "") -> LabCommand:
     verdict = "wrong" if state.correct[index] else "right"
-    return LabCommand(
-        state, f"{prefix}Mark trace {index + 1} {verdict}", lambda s: s.toggle(index)
-    )
+    return LabCommand(state, f"{prefix}Mark trace {index + 1} {verdict}", lambda s: s.toggle(index))
 
 
 def set_group_size(state: LabState, group_size: int) -> LabCommand:
@@ -76,8 +75,10 @@ def sample_group(state: LabState, seed: int) -> LabCommand:
     return LabCommand(state, f"Sample a group (seed {seed})", lambda s: s.sample(seed))
 
 
-def set_problem(state: LabState, problem_id: str, title: str) -> LabCommand:
-    return LabCommand(state, f"Problem {title}", lambda s: s.set_problem(problem_id))
+def set_problem(state: LabState, problem: Problem | str, title: str) -> LabCommand:
+    """Switch to a shipped problem (by id) or a custom one; ``title`` names the undo step."""
+    text = title if title.startswith("Edit problem") else f"Problem {title}"
+    return LabCommand(state, text, lambda s: s.set_problem(problem))
 
 
 def set_convention(state: LabState, name: str, label: str) -> LabCommand:

@@ -8,7 +8,14 @@ every view renders it.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QKeySequence,
+    QShortcut,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -28,13 +35,18 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop import __version__, commands, core
 from grpo_desktop.compare_view import EASY_REWARDS, HARD_REWARDS, CompareView
+from grpo_desktop.document import ScenarioDocument
 from grpo_desktop.lab_pane import LabPane
+from grpo_desktop.presentation import Presentation
 from grpo_desktop.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
+from grpo_desktop.settings import AppSettings
+from grpo_desktop.shortcuts_dialog import ShortcutsDialog
 from grpo_desktop.snapshot import LabSnapshot
 from grpo_desktop.state import EASY_PROBLEM_ID, HARD_PROBLEM_ID, PRESETS, LabState
 from grpo_desktop.theme import LIGHT, Theme
 from grpo_desktop.widgets.math_panel import MathPanel
 from grpo_desktop.widgets.ppo_panel import PpoPanel
+from grpo_desktop.widgets.problem_editor import edit_problem
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
@@ -44,9 +56,15 @@ VIEWS = ("advantage", "reward")
 class MainWindow(QMainWindow):
     """The lab: problem, stat tiles, trace cards, chart, worked math, and easy vs hard."""
 
-    def __init__(self, state: LabState | None = None, theme: Theme = LIGHT) -> None:
+    def __init__(
+        self,
+        state: LabState | None = None,
+        theme: Theme = LIGHT,
+        settings: AppSettings | None = None,
+    ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
+        self.settings = settings or AppSettings()
         self.theme = theme
         self.undo_stack = QUndoStack(self)
         self.next_sample_seed = 1
@@ -65,15 +83,24 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget(objectName="pages")
         self._build_lab_page()
         self._build_actions()
+        self.presentation = Presentation(self, self.settings)
+        self.document = ScenarioDocument(self, self.settings)
         self._build_menus_and_toolbar()
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
         self.statusBar().showMessage(
             "Click a card, or press its number 1–9, to mark it right or wrong."
         )
-        self.apply_theme(theme)
+        if theme is not LIGHT:
+            self.presentation.theme_name = theme.name
+        self.presentation.apply()
+        self.animate_action.setChecked(self.settings.animate)
         self._on_snapshot_changed(self.state.snapshot)
+        self._update_title()
         self.resize(1280, 800)
+        geometry = self.settings.geometry
+        if geometry is not None:
+            self.restoreGeometry(geometry)
 
     # --- construction -----------------------------------------------------------------------
 
@@ -214,7 +241,19 @@ class MainWindow(QMainWindow):
         self.compare_action.setCheckable(True)
         self.compare_action.toggled.connect(self.show_compare)
 
-        self.quit_action = self._action("&Quit", "quitAction", QKeySequence.StandardKey.Quit)
+        self.edit_problem_action = self._action(
+            "Edit &problem…",
+            "editProblemAction",
+            "Ctrl+Shift+E",
+            "Write your own prompt, answer key and traces; the checker grades them live",
+        )
+        self.edit_problem_action.triggered.connect(self.request_edit_problem)
+        self.shortcuts_action = self._action(
+            "&Keyboard shortcuts", "shortcutsAction", "F1", "Every key and what it does"
+        )
+        self.shortcuts_action.setShortcuts([QKeySequence("F1"), QKeySequence("?")])
+        self.shortcuts_action.triggered.connect(self.show_shortcuts)
+        self.quit_action = self._action("&Quit", "quitAction", "Ctrl+Q")
         self.quit_action.triggered.connect(self.close)
         self.about_action = self._action(f"&About {APP_NAME}", "aboutAction")
         self.about_action.triggered.connect(self._show_about)
@@ -228,15 +267,21 @@ class MainWindow(QMainWindow):
     def _build_menus_and_toolbar(self) -> None:
         menu_bar = self.menuBar()
         self.file_menu = menu_bar.addMenu("&File")
+        self.document.add_to_menu(self.file_menu)
+        self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
         self.edit_menu = menu_bar.addMenu("&Edit")
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
+        self.edit_menu.addSeparator()
+        self.edit_menu.addAction(self.edit_problem_action)
         self.view_menu = menu_bar.addMenu("&View")
         self.view_menu.addAction(self.view_toggle)
         self.view_menu.addAction(self.animate_action)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.compare_action)
+        self.view_menu.addSeparator()
+        self.presentation.add_to_menu(self.view_menu)
         self.view_menu.addSeparator()
         convention_menu = self.view_menu.addMenu("Convention")
         self.convention_actions = QActionGroup(self)
@@ -260,6 +305,7 @@ class MainWindow(QMainWindow):
         presets_menu.addAction(self.shrink_action)
         presets_menu.addAction(self.reset_action)
         self.help_menu = menu_bar.addMenu("&Help")
+        self.help_menu.addAction(self.shortcuts_action)
         self.help_menu.addAction(self.about_action)
 
         toolbar = QToolBar("Presets", self, objectName="presetsToolbar")
@@ -302,6 +348,7 @@ class MainWindow(QMainWindow):
             lambda index: self.request_convention(self.convention_combo.itemData(index))
         )
         self.undo_stack.cleanChanged.connect(self._update_title)
+        self.document.path_changed.connect(self._update_title)
 
     # --- requests: each becomes one undoable command ----------------------------------------
 
@@ -369,6 +416,13 @@ class MainWindow(QMainWindow):
     def request_problem(self, problem_id: str) -> None:
         self.active_pane.request_problem(problem_id)
 
+    def request_edit_problem(self) -> None:
+        """The lecturer writes a problem; the current lab switches to it as one undo step."""
+        problem = edit_problem(self.active_state.problem, self)
+        if problem is not None:
+            title = f"Edit problem {problem.title}"
+            self.undo_stack.push(commands.set_problem(self.active_state, problem, title))
+
     def request_convention(self, name: str) -> None:
         """One convention for every group on screen, as one undo step."""
         if all(pane.state.convention == name for pane in self.panes):
@@ -411,6 +465,7 @@ class MainWindow(QMainWindow):
         if self.animate_action.isChecked() != enabled:
             self.animate_action.setChecked(enabled)
             return
+        self.settings.animate = enabled
         for pane in self.panes:
             pane.chart.set_animation_enabled(enabled)
 
@@ -459,7 +514,8 @@ class MainWindow(QMainWindow):
             if self._compare is not None and self.pages.currentWidget() is self._compare
             else self.state.problem.title
         )
-        self.setWindowTitle(f"{subject} — {APP_NAME}")
+        self.setWindowTitle(f"{subject} — {self.document.display_name}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.modified)
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -473,6 +529,17 @@ class MainWindow(QMainWindow):
             self._compare.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self).exec()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        if not self.document.confirm_discard():
+            event.ignore()
+            return
+        self.settings.geometry = self.saveGeometry()
+        self.settings.sync()
+        event.accept()
 
     def _show_about(self) -> None:
         QMessageBox.about(

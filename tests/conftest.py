@@ -19,3 +19,14 @@ def private_home(tmp_path_factory, monkeypatch):
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(home / ".config"))
     return home
+
+
+@pytest.fixture(autouse=True)
+def no_blocking_prompts(monkeypatch):
+    """Closing a window with unsaved changes asks a modal question; tests answer 'discard'.
+
+    Tests of the prompt itself override ``ask_keep_changes`` again.
+    """
+    from grpo_desktop.document import ScenarioDocument
+
+    monkeypatch.setattr(ScenarioDocument, "ask_keep_changes", lambda self: "discard")

@@ -11,6 +11,8 @@ from grpo_desktop.problems import Problem
 from grpo_desktop.theme import LIGHT, Theme
 from grpo_desktop.widgets.fonts import scaled_font
 
+CUSTOM_ROLE_MARK = "custom"
+
 
 class ProblemPanel(QFrame):
     """Shows the prompt and answer key; emits ``problem_requested(id)`` from its chooser."""
@@ -63,8 +65,16 @@ class ProblemPanel(QFrame):
             f"{problem.pass_rate:.0%} of the time"
         )
         index = self.chooser.findData(problem.id)
-        if index >= 0:
-            self.chooser.setCurrentIndex(index)
+        custom = self.chooser.findData(CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
+        if custom >= 0 and self.chooser.itemData(custom) != problem.id:
+            self.chooser.removeItem(custom)
+            index = self.chooser.findData(problem.id)
+        if index < 0:
+            # A lecturer's own problem: listed first, marked, until another problem is chosen.
+            self.chooser.insertItem(0, f"✎ {problem.title} (custom)", problem.id)
+            self.chooser.setItemData(0, CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
+            index = 0
+        self.chooser.setCurrentIndex(index)
 
     def _on_chosen(self, index: int) -> None:
         self.problem_requested.emit(self.chooser.itemData(index))
