@@ -73,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare", action="store_true", help="open the easy vs hard comparison side by side"
     )
+    parser.add_argument("--theme", metavar="NAME", help="light, dark or projector (this run only)")
+    parser.add_argument(
+        "--scenario", type=Path, metavar="FILE", help="open a saved .grpo.json scenario"
+    )
     parser.add_argument(
         "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
     )
@@ -142,15 +146,20 @@ class LabSetup:
     group_size: int | None
     sample_seed: int | None
     convention: str = "textbook"
-    view: str = "advantage"
+    view: str | None = None  # None: the scenario's view, else advantages
     compare: bool = False
+    theme: str | None = None
+    scenario: object | None = None  # a loaded Scenario
+    scenario_path: Path | None = None
 
 
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
     from grpo_desktop.problems import DEFAULT_PROBLEM_ID, get_problem
+    from grpo_desktop.scenario import load_scenario
     from grpo_desktop.state import check_group_size, parse_reward_pattern
+    from grpo_desktop.theme import get_theme
 
     problem_id = args.problem or DEFAULT_PROBLEM_ID
     get_problem(problem_id)  # UnknownProblemError lists the valid ids
@@ -165,14 +174,28 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         raise ValueError("use either --rewards or --sample, not both")
     convention = args.convention or "textbook"
     get_convention(convention)  # lists the valid names
+    if args.theme is not None:
+        get_theme(args.theme)
+    scenario = None
+    if args.scenario is not None:
+        lab_flags = (args.problem, args.rewards, args.group_size, args.sample, args.convention)
+        if any(flag is not None for flag in lab_flags):
+            raise ValueError(
+                "--scenario sets the problem, rewards and convention itself; "
+                "use it without --problem, --rewards, --group-size, --sample or --convention"
+            )
+        scenario = load_scenario(args.scenario)  # ScenarioError: one clear sentence
     return LabSetup(
         problem_id,
         correct,
         args.group_size,
         args.sample,
         convention,
-        args.view or "advantage",
+        args.view,
         args.compare,
+        args.theme,
+        scenario,
+        args.scenario,
     )
 
 
@@ -232,7 +255,13 @@ def build_window(setup: LabSetup):
         window.next_sample_seed = setup.sample_seed + 1
     window.request_convention(setup.convention)
     window.undo_stack.clear()  # the starting lab is not an edit to undo
-    window.set_view(setup.view, animate=False)
+    if setup.scenario is not None:
+        window.document.apply(setup.scenario)
+        window.document.adopt_path(setup.scenario_path)
+    if setup.view is not None or setup.scenario is None:
+        window.set_view(setup.view or "advantage", animate=False)
+    if setup.theme is not None:
+        window.presentation.set_theme(setup.theme, remember=False)
     window.show_compare(setup.compare)
     return window
 

@@ -146,8 +146,7 @@ class ScenarioDocument(QObject):
                 self.settings.remove_recent_file(str(Path(path).resolve()))
             return False
         self.apply(scenario)
-        self._set_path(Path(path))
-        self.settings.add_recent_file(path)
+        self.adopt_path(path)
         self.window.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
         return True
 
@@ -189,6 +188,11 @@ class ScenarioDocument(QObject):
         self.settings.add_recent_file(path)
         self.window.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
+
+    def adopt_path(self, path: str | Path) -> None:
+        """The lab shows this file's scenario (opened from the command line): remember it."""
+        self._set_path(Path(path))
+        self.settings.add_recent_file(path)
 
     def _set_path(self, path: Path | None) -> None:
         self.path = path

@@ -122,10 +122,12 @@ class Presentation:
         self.zoom_in_action.setEnabled(self.zoom < ZOOM_MAX)
         self.zoom_out_action.setEnabled(self.zoom > ZOOM_MIN)
 
-    def set_theme(self, name: str) -> None:
+    def set_theme(self, name: str, remember: bool = True) -> None:
+        """Switch theme; ``remember=False`` (e.g. ``--theme`` for one run) keeps the setting."""
         get_theme(name)
         self.theme_name = name
-        self.settings.theme = name
+        if remember:
+            self.settings.theme = name
         self.apply()
 
     def set_zoom(self, zoom: float) -> None:

@@ -97,3 +97,46 @@ def test_install_desktop_entry_flag_writes_into_xdg_data_home(tmp_path, monkeypa
     assert (tmp_path / "applications" / "grpo-desktop.desktop").is_file()
     assert main(["--uninstall-desktop-entry"]) == 0
     assert not (tmp_path / "applications" / "grpo-desktop.desktop").exists()
+
+
+def test_scenario_flag_opens_the_saved_lab(tmp_path, qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+    from grpo_desktop.problems import get_problem
+    from grpo_desktop.scenario import Scenario, save_scenario
+
+    path = tmp_path / "hard.grpo.json"
+    scenario = Scenario(
+        problem=get_problem("hard-remainder-7-pow-100"),
+        custom_problem=False,
+        correct=(True, False, False, False, False),
+        convention="verl",
+        view="reward",
+        sample_seed=None,
+    )
+    save_scenario(scenario, path)
+    setup = check_lab_arguments(build_parser().parse_args(["--scenario", str(path)]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.state.snapshot.rewards == (1, 0, 0, 0, 0)
+    assert window.state.convention == "verl" and window.view == "reward"
+    assert "hard.grpo.json" in window.windowTitle()
+
+
+def test_a_scenario_that_cannot_be_loaded_exits_2_with_one_line(tmp_path, capsys):
+    path = tmp_path / "broken.grpo.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert main(["--scenario", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "broken.grpo.json" in err and len(err.splitlines()) == 1
+
+
+def test_theme_flag_is_checked_before_the_window_opens(capsys):
+    assert main(["--theme", "neon"]) == 2
+    assert "light, dark, projector" in capsys.readouterr().err
+
+
+def test_projector_screenshot_renders(tmp_path):
+    target = tmp_path / "projector.png"
+    result = run_app("--theme", "projector", "--screenshot", str(target), "--size", "1920x1080")
+    assert result.returncode == 0, result.stderr
+    assert target.stat().st_size > 10_000
