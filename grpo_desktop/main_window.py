@@ -88,6 +88,10 @@ class MainWindow(QMainWindow):
         self._build_menus_and_toolbar()
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
+        # Start with focus on the lab itself, not in the G box: keys 1–9 and V act at once and
+        # no text cursor blinks in a screenshot.
+        self.centralWidget().setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.centralWidget().setFocus()
         self.statusBar().showMessage(
             "Click a card, or press its number 1–9, to mark it right or wrong."
         )

@@ -38,9 +38,14 @@ class ProblemPanel(QFrame):
         self.chooser.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.chooser.setMinimumContentsLength(16)
+        self.chooser.setMinimumContentsLength(22)
         for problem in self._problems:
-            self.chooser.addItem(f"{problem.title} ({problem.difficulty})", problem.id)
+            self.chooser.addItem(problem.title, problem.id)
+            self.chooser.setItemData(
+                self.chooser.count() - 1,
+                f"{problem.prompt} ({problem.difficulty})",
+                Qt.ItemDataRole.ToolTipRole,
+            )
         self.chooser.activated.connect(self._on_chosen)
 
         text_column = QVBoxLayout()
