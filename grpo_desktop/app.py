@@ -45,6 +45,18 @@ def parse_size(text: str) -> WindowSize:
     return WindowSize(width, height)
 
 
+def parse_zoom(text: str) -> float:
+    try:
+        percent = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"zoom must be a percentage like 150, got {text!r}"
+        ) from None
+    if not 75 <= percent <= 300:
+        raise argparse.ArgumentTypeError(f"zoom must be between 75 and 300 percent, got {text}")
+    return percent / 100
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineArgumentParser(
         prog="grpo-desktop",
@@ -74,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare", action="store_true", help="open the easy vs hard comparison side by side"
     )
     parser.add_argument("--theme", metavar="NAME", help="light, dark or projector (this run only)")
+    parser.add_argument(
+        "--zoom", type=parse_zoom, metavar="PERCENT", help="75 to 300 (this run only)"
+    )
     parser.add_argument(
         "--scenario", type=Path, metavar="FILE", help="open a saved .grpo.json scenario"
     )
@@ -149,6 +164,7 @@ class LabSetup:
     view: str | None = None  # None: the scenario's view, else advantages
     compare: bool = False
     theme: str | None = None
+    zoom: float | None = None
     scenario: object | None = None  # a loaded Scenario
     scenario_path: Path | None = None
 
@@ -194,6 +210,7 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         args.view,
         args.compare,
         args.theme,
+        args.zoom,
         scenario,
         args.scenario,
     )
@@ -262,6 +279,8 @@ def build_window(setup: LabSetup):
         window.set_view(setup.view or "advantage", animate=False)
     if setup.theme is not None:
         window.presentation.set_theme(setup.theme, remember=False)
+    if setup.zoom is not None:
+        window.presentation.set_zoom(setup.zoom, remember=False)
     window.show_compare(setup.compare)
     return window
 

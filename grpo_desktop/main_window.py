@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.active_pane = self.lab
         self._compare: CompareView | None = None  # built on first use: start-up stays quick
         self._view_animates = True
+        self._shown_once = False
 
         self.math_panel = MathPanel(theme)
         self.ppo_panel = PpoPanel(theme)
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         right.setChildrenCollapsible(False)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
+        self.lab_splitter = splitter
         splitter.addWidget(left)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
@@ -529,10 +531,24 @@ class MainWindow(QMainWindow):
             f"#central QLabel {{ color: {theme.text}; }}"
         )
         self.lab.set_theme(theme)
+        self._balance_splitter()
         if self._compare is not None:
             self._compare.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
+
+    def _balance_splitter(self) -> None:
+        """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes
+        (a larger zoom would otherwise hand the cards everything and squeeze the chart)."""
+        total = sum(self.lab_splitter.sizes()) or self.lab_splitter.width()
+        if total > 0:
+            self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
+
+    def showEvent(self, event) -> None:  # Qt override
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self._balance_splitter()
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).exec()

@@ -130,12 +130,13 @@ class Presentation:
             self.settings.theme = name
         self.apply()
 
-    def set_zoom(self, zoom: float) -> None:
+    def set_zoom(self, zoom: float, remember: bool = True) -> None:
         zoom = round(min(ZOOM_MAX, max(ZOOM_MIN, zoom)), 2)
         if zoom == self.zoom:
             return
         self.zoom = zoom
-        self.settings.zoom = zoom
+        if remember:
+            self.settings.zoom = zoom
         self.apply()
         self.window.statusBar().showMessage(f"Zoom {zoom:.0%}", 2000)
 

@@ -140,3 +140,11 @@ def test_projector_screenshot_renders(tmp_path):
     result = run_app("--theme", "projector", "--screenshot", str(target), "--size", "1920x1080")
     assert result.returncode == 0, result.stderr
     assert target.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("zoom", ["50", "400", "big"])
+def test_zoom_flag_outside_75_to_300_is_refused(capsys, zoom):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--zoom", zoom])
+    assert exit_info.value.code == 2
+    assert "zoom must be" in capsys.readouterr().err
