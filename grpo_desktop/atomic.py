@@ -16,6 +16,9 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        # mkstemp makes the file private (0600); a saved scenario or export should get the
+        # permissions any new file gets (or keep those of the file it replaces).
+        os.chmod(temporary, _mode_for(target))
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -24,6 +27,15 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop import __version__, commands, core
 from grpo_desktop.compare_view import EASY_REWARDS, HARD_REWARDS, CompareView
 from grpo_desktop.document import ScenarioDocument
+from grpo_desktop.export_actions import install_export_actions
 from grpo_desktop.lab_pane import LabPane
 from grpo_desktop.presentation import Presentation
 from grpo_desktop.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         self.presentation = Presentation(self, self.settings)
         self.document = ScenarioDocument(self, self.settings)
         self._build_menus_and_toolbar()
+        self.export_actions = install_export_actions(self)
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
         # Start with focus on the lab itself, not in the G box: keys 1–9 and V act at once and

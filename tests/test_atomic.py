@@ -26,3 +26,18 @@ def test_a_failed_write_keeps_the_old_file_intact(tmp_path, monkeypatch):
         atomic.write_text_atomically(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["lesson.grpo.json"]
+
+
+def test_new_files_get_the_usual_permissions_not_private_ones(tmp_path):
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "shared.grpo.json"
+        atomic.write_text_atomically(target, "{}")
+        assert target.stat().st_mode & 0o777 == 0o644
+        target.chmod(0o600)
+        atomic.write_text_atomically(target, "{}")
+        assert target.stat().st_mode & 0o777 == 0o600  # a replaced file keeps its permissions
+    finally:
+        os.umask(umask)
