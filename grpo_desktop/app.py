@@ -232,6 +232,9 @@ def display_problem(screenshot: bool) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from grpo_desktop.errors import ensure_streams
+
+    ensure_streams()  # a gui-script on Windows has no console: stderr may be None
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "score":
         return run_score(args_list[1:])
@@ -305,8 +308,11 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     from PySide6.QtWidgets import QApplication
 
     from grpo_desktop.desktop_entry import DESKTOP_ID, ICON_SIZES, icon_path
+    from grpo_desktop.errors import install_error_handling
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    install_error_handling(app)  # uncaught errors: a dialog and the log file, app keeps running
+    app.setStyle("Fusion")  # the same look everywhere, and the themes' palettes apply fully
     app.setApplicationName("GRPO Desktop")
     app.setOrganizationName("GRPO Desktop")
     app.setDesktopFileName(DESKTOP_ID)  # Wayland app id; matches grpo-desktop.desktop

@@ -15,6 +15,7 @@ def private_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     from PySide6.QtCore import QSettings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(home / ".config"))
