@@ -37,16 +37,15 @@ advantage view. Pure Python, no Qt.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.core import DEFAULT_CONVENTION, convention_names, get_convention
+from grpo_desktop.jsonfile import json_type_name, read_json_file
 from grpo_desktop.problems import UnknownProblemError, get_problem
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
@@ -166,18 +165,6 @@ def _fail(source: str, field: str, problem: str) -> LessonError:
     return LessonError(f"{source}: field '{field}' {problem}")
 
 
-def _type_name(value: object) -> str:
-    return {
-        type(None): "null",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
 def _check_keys(
     data: Mapping[str, Any],
     source: str,
@@ -197,7 +184,7 @@ def _check_keys(
 
 def _string(value: object, source: str, field: str, max_chars: int) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _fail(source, field, f"must be a non-empty string, got {_type_name(value)}")
+        raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
     if len(value) > max_chars:
         raise _fail(source, field, f"must be at most {max_chars} characters, got {len(value)}")
     return value
@@ -205,7 +192,7 @@ def _string(value: object, source: str, field: str, max_chars: int) -> str:
 
 def _integer(value: object, source: str, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(source, field, f"must be an integer, got {_type_name(value)}")
+        raise _fail(source, field, f"must be an integer, got {json_type_name(value)}")
     return value
 
 
@@ -246,7 +233,7 @@ def _text(value: object, source: str, field: str) -> str:
 
 def _parse_lab(value: object, source: str, field: str) -> LessonLab:
     if not isinstance(value, dict):
-        raise _fail(source, field, f"must be an object, got {_type_name(value)}")
+        raise _fail(source, field, f"must be an object, got {json_type_name(value)}")
     _check_keys(value, source, field, _LAB_REQUIRED, _LAB_FIELDS)
 
     problem_id = _string(value["problem_id"], source, f"{field}.problem_id", _MAX_ID_CHARS)
@@ -258,7 +245,7 @@ def _parse_lab(value: object, source: str, field: str) -> LessonLab:
     correct = value["correct"]
     name = f"{field}.correct"
     if not isinstance(correct, list):
-        raise _fail(source, name, f"must be a list, got {_type_name(correct)}")
+        raise _fail(source, name, f"must be a list, got {json_type_name(correct)}")
     if not MIN_GROUP_SIZE <= len(correct) <= MAX_GROUP_SIZE:
         raise _fail(
             source,
@@ -287,7 +274,7 @@ def _parse_lab(value: object, source: str, field: str) -> LessonLab:
 
 def _parse_step(value: object, source: str, field: str) -> LessonStep:
     if not isinstance(value, dict):
-        raise _fail(source, field, f"must be an object, got {_type_name(value)}")
+        raise _fail(source, field, f"must be an object, got {json_type_name(value)}")
     _check_keys(value, source, field, _STEP_REQUIRED, _STEP_FIELDS)
 
     title = _string(value["title"], source, f"{field}.title", _MAX_STEP_TITLE_CHARS)
@@ -306,7 +293,7 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
             got = (
                 f"{len(raw_compare)} entries"
                 if isinstance(raw_compare, list)
-                else (_type_name(raw_compare))
+                else (json_type_name(raw_compare))
             )
             raise _fail(source, f"{field}.compare", f"must be a list of exactly 2 labs, got {got}")
         compare = (
@@ -328,7 +315,7 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
     hide = value.get("hide_advantages", False)
     if not isinstance(hide, bool):
         raise _fail(
-            source, f"{field}.hide_advantages", f"must be true or false, got {_type_name(hide)}"
+            source, f"{field}.hide_advantages", f"must be true or false, got {json_type_name(hide)}"
         )
     if hide and view != "advantage":
         raise _fail(source, f"{field}.hide_advantages", "needs 'view': 'advantage'")
@@ -353,7 +340,9 @@ def parse_lesson(data: object, source: str) -> Lesson:
     is shipped and its convention exists, so a broken lesson fails at load time, not on stage.
     """
     if not isinstance(data, dict):
-        raise LessonError(f"{source}: the top level must be a JSON object, got {_type_name(data)}")
+        raise LessonError(
+            f"{source}: the top level must be a JSON object, got {json_type_name(data)}"
+        )
     if "schema" not in data:
         raise _fail(source, "schema", "is missing")
     schema = _integer(data["schema"], source, "schema")
@@ -374,7 +363,7 @@ def parse_lesson(data: object, source: str) -> Lesson:
 
     steps = data["steps"]
     if not isinstance(steps, list):
-        raise _fail(source, "steps", f"must be a list, got {_type_name(steps)}")
+        raise _fail(source, "steps", f"must be a list, got {json_type_name(steps)}")
     if not MIN_STEPS <= len(steps) <= MAX_STEPS:
         raise _fail(
             source, "steps", f"must hold {MIN_STEPS} to {MAX_STEPS} steps, got {len(steps)}"
@@ -388,42 +377,12 @@ def parse_lesson(data: object, source: str) -> Lesson:
     )
 
 
-def _reject_duplicate_keys(source: str) -> Any:
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise _fail(source, key, "appears twice")
-            result[key] = value
-        return result
-
-    return hook
-
-
 def load_lesson_file(path: str | os.PathLike[str] | Traversable) -> Lesson:
     """Read and validate one lesson file (UTF-8 JSON, at most :data:`MAX_FILE_BYTES`).
 
     The lesson's ``id`` must equal the file name without ``.json``, so ids stay findable.
     """
-    file: Path | Traversable = Path(path) if isinstance(path, (str, os.PathLike)) else path
-    source = file.name
-    try:
-        with file.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise LessonError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
-    if len(raw) > MAX_FILE_BYTES:
-        raise LessonError(f"{source}: the file is larger than {MAX_FILE_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise LessonError(f"{source}: the file is not UTF-8 text ({exc.reason})") from exc
-    try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicate_keys(source))
-    except json.JSONDecodeError as exc:
-        raise LessonError(
-            f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
+    data, source = read_json_file(path, LessonError, MAX_FILE_BYTES)
     lesson = parse_lesson(data, source)
     stem = source[: -len(".json")] if source.endswith(".json") else source
     if lesson.id != stem:

@@ -9,17 +9,16 @@ show "reward 1" next to a wrong answer. Pure Python, no Qt.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.checker import grade
+from grpo_desktop.jsonfile import json_type_name, read_json_file
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -139,22 +138,10 @@ def _fail(source: str, field: str, problem: str) -> ProblemError:
     return ProblemError(f"{source}: field '{field}' {problem}")
 
 
-def _type_name(value: object) -> str:
-    return {
-        type(None): "null",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
 def _string(data: Mapping[str, Any], source: str, field: str, max_chars: int) -> str:
     value = data[field]
     if not isinstance(value, str) or not value.strip():
-        raise _fail(source, field, f"must be a non-empty string, got {_type_name(value)}")
+        raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
     if len(value) > max_chars:
         raise _fail(source, field, f"must be at most {max_chars} characters, got {len(value)}")
     return value
@@ -163,20 +150,20 @@ def _string(data: Mapping[str, Any], source: str, field: str, max_chars: int) ->
 def _integer(data: Mapping[str, Any], source: str, field: str) -> int:
     value = data[field]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(source, field, f"must be an integer, got {_type_name(value)}")
+        raise _fail(source, field, f"must be an integer, got {json_type_name(value)}")
     return value
 
 
 def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, ...]:
     if not isinstance(value, list):
-        raise _fail(source, "traces", f"must be a list, got {_type_name(value)}")
+        raise _fail(source, "traces", f"must be a list, got {json_type_name(value)}")
     if len(value) < MIN_TRACES:
         raise _fail(source, "traces", f"must hold at least {MIN_TRACES} traces, got {len(value)}")
     traces = []
     for index, item in enumerate(value):
         name = f"traces[{index}]"
         if not isinstance(item, dict):
-            raise _fail(source, name, f"must be an object, got {_type_name(item)}")
+            raise _fail(source, name, f"must be an object, got {json_type_name(item)}")
         extra = sorted(set(item) - {"correct", "wrong"})
         if extra:
             raise _fail(source, name, f"has unknown keys {extra}; allowed: 'correct', 'wrong'")
@@ -187,7 +174,9 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
                 raise _fail(source, field, "is missing")
             text = item[kind]
             if not isinstance(text, str) or not text.strip():
-                raise _fail(source, field, f"must be a non-empty string, got {_type_name(text)}")
+                raise _fail(
+                    source, field, f"must be a non-empty string, got {json_type_name(text)}"
+                )
             if len(text) > MAX_TRACE_CHARS:
                 raise _fail(source, field, f"must be at most {MAX_TRACE_CHARS} characters")
             verdict = grade(text, answer_key)
@@ -215,7 +204,9 @@ def parse_problem(data: object, source: str) -> Problem:
     every wrong version 0), so a broken file fails at load time rather than on stage.
     """
     if not isinstance(data, dict):
-        raise ProblemError(f"{source}: the top level must be a JSON object, got {_type_name(data)}")
+        raise ProblemError(
+            f"{source}: the top level must be a JSON object, got {json_type_name(data)}"
+        )
     if "schema" not in data:
         raise _fail(source, "schema", "is missing")
     schema = _integer(data, source, "schema")
@@ -247,7 +238,7 @@ def parse_problem(data: object, source: str) -> Problem:
 
     pass_rate = data["pass_rate"]
     if isinstance(pass_rate, bool) or not isinstance(pass_rate, (int, float)):
-        raise _fail(source, "pass_rate", f"must be a number, got {_type_name(pass_rate)}")
+        raise _fail(source, "pass_rate", f"must be a number, got {json_type_name(pass_rate)}")
     if not (math.isfinite(pass_rate) and 0.0 < pass_rate < 1.0):
         raise _fail(source, "pass_rate", f"must be strictly between 0 and 1, got {pass_rate}")
 
@@ -261,7 +252,7 @@ def parse_problem(data: object, source: str) -> Problem:
 
     preset = data["preset_rewards"]
     if not isinstance(preset, list):
-        raise _fail(source, "preset_rewards", f"must be a list, got {_type_name(preset)}")
+        raise _fail(source, "preset_rewards", f"must be a list, got {json_type_name(preset)}")
     if len(preset) != group_size:
         raise _fail(
             source,
@@ -286,42 +277,12 @@ def parse_problem(data: object, source: str) -> Problem:
     )
 
 
-def _reject_duplicate_keys(source: str) -> Any:
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise _fail(source, key, "appears twice")
-            result[key] = value
-        return result
-
-    return hook
-
-
 def load_problem_file(path: str | os.PathLike[str] | Traversable) -> Problem:
     """Read and validate one problem file (UTF-8 JSON, at most :data:`MAX_FILE_BYTES`).
 
     The problem's ``id`` must equal the file name without ``.json``, so ids stay findable.
     """
-    file: Path | Traversable = Path(path) if isinstance(path, (str, os.PathLike)) else path
-    source = file.name
-    try:
-        with file.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ProblemError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
-    if len(raw) > MAX_FILE_BYTES:
-        raise ProblemError(f"{source}: the file is larger than {MAX_FILE_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ProblemError(f"{source}: the file is not UTF-8 text ({exc.reason})") from exc
-    try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicate_keys(source))
-    except json.JSONDecodeError as exc:
-        raise ProblemError(
-            f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
+    data, source = read_json_file(path, ProblemError, MAX_FILE_BYTES)
     problem = parse_problem(data, source)
     stem = source[: -len(".json")] if source.endswith(".json") else source
     if problem.id != stem:

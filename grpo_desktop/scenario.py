@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.atomic import write_text_atomically
 from grpo_desktop.core import convention_names
+from grpo_desktop.jsonfile import json_type_name
 from grpo_desktop.problems import (
     MAX_GROUP_SIZE,
     MIN_GROUP_SIZE,
@@ -367,7 +368,9 @@ def _decode_json(text: str, source: str) -> Any:
 
 def _parse_document(data: Any, source: str) -> Scenario:
     if not isinstance(data, dict):
-        raise ScenarioError(f"{source}: the top level must be a JSON object, got {_kind(data)}")
+        raise ScenarioError(
+            f"{source}: the top level must be a JSON object, got {json_type_name(data)}"
+        )
 
     if "format" not in data:
         raise _field(source, "format", "is missing, so this is not a GRPO Desktop scenario")
@@ -395,7 +398,7 @@ def _parse_document(data: Any, source: str) -> Scenario:
 
     title = data.get("title", "")
     if not isinstance(title, str):
-        raise _field(source, "title", f"must be a string, got {_kind(title)}")
+        raise _field(source, "title", f"must be a string, got {json_type_name(title)}")
     if len(title) > MAX_TITLE_CHARS:
         raise _field(
             source, "title", f"must be at most {MAX_TITLE_CHARS} characters, got {len(title)}"
@@ -406,7 +409,7 @@ def _parse_document(data: Any, source: str) -> Scenario:
 
     group_size = data["group_size"]
     if not _is_int(group_size):
-        raise _field(source, "group_size", f"must be an integer, got {_kind(group_size)}")
+        raise _field(source, "group_size", f"must be an integer, got {json_type_name(group_size)}")
     if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
         raise _field(
             source,
@@ -417,7 +420,9 @@ def _parse_document(data: Any, source: str) -> Scenario:
 
     correct = data["correct"]
     if not isinstance(correct, list):
-        raise _field(source, "correct", f"must be a list of true/false, got {_kind(correct)}")
+        raise _field(
+            source, "correct", f"must be a list of true/false, got {json_type_name(correct)}"
+        )
     if len(correct) != group_size:
         raise _field(
             source,
@@ -426,7 +431,9 @@ def _parse_document(data: Any, source: str) -> Scenario:
         )
     for index, flag in enumerate(correct):
         if not isinstance(flag, bool):
-            raise _field(source, f"correct[{index}]", f"must be true or false, got {_kind(flag)}")
+            raise _field(
+                source, f"correct[{index}]", f"must be true or false, got {json_type_name(flag)}"
+            )
 
     convention = data["convention"]
     names = convention_names()
@@ -466,7 +473,7 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
             source,
             "problem",
             f'must be an object like {{"id": "mult-23x47"}} or {{"inline": {{...}}}}, '
-            f"got {_kind(value)}",
+            f"got {json_type_name(value)}",
         )
     keys = list(value)
     if len(keys) != 1 or keys[0] not in ("id", "inline"):
@@ -480,7 +487,9 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
     if keys[0] == "id":
         problem_id = value["id"]
         if not isinstance(problem_id, str):
-            raise _field(source, "problem.id", f"must be a string, got {_kind(problem_id)}")
+            raise _field(
+                source, "problem.id", f"must be a string, got {json_type_name(problem_id)}"
+            )
         try:
             return get_problem(problem_id), False
         except UnknownProblemError as exc:
@@ -491,7 +500,9 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
 
     inline = value["inline"]
     if not isinstance(inline, dict):
-        raise _field(source, "problem.inline", f"must be a problem object, got {_kind(inline)}")
+        raise _field(
+            source, "problem.inline", f"must be a problem object, got {json_type_name(inline)}"
+        )
     try:
         problem = parse_problem(inline, source)
     except ProblemError as exc:
@@ -541,18 +552,6 @@ def _check_encodable(text: str, source: str, field: str) -> None:
         raise _field(source, field, "contains an invalid character (a lone surrogate)") from None
 
 
-def _kind(value: object) -> str:
-    return {
-        type(None): "null",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -560,7 +559,7 @@ def _clip(text: str, limit: int) -> str:
 def _short(value: object, raw: bool = False) -> str:
     """A value for an error message: JSON-like, at most ~40 characters, never a huge dump."""
     if isinstance(value, (list, dict)):
-        return _kind(value)
+        return json_type_name(value)
     if isinstance(value, bool) or value is None:
         text = json.dumps(value)
     elif isinstance(value, int) and abs(value) >= 10**30:
