@@ -93,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--scenario", type=Path, metavar="FILE", help="open a saved .grpo.json scenario"
     )
     parser.add_argument(
+        "--lesson",
+        metavar="ID",
+        help="start a lesson: group-is-baseline or same-formula-two-groups",
+    )
+    parser.add_argument(
         "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
     )
     parser.add_argument(
@@ -165,6 +170,7 @@ class LabSetup:
     compare: bool = False
     theme: str | None = None
     zoom: float | None = None
+    lesson: str | None = None
     scenario: object | None = None  # a loaded Scenario
     scenario_path: Path | None = None
 
@@ -172,6 +178,7 @@ class LabSetup:
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
+    from grpo_desktop.lessons import get_lesson
     from grpo_desktop.problems import DEFAULT_PROBLEM_ID, get_problem
     from grpo_desktop.scenario import load_scenario
     from grpo_desktop.state import check_group_size, parse_reward_pattern
@@ -192,6 +199,8 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     get_convention(convention)  # lists the valid names
     if args.theme is not None:
         get_theme(args.theme)
+    if args.lesson is not None:
+        get_lesson(args.lesson)  # UnknownLessonError lists the valid ids
     scenario = None
     if args.scenario is not None:
         lab_flags = (args.problem, args.rewards, args.group_size, args.sample, args.convention)
@@ -211,6 +220,7 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         args.compare,
         args.theme,
         args.zoom,
+        args.lesson,
         scenario,
         args.scenario,
     )
@@ -285,6 +295,8 @@ def build_window(setup: LabSetup):
     if setup.zoom is not None:
         window.presentation.set_zoom(setup.zoom, remember=False)
     window.show_compare(setup.compare)
+    if setup.lesson is not None:
+        window.lessons.start(setup.lesson)
     return window
 
 

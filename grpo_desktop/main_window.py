@@ -38,6 +38,7 @@ from grpo_desktop.compare_view import EASY_REWARDS, HARD_REWARDS, CompareView
 from grpo_desktop.document import ScenarioDocument
 from grpo_desktop.export_actions import install_export_actions
 from grpo_desktop.lab_pane import LabPane
+from grpo_desktop.lesson_mode import install_lesson_mode
 from grpo_desktop.presentation import Presentation
 from grpo_desktop.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
 from grpo_desktop.settings import AppSettings
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         # no text cursor blinks in a screenshot.
         self.centralWidget().setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.centralWidget().setFocus()
+        self.lessons = install_lesson_mode(self)
         self.statusBar().showMessage(
             "Click a card, or press its number 1–9, to mark it right or wrong."
         )

@@ -148,3 +148,18 @@ def test_zoom_flag_outside_75_to_300_is_refused(capsys, zoom):
         main(["--zoom", zoom])
     assert exit_info.value.code == 2
     assert "zoom must be" in capsys.readouterr().err
+
+
+def test_unknown_lesson_lists_the_valid_ones(capsys):
+    assert main(["--lesson", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "group-is-baseline" in err and len(err.strip().splitlines()) == 1
+
+
+def test_lesson_flag_starts_the_lesson(qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    setup = check_lab_arguments(build_parser().parse_args(["--lesson", "same-formula-two-groups"]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.lessons.active and window.lessons.step_index == 0
