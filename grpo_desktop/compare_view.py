@@ -7,8 +7,8 @@ complete ``LabPane``; the loud rare answers are starred and one sentence under e
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QSplitter, QWidget
 
 from grpo_desktop.lab_pane import LabPane
 from grpo_desktop.snapshot import LabSnapshot
@@ -19,8 +19,12 @@ EASY_REWARDS = (True, True, True, True, False)
 HARD_REWARDS = (True, False, False, False, False)
 
 
-class CompareSide(QFrame):
-    """One column: the pane's views stacked, plus the sentence on its loudest answer."""
+class CompareSide(QObject):
+    """One column's pieces: the pane's views, a heading and the sentence on its loudest answer.
+
+    The view lays both sides out in one grid so their rows line up: a prompt that wraps on one
+    side must not push that side's chart below the other's.
+    """
 
     def __init__(self, pane: LabPane, heading: str, object_name: str) -> None:
         super().__init__()
@@ -30,24 +34,29 @@ class CompareSide(QFrame):
         self.note = QLabel(objectName="loudestNote")
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(6)
-        column.addWidget(self.heading)
-        column.addWidget(pane.problem_panel)
-        column.addWidget(pane.stats_panel)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(pane.trace_grid)
-        split.addWidget(pane.chart)
-        split.setChildrenCollapsible(False)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
-        column.addWidget(split, 1)
-        column.addWidget(self.note)
-        column.addWidget(pane.banner)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(pane.trace_grid)
+        self.split.addWidget(pane.chart)
+        self.split.setChildrenCollapsible(False)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        pane.trace_grid.compact_above = 0  # small cards leave the charts room to be read
+        pane.trace_grid.show_snapshot(pane.state.snapshot)
         pane.set_highlight_loudest(True)
         pane.state.snapshot_changed.connect(self.show_snapshot)
         self.show_snapshot(pane.state.snapshot)
+
+    @property
+    def rows(self) -> tuple[QWidget, ...]:
+        pane = self.pane
+        return (
+            self.heading,
+            pane.problem_panel,
+            pane.stats_panel,
+            self.split,
+            self.note,
+            pane.banner,
+        )
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
         note = snapshot.worked_math.loudest_note
@@ -56,9 +65,8 @@ class CompareSide(QFrame):
     def set_theme(self, theme: Theme) -> None:
         self.heading.setFont(scaled_font(1.4 * theme.type_scale, bold=True))
         self.note.setFont(scaled_font(1.15 * theme.type_scale))
-        self.setStyleSheet(
-            f"#compareHeading {{ color: {theme.text}; }} #loudestNote {{ color: {theme.text}; }}"
-        )
+        for label in (self.heading, self.note):
+            label.setStyleSheet(f"color: {theme.text};")
 
 
 class CompareView(QWidget):
@@ -69,21 +77,24 @@ class CompareView(QWidget):
         self.setObjectName("compareView")
         self.left = CompareSide(left, "Easy problem", "compareEasy")
         self.right = CompareSide(right, "Hard problem", "compareHard")
+        for side in (self.left, self.right):
+            side.setParent(self)
         self.summary = QLabel(
             "Same formula, two groups: a reward means something only relative to its own group. "
             "Being the rare outcome makes an answer loud.",
             objectName="compareSummary",
         )
         self.summary.setWordWrap(True)
-        row = QHBoxLayout()
-        row.setSpacing(16)
-        row.addWidget(self.left, 1)
-        row.addWidget(self.right, 1)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(8)
-        column.addWidget(self.summary)
-        column.addLayout(row, 1)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(16)
+        grid.setVerticalSpacing(6)
+        grid.addWidget(self.summary, 0, 0, 1, 2)
+        for column, side in enumerate((self.left, self.right)):
+            for row, widget in enumerate(side.rows, start=1):
+                grid.addWidget(widget, row, column)
+            grid.setColumnStretch(column, 1)
+        grid.setRowStretch(4, 1)  # the cards and chart take the height that is left
         self.set_theme(theme)
 
     @property

@@ -43,6 +43,7 @@ class TraceGrid(QScrollArea):
         self._cell = QSize(0, 0)
         self._layout_key: tuple | None = None
         self.card_name_prefix = ""  # a second grid's cards are e.g. "easy.traceCard0"
+        self.compact_above = COMPACT_ABOVE  # the comparison, short of room, sets 0
         self._highlighted: frozenset[int] = frozenset()
         self._advantages_hidden = False
 
@@ -73,7 +74,7 @@ class TraceGrid(QScrollArea):
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
         """One card per answer of ``snapshot``; re-lays out only if G, mode or problem changed."""
         count = snapshot.group_size
-        compact = count > COMPACT_ABOVE
+        compact = count > self.compact_above
         while len(self._cards) < count:
             self._cards.append(self._new_card(len(self._cards)))
         structure_changed = (
