@@ -153,6 +153,9 @@ class MainWindow(QMainWindow):
         ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explain_tabs.addTab(ppo_scroll, "One model, not four")
         right = QSplitter(Qt.Orientation.Vertical, objectName="rightColumn")
+        self.right_splitter = right
+        # The drawing needs more height than the worked math: give its tab the larger share.
+        self.explain_tabs.currentChanged.connect(self._balance_right_column)
         right.addWidget(self.lab.chart)
         right.addWidget(self.explain_tabs)
         right.setStretchFactor(0, 3)
@@ -547,6 +550,13 @@ class MainWindow(QMainWindow):
         total = sum(self.lab_splitter.sizes()) or self.lab_splitter.width()
         if total > 0:
             self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
+
+    def _balance_right_column(self, tab: int) -> None:
+        total = sum(self.right_splitter.sizes())
+        if total > 0:
+            chart_share = 0.45 if tab == 1 else 0.6
+            chart = round(total * chart_share)
+            self.right_splitter.setSizes([chart, total - chart])
 
     def showEvent(self, event) -> None:  # Qt override
         super().showEvent(event)

@@ -43,6 +43,9 @@ POINT = (
 )
 
 
+MIN_SCALE, MAX_SCALE = 0.5, 1.6
+
+
 class PpoPanel(QWidget):
     """PPO's four networks beside GRPO's policy plus a checker, critic struck out."""
 
@@ -98,9 +101,9 @@ class PpoPanel(QWidget):
             ("GRPO: one trained network", GRPO_COLUMN, GRPO_ADVANTAGE),
         )
 
-    def minimumSizeHint(self) -> QSize:  # Qt override
+    def minimumSizeHint(self) -> QSize:  # Qt override: the drawing scales down to half size
         hint = self.sizeHint()
-        return hint
+        return QSize(round(hint.width() * MIN_SCALE), round(hint.height() * MIN_SCALE))
 
     def paintEvent(self, event) -> None:  # Qt override
         theme = self._theme
@@ -108,10 +111,18 @@ class PpoPanel(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor(theme.surface))
+        # Drawn at its natural size, then scaled to fit the space the panel has (never so small
+        # that it cannot be read, never so large that it looks blown up), centred horizontally.
+        natural = self.sizeHint()
+        scale = min(self.width() / natural.width(), self.height() / natural.height())
+        scale = max(MIN_SCALE, min(MAX_SCALE, scale))
+        painter.translate(max(0.0, (self.width() - natural.width() * scale) / 2), 0)
+        painter.scale(scale, scale)
+        width, height = natural.width(), natural.height()
 
         margin = 10.0
         gap = 24.0
-        column_width = (self.width() - 2 * margin - gap) / 2
+        column_width = (width - 2 * margin - gap) / 2
         heading_height = QFontMetricsF(heading_font).height() * 1.6
         row_height = self._row_height()
 
@@ -141,7 +152,7 @@ class PpoPanel(QWidget):
         painter.setFont(note_font)
         painter.setPen(QColor(theme.text))
         painter.drawText(
-            QRectF(margin, point_top, self.width() - 2 * margin, self.height() - point_top),
+            QRectF(margin, point_top, width - 2 * margin, height - point_top),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
             POINT,
         )
