@@ -137,6 +137,7 @@ def bench_clicks(clicks: int) -> None:
             f"  G = {group_size:>2}: median {statistics.median(times) * 1e3:6.2f} ms, "
             f"p95 {percentile(times, 0.95) * 1e3:6.2f} ms"
         )
+        window.undo_stack.setClean()  # nothing to save: closing must not ask
         window.close()
         window.deleteLater()
         app.processEvents()

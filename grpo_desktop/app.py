@@ -296,6 +296,7 @@ def build_window(setup: LabSetup):
         window.presentation.set_zoom(setup.zoom, remember=False)
     window.show_compare(setup.compare)
     if setup.lesson is not None:
+        window.install_deferred_features()
         window.lessons.start(setup.lesson)
     return window
 

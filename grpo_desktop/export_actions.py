@@ -18,7 +18,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from xml.dom import minidom
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QStandardPaths
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPixmap, QShortcut
@@ -313,6 +312,8 @@ def _unstroked_clip_paths(svg: bytes) -> bytes:
     show the file) ignore ``<clipPath>`` and draw its rectangle with the black stroke it inherits:
     a frame around the plot that is not on screen. Full SVG renderers are unaffected.
     """
+    from xml.dom import minidom  # only when exporting SVG: keeps start-up quick
+
     document = minidom.parseString(svg)
     for clip in document.getElementsByTagName("clipPath"):
         for shape in clip.childNodes:

@@ -409,7 +409,6 @@ class LessonController(QObject):
         self.bar.reveal_requested.connect(self.reveal)
         self.bar.exit_requested.connect(self.exit)
         self._set_tooltips()
-        window.installEventFilter(self)  # follows apply_theme: theme switches and zooms
         self._sync_enabled()
 
     # --- construction -----------------------------------------------------------------------
@@ -680,13 +679,6 @@ class LessonController(QObject):
         for action, sequences in keys.items():
             action.setToolTip(f"{action.statusTip()} ({key_names(sequences)})")
 
-    # --- Qt overrides -----------------------------------------------------------------------
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # apply_theme restyles the window: a theme switch, or a zoom (the app font changed).
-        if watched is self.window and event.type() == QEvent.Type.StyleChange:
-            self.set_theme(self.window.theme)
-        return False
 
 
 def install_lesson_mode(window: MainWindow) -> LessonController:
@@ -703,4 +695,6 @@ def install_lesson_mode(window: MainWindow) -> LessonController:
             "install_lesson_mode needs the window's central widget and central_column: "
             "call it after setCentralWidget"
         )
-    return LessonController(window)
+    controller = LessonController(window)
+    window.lessons = controller
+    return controller

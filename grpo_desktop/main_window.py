@@ -7,7 +7,7 @@ every view renders it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -36,9 +36,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop import __version__, commands, core
 from grpo_desktop.compare_view import EASY_REWARDS, HARD_REWARDS, CompareView
 from grpo_desktop.document import ScenarioDocument
-from grpo_desktop.export_actions import install_export_actions
 from grpo_desktop.lab_pane import LabPane
-from grpo_desktop.lesson_mode import install_lesson_mode
 from grpo_desktop.presentation import Presentation
 from grpo_desktop.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
 from grpo_desktop.settings import AppSettings
@@ -48,7 +46,6 @@ from grpo_desktop.state import EASY_PROBLEM_ID, HARD_PROBLEM_ID, PRESETS, LabSta
 from grpo_desktop.theme import LIGHT, Theme
 from grpo_desktop.widgets.math_panel import MathPanel
 from grpo_desktop.widgets.ppo_panel import PpoPanel
-from grpo_desktop.widgets.problem_editor import edit_problem
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
@@ -78,6 +75,8 @@ class MainWindow(QMainWindow):
         self._compare: CompareView | None = None  # built on first use: start-up stays quick
         self._view_animates = True
         self._shown_once = False
+        self.lessons = None  # installed right after the first paint: install_deferred_features
+        self.export_actions = None
 
         self.math_panel = MathPanel(theme)
         self.ppo_panel = PpoPanel(theme)
@@ -89,14 +88,15 @@ class MainWindow(QMainWindow):
         self.presentation = Presentation(self, self.settings)
         self.document = ScenarioDocument(self, self.settings)
         self._build_menus_and_toolbar()
-        self.export_actions = install_export_actions(self)
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
         # Start with focus on the lab itself, not in the G box: keys 1–9 and V act at once and
         # no text cursor blinks in a screenshot.
         self.centralWidget().setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.centralWidget().setFocus()
-        self.lessons = install_lesson_mode(self)
+        # Lessons and exports are not needed for the first paint: they install right after it
+        # (or at once, when something asks for them) so start-up stays near a bare window.
+        QTimer.singleShot(150, self.install_deferred_features)
         self.statusBar().showMessage(
             "Click a card, or press its number 1–9, to mark it right or wrong."
         )
@@ -347,6 +347,16 @@ class MainWindow(QMainWindow):
         row.addWidget(field)
         return box
 
+    def install_deferred_features(self) -> None:
+        """Add the Lesson menu and the export actions (once)."""
+        from grpo_desktop.export_actions import install_export_actions
+        from grpo_desktop.lesson_mode import install_lesson_mode
+
+        if self.export_actions is None:
+            self.export_actions = install_export_actions(self)
+        if self.lessons is None:
+            self.lessons = install_lesson_mode(self)
+
     def _connect_pane(self, pane: LabPane) -> None:
         pane.state.snapshot_changed.connect(self._on_snapshot_changed)
         pane.state.problem_changed.connect(self._update_title)
@@ -431,6 +441,8 @@ class MainWindow(QMainWindow):
 
     def request_edit_problem(self) -> None:
         """The lecturer writes a problem; the current lab switches to it as one undo step."""
+        from grpo_desktop.widgets.problem_editor import edit_problem  # loaded when first used
+
         problem = edit_problem(self.active_state.problem, self)
         if problem is not None:
             title = f"Edit problem {problem.title}"
@@ -531,18 +543,17 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.document.modified)
 
     def apply_theme(self, theme: Theme) -> None:
+        # Window background and label colours come from the application palette (presentation.py);
+        # a window-wide stylesheet would push every child onto Qt's slower stylesheet style.
         self.theme = theme
-        self.setStyleSheet(
-            f"QMainWindow, #central, #pages, #labPage, #compareView"
-            f" {{ background: {theme.window}; }}"
-            f"#central QLabel {{ color: {theme.text}; }}"
-        )
         self.lab.set_theme(theme)
         self._balance_splitter()
         if self._compare is not None:
             self._compare.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
+        if self.lessons is not None:
+            self.lessons.set_theme(theme)
 
     def _balance_splitter(self) -> None:
         """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes

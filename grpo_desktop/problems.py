@@ -39,6 +39,7 @@ __all__ = [
     "load_problem_file",
     "load_problems",
     "parse_problem",
+    "verify_answers",
 ]
 
 DEFAULT_PROBLEM_ID = "mult-23x47"
@@ -168,7 +169,7 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
         if extra:
             raise _fail(source, name, f"has unknown keys {extra}; allowed: 'correct', 'wrong'")
         texts: dict[str, str] = {}
-        for kind, want in (("correct", 1), ("wrong", 0)):
+        for kind in ("correct", "wrong"):
             field = f"{name}.{kind}"
             if kind not in item:
                 raise _fail(source, field, "is missing")
@@ -179,7 +180,16 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
                 )
             if len(text) > MAX_TRACE_CHARS:
                 raise _fail(source, field, f"must be at most {MAX_TRACE_CHARS} characters")
-            verdict = grade(text, answer_key)
+            texts[kind] = text
+        traces.append(Trace(correct=texts["correct"], wrong=texts["wrong"]))
+    return tuple(traces)
+
+
+def _check_answers(traces: tuple[Trace, ...], source: str, answer_key: str) -> None:
+    """Every correct version must grade 1 and every wrong version 0, or a card would lie."""
+    for index, trace in enumerate(traces):
+        for kind, want in (("correct", 1), ("wrong", 0)):
+            verdict = grade(trace.text(want == 1), answer_key)
             if verdict.reward != want:
                 read = (
                     "no final answer"
@@ -188,16 +198,20 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
                 )
                 raise _fail(
                     source,
-                    field,
+                    f"traces[{index}].{kind}",
                     f"is graded {verdict.reward} by the checker but must be graded {want} "
                     f"({read}, answer key {answer_key!r})",
                 )
-            texts[kind] = text
-        traces.append(Trace(correct=texts["correct"], wrong=texts["wrong"]))
-    return tuple(traces)
 
 
-def parse_problem(data: object, source: str) -> Problem:
+@functools.cache
+def verify_answers(problem: Problem) -> None:
+    """Grade every trace of a problem once (cached): shipped problems are checked when they
+    first become the lab's problem rather than all at start-up; tests check them all."""
+    _check_answers(problem.traces, f"{problem.id}.json", problem.answer_key)
+
+
+def parse_problem(data: object, source: str, check_answers: bool = True) -> Problem:
     """Validate decoded JSON and build a :class:`Problem`; ``source`` names it in error messages.
 
     Checks types, ranges, the schema version and the content (every correct version grades 1,
@@ -264,6 +278,8 @@ def parse_problem(data: object, source: str) -> Problem:
             raise _fail(source, f"preset_rewards[{index}]", f"must be 0 or 1, got {reward!r}")
 
     traces = _parse_traces(data["traces"], source, answer_key)
+    if check_answers:
+        _check_answers(traces, source, answer_key)
     return Problem(
         id=problem_id,
         title=title,
@@ -277,13 +293,15 @@ def parse_problem(data: object, source: str) -> Problem:
     )
 
 
-def load_problem_file(path: str | os.PathLike[str] | Traversable) -> Problem:
+def load_problem_file(
+    path: str | os.PathLike[str] | Traversable, check_answers: bool = True
+) -> Problem:
     """Read and validate one problem file (UTF-8 JSON, at most :data:`MAX_FILE_BYTES`).
 
     The problem's ``id`` must equal the file name without ``.json``, so ids stay findable.
     """
     data, source = read_json_file(path, ProblemError, MAX_FILE_BYTES)
-    problem = parse_problem(data, source)
+    problem = parse_problem(data, source, check_answers)
     stem = source[: -len(".json")] if source.endswith(".json") else source
     if problem.id != stem:
         raise _fail(source, "id", f"must match the file name ({stem!r}), got {problem.id!r}")
@@ -302,7 +320,9 @@ def load_problems() -> tuple[Problem, ...]:
         (entry for entry in folder.iterdir() if entry.name.endswith(".json")),
         key=lambda entry: entry.name,
     )
-    problems = [load_problem_file(entry) for entry in files]
+    # Grading every trace of every problem costs start-up time; verify_answers does it for a
+    # problem when the lab first shows it (and the test suite for all of them).
+    problems = [load_problem_file(entry, check_answers=False) for entry in files]
     seen: dict[str, str] = {}
     for entry, problem in zip(files, problems):
         if problem.id in seen:

@@ -20,6 +20,7 @@ from grpo_desktop.problems import (
     MIN_GROUP_SIZE,
     Problem,
     get_problem,
+    verify_answers,
 )
 from grpo_desktop.snapshot import LabSnapshot, build_snapshot
 
@@ -92,6 +93,7 @@ class LabState(QObject):
     def __init__(self, problem: Problem | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._problem = problem or get_problem(DEFAULT_PROBLEM_ID)
+        verify_answers(self._problem)
         self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
         self._convention = core.DEFAULT_CONVENTION
         self._sample_seed: int | None = None
@@ -185,6 +187,7 @@ class LabState(QObject):
         check_group_size(len(correct))
         problem_changed = problem != self._problem
         if problem_changed:
+            verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
             self._verdicts.clear()
         unchanged = (
             not problem_changed

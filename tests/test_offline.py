@@ -128,6 +128,7 @@ def test_a_full_window_session_opens_no_connection(qtbot, network_attempts, tmp_
     assert window.grab().save(str(png), "PNG")
     assert png.stat().st_size > 10_000
 
+    window.install_deferred_features()
     exports = window.export_actions
     for name, method in (
         ("group.csv", exports.export_group_csv),

@@ -146,7 +146,9 @@ def test_closing_with_unsaved_changes_asks_and_can_be_cancelled(qtbot, window, m
 def test_a_custom_problem_becomes_the_lab_and_saves_inline(qtbot, window, tmp_path, monkeypatch):
     shipped = get_problem("mult-23x47")
     custom = type(shipped)(**{**shipped.__dict__, "id": "custom-my-23x47", "title": "My 23 × 47"})
-    monkeypatch.setattr("grpo_desktop.main_window.edit_problem", lambda problem, parent: custom)
+    monkeypatch.setattr(
+        "grpo_desktop.widgets.problem_editor.edit_problem", lambda problem, parent: custom
+    )
     window.edit_problem_action.trigger()
     assert window.state.problem.id == "custom-my-23x47"
     assert "My 23 × 47 (custom)" in window.lab.problem_panel.chooser.currentText()
