@@ -305,6 +305,7 @@ def save_screenshot(window, size: WindowSize, path: Path) -> None:
     """Lay the window out at ``size`` and write it as a PNG (no display needed offscreen)."""
     from PySide6.QtWidgets import QApplication
 
+    window.install_deferred_features()  # the picture shows the complete menu bar
     window.resize(size.width, size.height)
     window.show()
     for _ in range(3):
