@@ -20,6 +20,7 @@ def run_app(*args: str, env_changes: dict[str, str | None] | None = None):
             env[key] = value
     return subprocess.run(
         [sys.executable, "-m", "grpo_desktop", *args],
+        cwd=env["HOME"],  # not the repository root: that would import the source folder
         capture_output=True,
         text=True,
         encoding="utf-8",

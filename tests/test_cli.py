@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -79,6 +80,7 @@ def test_bad_input_exits_2_with_one_clear_line_on_stderr(capsys, args, message):
 def test_score_runs_as_a_module_from_the_command_line():
     result = subprocess.run(
         [sys.executable, "-m", "grpo_desktop", "score", "1", "0", "0", "0", "0", "--json"],
+        cwd=os.environ["HOME"],  # the installed package, not the repository's source folder
         capture_output=True,
         text=True,
         encoding="utf-8",

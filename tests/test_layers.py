@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -14,7 +15,11 @@ def loaded_qt_modules_after(code: str) -> list[str]:
         f"print('QT:' + ','.join(m for m in sys.modules if m.split('.')[0] in {QT_MODULES!r}))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe],
+        cwd=os.environ["HOME"],  # the installed package, not the repository's source folder
+        capture_output=True,
+        text=True,
+        check=True,
     )
     marker = result.stdout.splitlines()[-1]
     assert marker.startswith("QT:")

@@ -233,6 +233,7 @@ def test_the_entry_point_screenshot_run_opens_no_connection(tmp_path, private_ho
     code = SUBPROCESS_SESSION.format(blocker=BLOCKER_SOURCE)
     result = subprocess.run(
         [sys.executable, "-c", code, str(target)],
+        cwd=os.environ["HOME"],  # not the repository root: that would import the source folder
         capture_output=True,
         text=True,
         encoding="utf-8",
