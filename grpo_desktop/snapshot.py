@@ -26,11 +26,16 @@ class Push(Enum):
 
     @property
     def glyph(self) -> str:
-        return {Push.UP: "▲", Push.DOWN: "▼", Push.NONE: "●"}[self]
+        return _GLYPHS[self.value]
 
     @property
     def word(self) -> str:
-        return {Push.UP: "pushed up", Push.DOWN: "pushed down", Push.NONE: "no signal"}[self]
+        return _WORDS[self.value]
+
+
+# Looked up per card per click: plain string keys, built once (not a dict of members per call).
+_GLYPHS = {"up": "▲", "down": "▼", "none": "●"}
+_WORDS = {"up": "pushed up", "down": "pushed down", "none": "no signal"}
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,10 @@ scales the card, and its size hints come from font metrics, never from pixel con
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, fields
 
-from PySide6.QtCore import Property, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import Property, QPointF, QRectF, QSize, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -25,6 +26,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QPixmap,
     QTextLayout,
     QTextOption,
 )
@@ -155,6 +157,50 @@ def _wrap(text: str, font: QFont, width: float) -> tuple[str, ...]:
             lines.append(paragraph[start : start + length].rstrip())
         layout.endLayout()
     return tuple(lines)
+
+
+_BOX_CACHE: dict[tuple, QPixmap] = {}
+_BOX_CACHE_LIMIT = 512
+
+
+def _rounded_box(
+    size: QSizeF, outline: QColor, fill: QColor, width: float, radius: float, widget: QWidget
+) -> QPixmap:
+    """An antialiased rounded rectangle, rendered once per look and reused by every card.
+
+    At G = 64 a click restyles every card; blitting a cached pixmap instead of stroking two
+    antialiased rounded rectangles per card keeps the repaint within a frame.
+    """
+    ratio = widget.devicePixelRatioF()
+    key = (
+        round(size.width(), 2),
+        round(size.height(), 2),
+        outline.rgba(),
+        fill.rgba(),
+        round(width, 2),
+        round(radius, 2),
+        ratio,
+    )
+    pixmap = _BOX_CACHE.get(key)
+    if pixmap is None:
+        if len(_BOX_CACHE) >= _BOX_CACHE_LIMIT:
+            _BOX_CACHE.clear()
+        pixmap = QPixmap(
+            max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+        )
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        box = QPainter(pixmap)
+        box.setRenderHint(QPainter.RenderHint.Antialiasing)
+        box.setPen(QPen(outline, width))
+        box.setBrush(fill)
+        half = width / 2
+        box.drawRoundedRect(
+            QRectF(half, half, size.width() - width, size.height() - width), radius, radius
+        )
+        box.end()
+        _BOX_CACHE[key] = pixmap
+    return pixmap
 
 
 def _reward_stamp(card: CardState, compact: bool) -> str:
@@ -349,10 +395,10 @@ class TraceCard(QWidget):
         body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
 
         border = style.border * (2 if self._highlighted else 1)
-        half = border / 2
-        painter.setPen(QPen(accent, border))
-        painter.setBrush(style.colour(self._theme.push_fill(advantage)))
-        painter.drawRoundedRect(body.adjusted(half, half, -half, -half), style.radius, style.radius)
+        fill = style.colour(self._theme.push_fill(advantage))
+        painter.drawPixmap(
+            body.topLeft(), _rounded_box(body.size(), accent, fill, border, style.radius, self)
+        )
 
         if self.hasFocus() and self._focus_visible:
             ring = QRectF(self.rect()).adjusted(
@@ -518,9 +564,17 @@ class TraceCard(QWidget):
         pill = QRectF(
             right - size.width(), top + (height - size.height()) / 2, size.width(), size.height()
         )
-        painter.setPen(QPen(style.colours["muted"], 1.0))
-        painter.setBrush(style.colours["surface"])
-        painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+        painter.drawPixmap(
+            pill.topLeft(),
+            _rounded_box(
+                pill.size(),
+                style.colours["muted"],
+                style.colours["surface"],
+                1.0,
+                pill.height() / 2,
+                self,
+            ),
+        )
         painter.setFont(style.stamp)
         painter.setPen(style.colours["text"])
         painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
