@@ -31,3 +31,27 @@ def no_blocking_prompts(monkeypatch):
     from grpo_desktop.document import ScenarioDocument
 
     monkeypatch.setattr(ScenarioDocument, "ask_keep_changes", lambda self: "discard")
+
+
+@pytest.fixture
+def window(qtbot):
+    """The lab window as a user first sees it, shown at 1280×800.
+
+    Afterwards the application font and palette (which zoom and themes change) are put back,
+    and the undo stack is marked clean so closing never waits on the unsaved-changes question.
+    """
+    from PySide6.QtGui import QGuiApplication, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from grpo_desktop.main_window import MainWindow
+
+    base_font = QGuiApplication.font()
+    main_window = MainWindow()
+    qtbot.addWidget(main_window)
+    main_window.resize(1280, 800)
+    with qtbot.waitExposed(main_window):
+        main_window.show()
+    yield main_window
+    main_window.undo_stack.setClean()
+    QApplication.setFont(base_font)
+    QApplication.setPalette(QPalette())

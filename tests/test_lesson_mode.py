@@ -26,17 +26,6 @@ TWO_GROUPS = "same-formula-two-groups"
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    with qtbot.waitExposed(window):
-        window.show()
-    yield window
-    window.undo_stack.setClean()  # closing must never wait on an "unsaved changes" question
-
-
-@pytest.fixture
 def lessons(window) -> LessonController:
     # The integrator adds ``self.lessons = install_lesson_mode(self)`` to MainWindow; until then
     # the test installs it itself.

@@ -11,16 +11,6 @@ from grpo_desktop.widgets.advantage_chart import AdvantageChart
 from grpo_desktop.widgets.trace_card import TraceCard
 
 
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    with qtbot.waitExposed(window):
-        window.show()
-    return window
-
-
 def card(window: MainWindow, index: int) -> TraceCard:
     found = window.findChild(TraceCard, f"traceCard{index}")
     assert found is not None, f"traceCard{index} not found"

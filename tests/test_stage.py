@@ -6,7 +6,7 @@ import json
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
 from grpo_desktop.main_window import MainWindow
@@ -15,19 +15,6 @@ from grpo_desktop.scenario import Scenario, load_scenario, save_scenario
 from grpo_desktop.shortcuts_dialog import ShortcutsDialog, shortcut_rows
 from grpo_desktop.theme import get_theme
 from grpo_desktop.widgets.trace_card import TraceCard
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    base_font = QGuiApplication.font()
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    with qtbot.waitExposed(window):
-        window.show()
-    yield window
-    QApplication.setFont(base_font)  # zoom changes the application font: put it back
-    QApplication.setPalette(QPalette())
 
 
 def click(qtbot, window, index):

@@ -13,16 +13,11 @@ from grpo_desktop.widgets.math_panel import MathPanel
 from grpo_desktop.widgets.trace_card import TraceCard
 
 
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    with qtbot.waitExposed(window):
-        window.show()
+@pytest.fixture(autouse=True)
+def quick_animation(window: MainWindow) -> None:
+    """Animations run in 60 ms here; the shared window fixture comes from conftest."""
     for pane in window.panes:
         pane.chart.animation_ms = 60
-    return window
 
 
 def lab_chart(window: MainWindow) -> AdvantageChart:
