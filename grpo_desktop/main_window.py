@@ -593,6 +593,11 @@ class MainWindow(QMainWindow):
             f"<h3>{APP_NAME} {__version__}</h3>"
             "<p>A live lab for how GRPO scores a group of sampled answers: "
             "A<sub>i</sub> = (r<sub>i</sub> − mean) / std of the group's rewards.</p>"
-            "<p>Conventions follow the textbook (population std) and the published code of TRL, "
-            "verl and OpenRLHF. Works offline; never opens a network connection.</p>",
+            "<p><b>Where the numbers come from.</b> Every advantage is computed by "
+            "<code>grpo_desktop.core</code>: the textbook convention (population std, as in "
+            "DeepSeekMath and the book's worked examples) and the published code of TRL "
+            "(<code>scale_rewards</code>), verl (<code>compute_grpo_outcome_advantage</code>) and "
+            "OpenRLHF (<code>group_norm</code>, <code>rloo</code>, <code>dr_grpo</code>); the "
+            "test suite checks them against those formulas.</p>"
+            "<p>License: MIT. Works offline; never opens a network connection.</p>",
         )

@@ -153,3 +153,21 @@ def test_settings_remember_zoom_and_theme_for_the_next_window(qtbot, window):
     again = MainWindow()
     qtbot.addWidget(again)
     assert again.presentation.zoom == 1.5 and again.presentation.theme_name == "projector"
+
+
+def test_the_layout_fits_1024x768_and_1920x1080_at_200_percent(window):
+    """Text is clipped when the window is smaller than its layout's minimum size."""
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 768, hint
+    window.presentation.set_zoom(2.0, remember=False)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1920 and hint.height() <= 1080, hint
+
+
+def test_about_names_version_license_and_sources(window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(
+        "grpo_desktop.main_window.QMessageBox.about", lambda parent, title, text: shown.append(text)
+    )
+    window.about_action.trigger()
+    assert "0.1.0" in shown[0] and "MIT" in shown[0] and "TRL" in shown[0]
