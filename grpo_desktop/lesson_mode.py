@@ -648,7 +648,7 @@ class LessonController(QObject):
             "banner": lambda: window.lab.banner,
             "math": lambda: window.explain_tabs,
             "ppo": lambda: window.explain_tabs,
-            "compare": lambda: window.compare_view,
+            "compare": lambda: window.compare_page,
         }.get(highlight, lambda: None)()
 
     def _progress_message(self) -> str:

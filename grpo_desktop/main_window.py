@@ -397,8 +397,19 @@ class MainWindow(QMainWindow):
                 self._connect_pane(pane)
                 panes.append(pane)
             self._compare = CompareView(panes[0], panes[1], self.theme)
-            self.pages.addWidget(self._compare)
+            # Two labs need more room than one: on a small screen at a large type size the
+            # page scrolls rather than squeezing its text or growing the window off the screen.
+            scroller = QScrollArea(objectName="compareScroll")
+            scroller.setWidget(self._compare)
+            scroller.setWidgetResizable(True)
+            scroller.setFrameShape(QFrame.Shape.NoFrame)
+            self.pages.addWidget(scroller)
         return self._compare
+
+    @property
+    def compare_page(self) -> QWidget:
+        """The scrollable page that holds the comparison (what the window shows)."""
+        return self.compare_view.parentWidget().parentWidget()
 
     @property
     def easy(self) -> LabPane:
@@ -498,7 +509,7 @@ class MainWindow(QMainWindow):
         if self.compare_action.isChecked() != on:
             self.compare_action.setChecked(on)
             return
-        self.pages.setCurrentWidget(self.compare_view if on else self.lab_page)
+        self.pages.setCurrentWidget(self.compare_page if on else self.lab_page)
         self._set_active_pane(self.easy if on else self.lab)
 
     def _set_active_pane(self, pane: LabPane) -> None:
@@ -536,7 +547,7 @@ class MainWindow(QMainWindow):
     def _update_title(self, *_args: object) -> None:
         subject = (
             "Easy vs hard"
-            if self._compare is not None and self.pages.currentWidget() is self._compare
+            if self._compare is not None and self.pages.currentWidget() is not self.lab_page
             else self.state.problem.title
         )
         self.setWindowTitle(f"{subject} — {self.document.display_name}[*] — {APP_NAME}")

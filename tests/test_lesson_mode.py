@@ -58,7 +58,7 @@ def expected_target(window: MainWindow, highlight: str) -> QWidget | None:
         "banner": window.lab.banner,
         "math": window.explain_tabs,
         "ppo": window.explain_tabs,
-        "compare": window.compare_view,
+        "compare": window.compare_page,
         "none": None,
     }[highlight]
 

@@ -112,3 +112,10 @@ def test_the_ppo_panel_is_a_drawing_with_its_point(window):
     panel = window.findChild(QWidget, "ppoPanel")
     assert "stands exactly where" in panel.accessibleDescription()
     assert panel.sizeHint().width() > 300
+
+
+def test_the_comparison_scrolls_instead_of_growing_past_the_screen(window):
+    window.presentation.set_theme("projector", remember=False)
+    window.show_compare(True)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 800, hint

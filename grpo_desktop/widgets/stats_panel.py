@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout
 
 from grpo_desktop.formatting import number
 from grpo_desktop.snapshot import LabSnapshot
@@ -18,6 +18,8 @@ class StatTile(QFrame):
     def __init__(self, value_name: str, caption: str, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName(f"{value_name}Tile")
+        # Never squeezed shorter than its text: the big number and its note must not overlap.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.caption = QLabel(caption, objectName="statCaption")
         self.value = QLabel("–", objectName=value_name)
         self.value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -66,6 +68,7 @@ class StatsPanel(QFrame):
             self._grid.addWidget(tile, index // columns, index % columns)
         for column in range(4):
             self._grid.setColumnStretch(column, 1 if column < columns else 0)
+        self.updateGeometry()  # one row or two: the height the panel needs has changed
 
     def _row_width(self) -> int:
         spacing = self._grid.spacing() * 3
