@@ -39,6 +39,7 @@ __all__ = [
     "load_problem_file",
     "load_problems",
     "parse_problem",
+    "problem_to_dict",
     "verify_answers",
 ]
 
@@ -291,6 +292,22 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
         preset_rewards=tuple(int(r) for r in preset),
         traces=traces,
     )
+
+
+def problem_to_dict(problem: Problem) -> dict[str, Any]:
+    """``problem`` as the dict ``parse_problem`` accepts (the layout of ``resources/problems``)."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "id": problem.id,
+        "title": problem.title,
+        "prompt": problem.prompt,
+        "answer_key": problem.answer_key,
+        "difficulty": problem.difficulty,
+        "pass_rate": problem.pass_rate,
+        "group_size": problem.group_size,
+        "preset_rewards": list(problem.preset_rewards),
+        "traces": [{"correct": t.correct, "wrong": t.wrong} for t in problem.traces],
+    }
 
 
 def load_problem_file(

@@ -54,12 +54,12 @@ from grpo_desktop.jsonfile import json_type_name
 from grpo_desktop.problems import (
     MAX_GROUP_SIZE,
     MIN_GROUP_SIZE,
-    SCHEMA_VERSION,
     Problem,
     ProblemError,
     UnknownProblemError,
     get_problem,
     parse_problem,
+    problem_to_dict,
 )
 
 if TYPE_CHECKING:  # state.py imports PySide6; never at run time from here
@@ -202,22 +202,6 @@ class Scenario:
 
 
 # --- writing --------------------------------------------------------------------------------
-
-
-def problem_to_dict(problem: Problem) -> dict[str, Any]:
-    """``problem`` as the dict ``parse_problem`` accepts (the layout of ``resources/problems``)."""
-    return {
-        "schema": SCHEMA_VERSION,
-        "id": problem.id,
-        "title": problem.title,
-        "prompt": problem.prompt,
-        "answer_key": problem.answer_key,
-        "difficulty": problem.difficulty,
-        "pass_rate": problem.pass_rate,
-        "group_size": problem.group_size,
-        "preset_rewards": list(problem.preset_rewards),
-        "traces": [{"correct": t.correct, "wrong": t.wrong} for t in problem.traces],
-    }
 
 
 def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:

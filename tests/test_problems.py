@@ -22,6 +22,7 @@ from grpo_desktop.problems import (
     load_problem_file,
     load_problems,
     parse_problem,
+    problem_to_dict,
 )
 
 PROBLEMS = load_problems()
@@ -34,19 +35,7 @@ TRACE_CASES = [
 
 def _valid_data() -> dict[str, Any]:
     """A fresh, valid problem dict (the default problem's shipped JSON)."""
-    problem = get_problem(DEFAULT_PROBLEM_ID)
-    return {
-        "schema": 1,
-        "id": problem.id,
-        "title": problem.title,
-        "prompt": problem.prompt,
-        "answer_key": problem.answer_key,
-        "difficulty": problem.difficulty,
-        "pass_rate": problem.pass_rate,
-        "group_size": problem.group_size,
-        "preset_rewards": list(problem.preset_rewards),
-        "traces": [{"correct": t.correct, "wrong": t.wrong} for t in problem.traces],
-    }
+    return problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
 
 
 def _write(tmp_path: Path, data: object, name: str = "mult-23x47.json") -> Path:
