@@ -54,7 +54,7 @@ APP_WINDOW = (
     "from PySide6.QtWidgets import QApplication\n"
     + FIRST_PAINT_PROBE
     + "app = QApplication(sys.argv[:1])\n"
-    "from grpo_desktop.main_window import MainWindow\n"
+    "from grpo_desktop.window.main_window import MainWindow\n"
     "window = MainWindow()\n"
     "probe = FirstPaint()\n"
     "app.installEventFilter(probe)\n"
@@ -96,8 +96,8 @@ def bench_clicks(clicks: int) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.main_window import MainWindow
-    from grpo_desktop.widgets.trace_card import TraceCard
+    from grpo_desktop.views.trace_card import TraceCard
+    from grpo_desktop.window.main_window import MainWindow
 
     class PaintCounter(QObject):
         """Counts paint events, to prove each measured click really repainted."""

@@ -147,7 +147,7 @@ def run_desktop_entry(install: bool) -> int:
 
 
 def list_problems() -> str:
-    from grpo_desktop.problems import load_problems
+    from grpo_desktop.core.problems import load_problems
 
     rows = [f"{'id':<26} {'difficulty':<10} {'G':>2}  prompt"]
     for problem in load_problems():
@@ -178,11 +178,11 @@ class LabSetup:
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
-    from grpo_desktop.lessons import get_lesson
-    from grpo_desktop.problems import DEFAULT_PROBLEM_ID, get_problem
-    from grpo_desktop.scenario import load_scenario
-    from grpo_desktop.state import check_group_size, parse_reward_pattern
-    from grpo_desktop.theme import get_theme
+    from grpo_desktop.core.lessons import get_lesson
+    from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, get_problem
+    from grpo_desktop.core.scenario import load_scenario
+    from grpo_desktop.core.theme import get_theme
+    from grpo_desktop.model.lab_state import check_group_size, parse_reward_pattern
 
     problem_id = args.problem or DEFAULT_PROBLEM_ID
     get_problem(problem_id)  # UnknownProblemError lists the valid ids
@@ -242,7 +242,7 @@ def display_problem(screenshot: bool) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from grpo_desktop.errors import ensure_streams
+    from grpo_desktop.error_handling import ensure_streams
 
     ensure_streams()  # a gui-script on Windows has no console: stderr may be None
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -271,8 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_window(setup: LabSetup):
     """The main window with the lab the command line asked for (a QApplication must exist)."""
-    from grpo_desktop.main_window import MainWindow
-    from grpo_desktop.state import LabState
+    from grpo_desktop.model.lab_state import LabState
+    from grpo_desktop.window.main_window import MainWindow
 
     state = LabState()
     state.set_problem(setup.problem_id, setup.correct)
@@ -322,7 +322,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     from PySide6.QtWidgets import QApplication
 
     from grpo_desktop.desktop_entry import DESKTOP_ID, ICON_SIZES, icon_path
-    from grpo_desktop.errors import install_error_handling
+    from grpo_desktop.error_handling import install_error_handling
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     install_error_handling(app)  # uncaught errors: a dialog and the log file, app keeps running

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
 from grpo_desktop import core
-from grpo_desktop.formatting import ascii_fallback, number, signed
+from grpo_desktop.core.formatting import ascii_fallback, number, signed
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):

@@ -28,9 +28,9 @@ def no_blocking_prompts(monkeypatch):
 
     Tests of the prompt itself override ``ask_keep_changes`` again.
     """
-    from grpo_desktop.document import ScenarioDocument
+    from grpo_desktop.window.scenario_files import ScenarioFiles
 
-    monkeypatch.setattr(ScenarioDocument, "ask_keep_changes", lambda self: "discard")
+    monkeypatch.setattr(ScenarioFiles, "ask_keep_changes", lambda self: "discard")
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def window(qtbot):
     from PySide6.QtGui import QGuiApplication, QPalette
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.main_window import MainWindow
+    from grpo_desktop.window.main_window import MainWindow
 
     base_font = QGuiApplication.font()
     main_window = MainWindow()

@@ -102,8 +102,8 @@ def test_install_desktop_entry_flag_writes_into_xdg_data_home(tmp_path, monkeypa
 
 def test_scenario_flag_opens_the_saved_lab(tmp_path, qtbot):
     from grpo_desktop.app import build_parser, build_window, check_lab_arguments
-    from grpo_desktop.problems import get_problem
-    from grpo_desktop.scenario import Scenario, save_scenario
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.scenario import Scenario, save_scenario
 
     path = tmp_path / "hard.grpo.json"
     scenario = Scenario(

@@ -191,13 +191,3 @@ def test_shipped_desktop_file_is_valid():
     assert "error" not in result.stdout
 
 
-def test_desktop_entry_imports_no_qt():
-    probe = (
-        "import sys, grpo_desktop.desktop_entry\n"
-        "qt = ('PySide6', 'shiboken6', 'pyqtgraph')\n"
-        "print([m for m in sys.modules if m.split('.')[0] in qt])"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[]"

@@ -22,8 +22,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 import grpo_desktop
-from grpo_desktop.main_window import MainWindow
-from grpo_desktop.widgets.trace_card import TraceCard
+from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.window.main_window import MainWindow
 
 PACKAGE_DIR = Path(grpo_desktop.__file__).resolve().parent
 # Modules that talk to the network. ``socket`` covers everything built on it.

@@ -1,0 +1,229 @@
+"""The worked math, step by step with the group's own numbers, the way the seeds write it.
+
+Pure Python (core layer): ``LabState`` calls it once per change and puts the result in the
+snapshot, so the math panel only typesets text it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grpo_desktop.core import advantages as core
+from grpo_desktop.core.formatting import MINUS, number, signed
+
+MAX_TERMS_SHOWN = 10  # longer sums are written as "sum of G rewards"
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WorkedMath:
+    formula: str
+    convention_label: str
+    source: str
+    steps: tuple[Step, ...]
+    comparison: str  # how this convention's numbers differ from the textbook on this group
+    stage_labels: tuple[str, str]  # the two stages from r to A, as the animation captions them
+    loudest: tuple[int, ...]  # indices of the answers with the largest |A| when they are rare
+    loudest_note: str  # one sentence on why those answers are loud ("" when nothing stands out)
+
+
+def _num(value: float) -> str:
+    return number(value, 4)
+
+
+def _adv(value: float) -> str:
+    """An advantage as the seeds write it: explicit sign, at least one decimal (+1.0, −2.0)."""
+    text = number(abs(value), 4)
+    if "." not in text and "e" not in text:
+        text += ".0"
+    if value > 0:
+        return "+" + text
+    return MINUS + text if value < 0 else "0"
+
+
+def _eps(value: float) -> str:
+    return f"{value:.0e}".replace("e-0", "e-")
+
+
+def _sum_line(rewards: list[float]) -> str:
+    total = sum(rewards)
+    size = len(rewards)
+    if size <= MAX_TERMS_SHOWN:
+        terms = "+".join(_num(r) for r in rewards)
+        return f"mean = ({terms})/{size} = {_num(total)}/{size}"
+    return f"mean = (sum of {size} rewards)/{size} = {_num(total)}/{size}"
+
+
+def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
+    rewards = [float(r) for r in stats.rewards]
+    size = len(rewards)
+    lines = [f"{_sum_line(rewards)} = {_num(stats.mean)}"]
+    binary = set(rewards) <= {0.0, 1.0}
+    population_var = stats.mean * (1 - stats.mean) if binary else None
+    if convention.ddof == 1:
+        square_sum = sum((r - stats.mean) ** 2 for r in rewards)
+        lines.append(
+            f"sample variance = Σ(r {MINUS} mean)² / (G {MINUS} 1) = {_num(square_sum)}/{size - 1}"
+            f" = {_num(stats.std**2)}"
+        )
+        lines.append(f"std = √{_num(stats.std**2)} = {_num(stats.std)}   (sample std, n {MINUS} 1)")
+        lines.append(f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}")
+    else:
+        if population_var is not None:
+            p, q = stats.mean, 1 - stats.mean
+            lines.append(
+                f"a Bernoulli group, so variance = p(1 {MINUS} p) = {_num(p)} × {_num(q)}"
+                f" = {_num(population_var)}"
+            )
+        else:
+            lines.append(f"variance = Σ(r {MINUS} mean)² / G = {_num(stats.std**2)}")
+        lines.append(f"std = √{_num(stats.std**2)} = {_num(stats.std)}")
+        if convention.ddof is None:
+            lines.append("this convention does not divide by the std")
+    return Step("Group statistics", tuple(lines))
+
+
+def _advantage_line(reward: float, stats: core.GroupStats, convention: core.Convention) -> str:
+    centered = reward - stats.mean
+    raw = signed(centered, 4).rstrip("0").rstrip(".") if centered else "0"
+    head = f"r {MINUS} mean = {_num(reward)} {MINUS} {_num(stats.mean)} = {raw}"
+    if convention.name == "rloo":
+        size = stats.group_size
+        others = (stats.mean * size - reward) / (size - 1)
+        advantage = reward - others
+        return (
+            f"baseline = mean of the other {size - 1} = {_num(others)}; "
+            f"A = {_num(reward)} {MINUS} {_num(others)} = {_adv(advantage)}"
+        )
+    if convention.ddof is None:
+        return f"{head}; A = {_adv(centered)}"
+    if stats.scale == 0:
+        return f"{head}; std is 0, so A = 0 (no signal)"
+    return f"{head}; A = {raw}/{_num(stats.scale)} = {_adv(centered / stats.scale)}"
+
+
+def _advantage_steps(stats: core.GroupStats, convention: core.Convention) -> list[Step]:
+    values = sorted({float(r) for r in stats.rewards}, reverse=True)
+    steps = []
+    for value in values:
+        count = int((stats.rewards == value).sum())
+        if set(values) <= {0.0, 1.0}:
+            kind = "a correct answer" if value == 1.0 else "a wrong answer"
+            title = f"Advantage of {kind} ({count} of {stats.group_size})"
+        else:
+            title = f"Advantage of reward {_num(value)} ({count} of {stats.group_size})"
+        steps.append(Step(title, (_advantage_line(value, stats, convention),)))
+    return steps
+
+
+def _comparison(stats: core.GroupStats, convention: core.Convention) -> str:
+    if stats.degenerate:
+        return (
+            "All rewards are equal, so r − mean is 0 for every answer: every convention gives "
+            "exactly 0 and nothing is learned from this group."
+        )
+    if convention.name == core.DEFAULT_CONVENTION:
+        return (
+            "Textbook (the seeds): divide by the population std. Libraries divide by the sample "
+            "std (n − 1) and add a small epsilon, so their numbers are a little smaller."
+        )
+    textbook = core.group_stats(stats.rewards, core.DEFAULT_CONVENTION)
+    top = int(stats.advantages.argmax())
+    low = int(stats.advantages.argmin())
+    ours = f"{signed(stats.advantages[top], 3)} / {signed(stats.advantages[low], 3)}"
+    theirs = f"{signed(textbook.advantages[top], 3)} / {signed(textbook.advantages[low], 3)}"
+    reason = {
+        1: "because it divides by the sample std (n − 1)"
+        + (f" plus {_eps(convention.eps)}" if convention.eps else ""),
+        None: "because it does not divide by the std at all",
+    }[convention.ddof]
+    if convention.name == "rloo":
+        reason = "because each answer is compared with the mean of the other G − 1"
+    if convention.name == "trl_batch":
+        reason += "; with one group the batch std is this group's std"
+    return (
+        f"{convention.label} gives {ours} on this group where the textbook gives {theirs}, "
+        f"{reason}. Signs, and so push-up vs push-down, agree."
+    )
+
+
+def _stage_labels(stats: core.GroupStats, convention: core.Convention) -> tuple[str, str]:
+    first = f"Step 1 of 2: subtract par (mean = {_num(stats.mean)}): r {MINUS} mean"
+    if convention.name == "rloo":
+        size = stats.group_size
+        second = f"Step 2 of 2: scale by G/(G {MINUS} 1) = {size}/{size - 1} (leave-one-out)"
+    elif convention.ddof is None:
+        second = "Step 2 of 2: no division by the std (Dr. GRPO): A = r − mean"
+    elif stats.scale == 0:
+        second = "Step 2 of 2: std is 0, so every advantage is 0"
+    elif convention.eps:
+        second = f"Step 2 of 2: divide by std + {_eps(convention.eps)} = {_num(stats.scale)}"
+    else:
+        second = f"Step 2 of 2: divide by std = {_num(stats.scale)}"
+    return first, second
+
+
+def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
+    """The rare answers: a minority outcome whose advantage outweighs the majority's."""
+    if stats.degenerate:
+        return (), ""
+    magnitudes = abs(stats.advantages)
+    largest = float(magnitudes.max())
+    loud = tuple(int(i) for i in (magnitudes >= largest * (1 - 1e-9)).nonzero()[0])
+    if len(loud) * 2 >= stats.group_size:
+        return (), ""
+    rewards = {float(stats.rewards[i]) for i in loud}
+    majority = stats.group_size - len(loud)
+    numbers = ", ".join(f"#{i + 1}" for i in loud)
+    advantage = _adv(float(stats.advantages[loud[0]]))
+    if rewards == {1.0}:
+        what = "right answer" if len(loud) == 1 else "right answers"
+        why = (
+            "being right was rare here, so it sits far above par and the model learns most from it"
+        )
+    elif rewards == {0.0}:
+        what = "wrong answer" if len(loud) == 1 else "wrong answers"
+        why = "being wrong was rare here, so it sits far below par and is pushed down hard"
+    else:
+        what = "answer" if len(loud) == 1 else "answers"
+        why = "it is the furthest from par"
+    lone = "The lone " if len(loud) == 1 else f"The {len(loud)} "
+    other = next(i for i in range(stats.group_size) if i not in loud)
+    others = _adv(float(stats.advantages[other]))
+    verb = "gets" if len(loud) == 1 else "get"
+    return loud, (
+        f"{lone}{what} ({numbers}) {verb} {advantage} while the other {majority} get {others}: "
+        f"{why}."
+    )
+
+
+def explain(stats: core.GroupStats) -> WorkedMath:
+    """The worked computation of this group's advantages under its own convention."""
+    convention = core.get_convention(stats.convention)
+    steps = [_group_step(stats, convention), *_advantage_steps(stats, convention)]
+    if stats.degenerate:
+        steps.append(
+            Step(
+                "Degenerate group",
+                (
+                    "every reward equals the mean, so every r − mean is 0 and every advantage is "
+                    "exactly 0: no token moves",
+                ),
+            )
+        )
+    loud, note = _loudest(stats)
+    return WorkedMath(
+        formula=convention.formula,
+        convention_label=convention.label,
+        source=convention.source,
+        steps=tuple(steps),
+        comparison=_comparison(stats, convention),
+        stage_labels=_stage_labels(stats, convention),
+        loudest=loud,
+        loudest_note=note,
+    )

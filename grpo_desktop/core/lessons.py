@@ -1,0 +1,418 @@
+"""Lesson mode data: scripted walk-throughs a lecturer pages through with Page Down / Page Up.
+
+Each lesson lives in ``resources/lessons/<id>.json`` (shipped in the wheel as
+``grpo_desktop.resources``). A lesson is a list of steps; each step puts one group on screen (or two
+side by side), says in 1–3 short sentences what to notice, and names the part of the window to
+highlight. Step texts never compute numbers: the app computes them from the step's lab, and
+``tests/test_lessons.py`` checks that every number a text quotes is what the lab shows.
+
+File format (schema 1; unknown fields are rejected everywhere)::
+
+    {
+      "schema": 1,
+      "id": "group-is-baseline",          # a-z, 0-9, '-'; must equal the file name
+      "order": 10,                         # lessons are listed by (order, id)
+      "title": "The group is the baseline",
+      "summary": "One or two sentences for the lesson menu.",
+      "steps": [                           # at least 2
+        {
+          "title": "Par is the group mean",
+          "text": "1–3 short sentences; only <b>…</b> and <i>…</i> markup.",
+          "lab": {"problem_id": "mult-23x47", "correct": [1, 0, 0, 1], "convention": "textbook"},
+          "highlight": "stats",            # one of HIGHLIGHTS
+          "view": "reward",                # "advantage" or "reward"
+          "hide_advantages": false         # optional, default false (predict-then-reveal)
+        },
+        {"title": "…", "text": "…", "compare": [{…lab…}, {…lab…}], "highlight": "compare", …}
+      ]
+    }
+
+A step sets exactly one of ``lab`` and ``compare`` (the other is absent or null). ``correct`` holds
+2–64 entries, each ``1``/``0`` or ``true``/``false``; ``convention`` is optional (default
+``"textbook"``). Rules that keep the stage unsurprising: ``highlight: "compare"`` only on a compare
+step, and a compare step highlights ``"compare"`` or ``"none"``; ``hide_advantages`` needs the
+advantage view. Pure Python, no Qt.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from grpo_desktop.core.advantages import DEFAULT_CONVENTION, convention_names, get_convention
+from grpo_desktop.core.jsonfile import json_type_name, read_json_file
+from grpo_desktop.core.problems import UnknownProblemError, get_problem
+
+if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
+    from importlib.resources.abc import Traversable
+
+__all__ = [
+    "HIGHLIGHTS",
+    "MAX_FILE_BYTES",
+    "MAX_GROUP_SIZE",
+    "MIN_GROUP_SIZE",
+    "MIN_STEPS",
+    "SCHEMA_VERSION",
+    "VIEWS",
+    "Lesson",
+    "LessonError",
+    "LessonLab",
+    "LessonStep",
+    "UnknownLessonError",
+    "get_lesson",
+    "load_lesson_file",
+    "load_lessons",
+    "parse_lesson",
+]
+
+SCHEMA_VERSION = 1
+#: The parts of the window a step can draw the eye to.
+HIGHLIGHTS = ("cards", "stats", "chart", "math", "banner", "ppo", "compare", "none")
+#: What the cards and chart show: the advantages A (the usual view) or the raw rewards r.
+VIEWS = ("advantage", "reward")
+MIN_GROUP_SIZE = 2
+MAX_GROUP_SIZE = 64
+MIN_STEPS = 2
+MAX_STEPS = 60
+#: A lesson file is a few KB; anything past this is a mistake, not a lesson.
+MAX_FILE_BYTES = 1_000_000
+
+_ID_RE = re.compile(r"[a-z0-9-]+")
+_MAX_ID_CHARS = 64
+_MAX_TITLE_CHARS = 80
+_MAX_SUMMARY_CHARS = 400
+_MAX_STEP_TITLE_CHARS = 60
+_MAX_TEXT_CHARS = 400
+_MAX_SENTENCES = 3
+_ALLOWED_TAGS = ("b", "i")
+_TAG_RE = re.compile(r"<(/?)([^<>]*)>")
+# A sentence ends at . ! or ? followed by white space or the end (so 0.5 and 1e-4 do not count).
+_SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)]*(?:\s+|$)")
+
+_LESSON_FIELDS = ("schema", "id", "order", "title", "summary", "steps")
+_STEP_REQUIRED = ("title", "text", "highlight", "view")
+_STEP_FIELDS = (*_STEP_REQUIRED, "lab", "compare", "hide_advantages")
+_LAB_REQUIRED = ("problem_id", "correct")
+_LAB_FIELDS = (*_LAB_REQUIRED, "convention")
+
+
+class LessonError(ValueError):
+    """A lesson file or id is unusable; the message names the file and the field."""
+
+
+class UnknownLessonError(LessonError, KeyError):
+    """No lesson has this id (also a ``KeyError``, for dict-like callers)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message; keep it readable
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True)
+class LessonLab:
+    """One group on screen: a shipped problem, which cards are correct, and the convention."""
+
+    problem_id: str
+    correct: tuple[bool, ...]
+    convention: str = DEFAULT_CONVENTION
+
+    @property
+    def rewards(self) -> tuple[int, ...]:
+        """The checker's rewards, 1 for a correct card and 0 for a wrong one."""
+        return tuple(int(flag) for flag in self.correct)
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One page of a lesson: what is on screen and what to notice about it."""
+
+    title: str
+    text: str  # 1–3 short sentences; may contain <b>…</b> and <i>…</i> only
+    lab: LessonLab | None  # the one group on screen, or None for a compare step
+    compare: tuple[LessonLab, LessonLab] | None  # (easy, hard) side by side, or None
+    highlight: str  # one of HIGHLIGHTS
+    view: str  # one of VIEWS
+    hide_advantages: bool = False  # predict-then-reveal: opens hidden until the lecturer reveals
+
+    @property
+    def labs(self) -> tuple[LessonLab, ...]:
+        """The groups on screen: ``(lab,)`` or the two compared labs."""
+        if self.compare is not None:
+            return self.compare
+        assert self.lab is not None  # parse_lesson guarantees exactly one is set
+        return (self.lab,)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A titled sequence of at least two steps; ``order`` decides its place in the menu."""
+
+    id: str
+    title: str
+    summary: str
+    steps: tuple[LessonStep, ...]
+    order: int = 0
+
+
+# --- validation helpers --------------------------------------------------------------------------
+
+
+def _fail(source: str, field: str, problem: str) -> LessonError:
+    return LessonError(f"{source}: field '{field}' {problem}")
+
+
+def _check_keys(
+    data: Mapping[str, Any],
+    source: str,
+    field: str,
+    required: tuple[str, ...],
+    allowed: tuple[str, ...],
+) -> None:
+    prefix = f"{field}." if field else ""
+    for key in required:
+        if key not in data:
+            raise _fail(source, prefix + key, "is missing")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        where = f"field '{field}' has" if field else "the lesson has"
+        raise LessonError(f"{source}: {where} unknown field(s) {unknown}; allowed: {list(allowed)}")
+
+
+def _string(value: object, source: str, field: str, max_chars: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
+    if len(value) > max_chars:
+        raise _fail(source, field, f"must be at most {max_chars} characters, got {len(value)}")
+    return value
+
+
+def _integer(value: object, source: str, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(source, field, f"must be an integer, got {json_type_name(value)}")
+    return value
+
+
+def _choice(value: object, source: str, field: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise _fail(source, field, f"must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def _check_markup(text: str, source: str, field: str) -> None:
+    """Only <b>…</b> and <i>…</i>, properly nested; no other tag and no stray '<' or '>'."""
+    open_tags: list[str] = []
+    for match in _TAG_RE.finditer(text):
+        closing, name = match.group(1) == "/", match.group(2)
+        if name not in _ALLOWED_TAGS:
+            raise _fail(source, field, f"may only use <b> and <i> markup, got {match.group(0)!r}")
+        if not closing:
+            open_tags.append(name)
+        elif not open_tags or open_tags.pop() != name:
+            raise _fail(source, field, f"has a mismatched {match.group(0)!r}")
+    if open_tags:
+        raise _fail(source, field, f"leaves <{open_tags[-1]}> unclosed")
+    bare = _TAG_RE.sub("", text)
+    if "<" in bare or ">" in bare:
+        raise _fail(source, field, "has a stray '<' or '>' (write it as ≤, ≥ or in words)")
+
+
+def _text(value: object, source: str, field: str) -> str:
+    text = _string(value, source, field, _MAX_TEXT_CHARS)
+    _check_markup(text, source, field)
+    sentences = len(_SENTENCE_END_RE.findall(_TAG_RE.sub("", text).strip()))
+    if sentences > _MAX_SENTENCES:
+        raise _fail(
+            source, field, f"must be 1 to {_MAX_SENTENCES} short sentences, got {sentences}"
+        )
+    return text
+
+
+def _parse_lab(value: object, source: str, field: str) -> LessonLab:
+    if not isinstance(value, dict):
+        raise _fail(source, field, f"must be an object, got {json_type_name(value)}")
+    _check_keys(value, source, field, _LAB_REQUIRED, _LAB_FIELDS)
+
+    problem_id = _string(value["problem_id"], source, f"{field}.problem_id", _MAX_ID_CHARS)
+    try:
+        get_problem(problem_id)
+    except UnknownProblemError as exc:
+        raise _fail(source, f"{field}.problem_id", f"names no shipped problem: {exc}") from None
+
+    correct = value["correct"]
+    name = f"{field}.correct"
+    if not isinstance(correct, list):
+        raise _fail(source, name, f"must be a list, got {json_type_name(correct)}")
+    if not MIN_GROUP_SIZE <= len(correct) <= MAX_GROUP_SIZE:
+        raise _fail(
+            source,
+            name,
+            f"must have {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE} entries, got {len(correct)}",
+        )
+    for index, flag in enumerate(correct):
+        if not (isinstance(flag, bool) or (isinstance(flag, int) and flag in (0, 1))):
+            raise _fail(source, f"{name}[{index}]", f"must be 1, 0, true or false, got {flag!r}")
+
+    convention = _choice(
+        value.get("convention", DEFAULT_CONVENTION),
+        source,
+        f"{field}.convention",
+        convention_names(),
+    )
+    needed = get_convention(convention).min_group_size
+    if len(correct) < needed:  # every convention today is defined for G >= 2; keep the guard
+        raise _fail(source, name, f"needs at least {needed} entries for {convention!r}")
+    return LessonLab(
+        problem_id=problem_id,
+        correct=tuple(bool(flag) for flag in correct),
+        convention=convention,
+    )
+
+
+def _parse_step(value: object, source: str, field: str) -> LessonStep:
+    if not isinstance(value, dict):
+        raise _fail(source, field, f"must be an object, got {json_type_name(value)}")
+    _check_keys(value, source, field, _STEP_REQUIRED, _STEP_FIELDS)
+
+    title = _string(value["title"], source, f"{field}.title", _MAX_STEP_TITLE_CHARS)
+    text = _text(value["text"], source, f"{field}.text")
+
+    raw_lab, raw_compare = value.get("lab"), value.get("compare")
+    if (raw_lab is None) == (raw_compare is None):
+        state = "both are set" if raw_lab is not None else "neither is set"
+        raise _fail(source, f"{field}.lab", f"or '{field}.compare' must be set, not both ({state})")
+    lab: LessonLab | None = None
+    compare: tuple[LessonLab, LessonLab] | None = None
+    if raw_lab is not None:
+        lab = _parse_lab(raw_lab, source, f"{field}.lab")
+    else:
+        if not isinstance(raw_compare, list) or len(raw_compare) != 2:
+            got = (
+                f"{len(raw_compare)} entries"
+                if isinstance(raw_compare, list)
+                else (json_type_name(raw_compare))
+            )
+            raise _fail(source, f"{field}.compare", f"must be a list of exactly 2 labs, got {got}")
+        compare = (
+            _parse_lab(raw_compare[0], source, f"{field}.compare[0]"),
+            _parse_lab(raw_compare[1], source, f"{field}.compare[1]"),
+        )
+
+    highlight = _choice(value["highlight"], source, f"{field}.highlight", HIGHLIGHTS)
+    if compare is None and highlight == "compare":
+        raise _fail(source, f"{field}.highlight", "can be 'compare' only on a compare step")
+    if compare is not None and highlight not in ("compare", "none"):
+        raise _fail(
+            source,
+            f"{field}.highlight",
+            f"must be 'compare' or 'none' on a compare step, got {highlight!r}",
+        )
+    view = _choice(value["view"], source, f"{field}.view", VIEWS)
+
+    hide = value.get("hide_advantages", False)
+    if not isinstance(hide, bool):
+        raise _fail(
+            source, f"{field}.hide_advantages", f"must be true or false, got {json_type_name(hide)}"
+        )
+    if hide and view != "advantage":
+        raise _fail(source, f"{field}.hide_advantages", "needs 'view': 'advantage'")
+    return LessonStep(
+        title=title,
+        text=text,
+        lab=lab,
+        compare=compare,
+        highlight=highlight,
+        view=view,
+        hide_advantages=hide,
+    )
+
+
+# --- public API ----------------------------------------------------------------------------------
+
+
+def parse_lesson(data: object, source: str) -> Lesson:
+    """Validate decoded JSON and build a :class:`Lesson`; ``source`` names it in error messages.
+
+    Checks every field's type and range, rejects unknown fields, and checks that each lab's problem
+    is shipped and its convention exists, so a broken lesson fails at load time, not on stage.
+    """
+    if not isinstance(data, dict):
+        raise LessonError(
+            f"{source}: the top level must be a JSON object, got {json_type_name(data)}"
+        )
+    if "schema" not in data:
+        raise _fail(source, "schema", "is missing")
+    schema = _integer(data["schema"], source, "schema")
+    if schema != SCHEMA_VERSION:
+        raise _fail(
+            source,
+            "schema",
+            f"is version {schema}, which this app does not know (it reads {SCHEMA_VERSION})",
+        )
+    _check_keys(data, source, "", _LESSON_FIELDS, _LESSON_FIELDS)
+
+    lesson_id = _string(data["id"], source, "id", _MAX_ID_CHARS)
+    if not _ID_RE.fullmatch(lesson_id):
+        raise _fail(source, "id", f"must use only a-z, 0-9 and '-', got {lesson_id!r}")
+    order = _integer(data["order"], source, "order")
+    title = _string(data["title"], source, "title", _MAX_TITLE_CHARS)
+    summary = _string(data["summary"], source, "summary", _MAX_SUMMARY_CHARS)
+
+    steps = data["steps"]
+    if not isinstance(steps, list):
+        raise _fail(source, "steps", f"must be a list, got {json_type_name(steps)}")
+    if not MIN_STEPS <= len(steps) <= MAX_STEPS:
+        raise _fail(
+            source, "steps", f"must hold {MIN_STEPS} to {MAX_STEPS} steps, got {len(steps)}"
+        )
+    return Lesson(
+        id=lesson_id,
+        title=title,
+        summary=summary,
+        steps=tuple(_parse_step(step, source, f"steps[{i}]") for i, step in enumerate(steps)),
+        order=order,
+    )
+
+
+def load_lesson_file(path: str | os.PathLike[str] | Traversable) -> Lesson:
+    """Read and validate one lesson file (UTF-8 JSON, at most :data:`MAX_FILE_BYTES`).
+
+    The lesson's ``id`` must equal the file name without ``.json``, so ids stay findable.
+    """
+    data, source = read_json_file(path, LessonError, MAX_FILE_BYTES)
+    lesson = parse_lesson(data, source)
+    stem = source[: -len(".json")] if source.endswith(".json") else source
+    if lesson.id != stem:
+        raise _fail(source, "id", f"must match the file name ({stem!r}), got {lesson.id!r}")
+    return lesson
+
+
+@functools.cache
+def load_lessons() -> tuple[Lesson, ...]:
+    """All shipped lessons, sorted by their ``order`` field, then by id (cached)."""
+    folder = resources.files("grpo_desktop.resources").joinpath("lessons")
+    try:
+        entries = [entry for entry in folder.iterdir() if entry.name.endswith(".json")]
+    except OSError as exc:  # e.g. a wheel built without lessons/*.json in its package-data
+        raise LessonError(
+            f"lessons: cannot list the shipped lessons folder ({exc.strerror or exc})"
+        ) from exc
+    lessons = [load_lesson_file(entry) for entry in sorted(entries, key=lambda e: e.name)]
+    return tuple(sorted(lessons, key=lambda lesson: (lesson.order, lesson.id)))
+
+
+@functools.cache
+def _lessons_by_id() -> dict[str, Lesson]:
+    return {lesson.id: lesson for lesson in load_lessons()}
+
+
+def get_lesson(lesson_id: str) -> Lesson:
+    """The shipped lesson with this id; :class:`UnknownLessonError` lists the valid ids."""
+    try:
+        return _lessons_by_id()[lesson_id]
+    except KeyError:
+        valid = ", ".join(lesson.id for lesson in load_lessons())
+        raise UnknownLessonError(f"unknown lesson id {lesson_id!r}; valid ids: {valid}") from None

@@ -1,0 +1,555 @@
+"""A lecturer's prepared lab, saved as a ``.grpo.json`` file and loaded back exactly.
+
+Pure Python, no Qt (``tests/test_scenario.py`` checks that importing this module loads no PySide6;
+the one bridge to the Qt state, :meth:`Scenario.to_memento`, imports the lab state lazily).
+
+File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
+
+    {
+      "format": "grpo-desktop-scenario",
+      "schema": 1,
+      "title": "Week 3: why the lone right answer gets +2",
+      "problem": {"id": "mult-23x47"},
+      "group_size": 4,
+      "correct": [true, false, false, true],
+      "convention": "textbook",
+      "view": "advantage",
+      "sample_seed": null
+    }
+
+- ``format`` (required): always ``"grpo-desktop-scenario"``.
+- ``schema`` (required): ``1``. A larger number means a newer app wrote the file; it is refused
+  with a message saying so rather than half-read.
+- ``title`` (optional, default ``""``): a note of at most 200 characters for the title/status bar.
+- ``problem`` (required): exactly one of ``{"id": "<shipped problem id>"}`` or
+  ``{"inline": {...}}``, where the inline object is a full problem dict exactly as in
+  ``resources/problems/*.json`` (validated by :func:`grpo_desktop.core.problems.parse_problem`,
+  so every correct trace must grade 1 and every wrong one 0). A problem that is not shipped, or
+  whose content differs from the shipped problem with its id, is always saved inline.
+- ``group_size`` (required): an integer from 2 to 64 (``true`` is not an integer).
+- ``correct`` (required): ``group_size`` booleans, card 1 first (``true`` = reward 1).
+- ``convention`` (required): one of :func:`grpo_desktop.core.convention_names`.
+- ``view`` (required): ``"advantage"`` or ``"reward"``.
+- ``sample_seed`` (optional, default ``null``): the seed that drew the group, or ``null`` when the
+  group was set by hand; a non-negative integer below 2**64.
+
+Anything else is refused: unknown fields, duplicate keys, ``NaN``/``Infinity``, numbers too large
+for a float, nesting too deep to decode. Every refusal is a :class:`ScenarioError` whose message is
+one sentence naming the file and the field, e.g.
+``lesson.grpo.json: field 'correct' must have 4 entries (group_size is 4), got 3``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grpo_desktop.core.advantages import convention_names
+from grpo_desktop.core.atomic import write_text_atomically
+from grpo_desktop.core.jsonfile import json_type_name
+from grpo_desktop.core.problems import (
+    MAX_GROUP_SIZE,
+    MIN_GROUP_SIZE,
+    Problem,
+    ProblemError,
+    UnknownProblemError,
+    get_problem,
+    parse_problem,
+    problem_to_dict,
+)
+
+if TYPE_CHECKING:  # state.py imports PySide6; never at run time from here
+    from grpo_desktop.model.lab_state import LabMemento
+
+__all__ = [
+    "MAX_SCENARIO_BYTES",
+    "MAX_TITLE_CHARS",
+    "SCENARIO_FORMAT",
+    "SCENARIO_SCHEMA",
+    "SCENARIO_SUFFIX",
+    "VIEWS",
+    "Scenario",
+    "ScenarioError",
+    "is_custom_problem",
+    "load_scenario",
+    "parse_scenario",
+    "problem_to_dict",
+    "save_scenario",
+    "scenario_to_json",
+]
+
+SCENARIO_SUFFIX = ".grpo.json"
+SCENARIO_FORMAT = "grpo-desktop-scenario"
+SCENARIO_SCHEMA = 1
+#: A scenario with an inline problem is a few KB; anything past this is a mistake or an attack.
+MAX_SCENARIO_BYTES = 2_000_000
+MAX_TITLE_CHARS = 200
+VIEWS = ("advantage", "reward")
+_MAX_SEED = 2**64 - 1
+
+_REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
+_OPTIONAL = ("title", "sample_seed")
+#: Field order in saved files (and in the "allowed" list of error messages).
+_FIELDS = (
+    "format",
+    "schema",
+    "title",
+    "problem",
+    "group_size",
+    "correct",
+    "convention",
+    "view",
+    "sample_seed",
+)
+_SHORT_CHARS = 40
+
+
+class ScenarioError(ValueError):
+    """A scenario file is unusable; the message is one sentence naming the file and the field."""
+
+
+# --- the scenario ---------------------------------------------------------------------------
+
+
+def is_custom_problem(problem: Problem) -> bool:
+    """True when ``problem`` is not shipped, or differs from the shipped problem with its id."""
+    try:
+        shipped = get_problem(problem.id)
+    except UnknownProblemError:
+        return True
+    return shipped != problem
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Everything a prepared lab restores: the lab state (see ``LabMemento``) plus view and note.
+
+    Construction validates every field (a ``ValueError`` for a programming mistake), so any
+    ``Scenario`` can be saved. ``custom_problem`` must equal :func:`is_custom_problem` of the
+    problem; :meth:`from_memento` and :func:`parse_scenario` compute it for you.
+    """
+
+    problem: Problem
+    custom_problem: bool
+    correct: tuple[bool, ...]
+    convention: str
+    view: str
+    sample_seed: int | None
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.problem, Problem):
+            raise ValueError(f"problem must be a Problem, got {type(self.problem).__name__}")
+        if not isinstance(self.correct, tuple) or not all(
+            isinstance(flag, bool) for flag in self.correct
+        ):
+            raise ValueError("correct must be a tuple of bools")
+        if not MIN_GROUP_SIZE <= len(self.correct) <= MAX_GROUP_SIZE:
+            raise ValueError(
+                f"correct must have {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE} entries, "
+                f"got {len(self.correct)}"
+            )
+        if self.convention not in convention_names():
+            raise ValueError(
+                f"unknown convention {_short(self.convention)}; "
+                f"choose one of: {', '.join(convention_names())}"
+            )
+        if self.view not in VIEWS:
+            raise ValueError(f"view must be one of {list(VIEWS)}, got {_short(self.view)}")
+        if self.sample_seed is not None and not _is_seed(self.sample_seed):
+            raise ValueError(
+                f"sample_seed must be None or an integer from 0 to 2**64 - 1, "
+                f"got {_short(self.sample_seed)}"
+            )
+        if not isinstance(self.title, str) or len(self.title) > MAX_TITLE_CHARS:
+            raise ValueError(f"title must be a string of at most {MAX_TITLE_CHARS} characters")
+        if not isinstance(self.custom_problem, bool):
+            raise ValueError("custom_problem must be a bool; use is_custom_problem(problem)")
+        if self.custom_problem is not is_custom_problem(self.problem):
+            raise ValueError(
+                f"custom_problem is {self.custom_problem} but problem {self.problem.id!r} "
+                f"{'is not' if self.custom_problem else 'is'} the shipped one; "
+                "use is_custom_problem(problem)"
+            )
+
+    @property
+    def group_size(self) -> int:
+        return len(self.correct)
+
+    @classmethod
+    def from_memento(cls, memento: LabMemento, view: str, title: str = "") -> Scenario:
+        """A scenario of the lab as ``memento`` describes it (duck-typed: no Qt import)."""
+        problem = memento.problem
+        return cls(
+            problem=problem,
+            custom_problem=is_custom_problem(problem),
+            correct=tuple(memento.correct),
+            convention=memento.convention,
+            view=view,
+            sample_seed=memento.sample_seed,
+            title=title,
+        )
+
+    def to_memento(self) -> LabMemento:
+        """The lab state to ``LabState.restore`` (imports the Qt-side lab state lazily)."""
+        from grpo_desktop.model.lab_state import LabMemento
+
+        return LabMemento(self.problem, self.correct, self.convention, self.sample_seed)
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
+    problem = (
+        {"inline": problem_to_dict(scenario.problem)}
+        if scenario.custom_problem  # checked against the shipped problem on construction
+        else {"id": scenario.problem.id}
+    )
+    values: dict[str, Any] = {
+        "format": SCENARIO_FORMAT,
+        "schema": SCENARIO_SCHEMA,
+        "title": scenario.title,
+        "problem": problem,
+        "group_size": scenario.group_size,
+        "correct": list(scenario.correct),
+        "convention": scenario.convention,
+        "view": scenario.view,
+        "sample_seed": scenario.sample_seed,
+    }
+    return {field: values[field] for field in _FIELDS}
+
+
+def scenario_to_json(scenario: Scenario) -> str:
+    """The file text: pretty JSON, UTF-8 characters kept as they are, a trailing newline.
+
+    Top-level lists stay on one line (``"correct": [true, false, false, true]``) so a lecturer can
+    edit the group by hand; the problem object is indented.
+    """
+    lines = []
+    for key, value in _scenario_to_dict(scenario).items():
+        if isinstance(value, dict):
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
+            text = text.replace("\n", "\n  ")
+        else:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        lines.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+    """Write ``scenario`` to ``path`` atomically (the old file survives any failure).
+
+    The path is used as given: the caller adds :data:`SCENARIO_SUFFIX` if it wants one.
+    """
+    write_text_atomically(path, scenario_to_json(scenario))
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Read and validate a scenario file; :class:`ScenarioError` says what is wrong with it."""
+    file = Path(path)
+    source = file.name or str(file)
+    try:
+        if file.is_dir():
+            raise ScenarioError(f"{source}: is a folder, not a scenario file")
+        size = file.stat().st_size
+    except FileNotFoundError:
+        raise ScenarioError(f"{source}: the file does not exist") from None
+    except OSError as exc:
+        raise ScenarioError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
+    if size > MAX_SCENARIO_BYTES:
+        raise _too_large(source, size)
+    try:
+        with file.open("rb") as handle:
+            raw = handle.read(MAX_SCENARIO_BYTES + 1)  # the file may have grown since stat()
+    except FileNotFoundError:
+        raise ScenarioError(f"{source}: the file does not exist") from None
+    except OSError as exc:
+        raise ScenarioError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise _too_large(source, len(raw))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"{source}: the file is not UTF-8 text ({exc.reason} at byte offset {exc.start})"
+        ) from None
+    return parse_scenario(text, source)
+
+
+def parse_scenario(text: str, source: str) -> Scenario:
+    """Decode and validate scenario JSON; ``source`` (usually the file name) starts each message."""
+    if not isinstance(text, str):
+        raise ScenarioError(f"{source}: expected text, got {type(text).__name__}")
+    if len(text) > MAX_SCENARIO_BYTES:  # characters <= bytes, so this is a safe early refusal
+        raise _too_large(source, len(text))
+    data = _decode_json(text, source)
+    return _parse_document(data, source)
+
+
+def _too_large(source: str, size: int) -> ScenarioError:
+    return ScenarioError(
+        f"{source}: the file is {size:,} bytes, more than a scenario may be "
+        f"({MAX_SCENARIO_BYTES:,} bytes)"
+    )
+
+
+def _decode_json(text: str, source: str) -> Any:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise ScenarioError(f"{source}: the file is empty, not a scenario")
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ScenarioError(
+                    f"{source}: field {_short(key)} appears twice in the same object"
+                )
+            result[key] = value
+        return result
+
+    def reject_constant(name: str) -> Any:
+        raise ScenarioError(f"{source}: {name} is not allowed in a scenario (JSON has no {name})")
+
+    def finite_float(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):
+            raise ScenarioError(f"{source}: the number {_short(literal, raw=True)} is too large")
+        return value
+
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=pairs_hook,
+            parse_constant=reject_constant,
+            parse_float=finite_float,
+        )
+    except ScenarioError:
+        raise
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            raise ScenarioError(
+                f"{source}: the JSON ends early (at line {exc.lineno} column {exc.colno}); "
+                "the file looks truncated"
+            ) from None
+        raise ScenarioError(
+            f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: the JSON is nested too deeply to be a scenario") from None
+    except ValueError:  # an integer literal past Python's 4300-digit limit
+        raise ScenarioError(f"{source}: the JSON holds a number too long to read") from None
+
+
+def _parse_document(data: Any, source: str) -> Scenario:
+    if not isinstance(data, dict):
+        raise ScenarioError(
+            f"{source}: the top level must be a JSON object, got {json_type_name(data)}"
+        )
+
+    if "format" not in data:
+        raise _field(source, "format", "is missing, so this is not a GRPO Desktop scenario")
+    if data["format"] != SCENARIO_FORMAT:
+        raise _field(source, "format", f"must be {SCENARIO_FORMAT!r}, got {_short(data['format'])}")
+
+    if "schema" not in data:
+        raise _field(source, "schema", "is missing")
+    schema = data["schema"]
+    if not _is_int(schema) or schema < 1:
+        raise _field(source, "schema", f"must be a positive integer, got {_short(schema)}")
+    if schema > SCENARIO_SCHEMA:
+        raise ScenarioError(
+            f"{source}: was saved by a newer GRPO Desktop (schema {_short(schema, raw=True)}); "
+            f"this version reads schema {SCENARIO_SCHEMA}"
+        )
+
+    unknown = [key for key in data if key not in _FIELDS]
+    if unknown:
+        names = ", ".join(_short(key) for key in unknown[:5])
+        raise ScenarioError(f"{source}: unknown field(s) {names}; allowed: {', '.join(_FIELDS)}")
+    for field in _REQUIRED:
+        if field not in data:
+            raise _field(source, field, "is missing")
+
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise _field(source, "title", f"must be a string, got {json_type_name(title)}")
+    if len(title) > MAX_TITLE_CHARS:
+        raise _field(
+            source, "title", f"must be at most {MAX_TITLE_CHARS} characters, got {len(title)}"
+        )
+    _check_encodable(title, source, "title")
+
+    problem, custom = _parse_problem_field(data["problem"], source)
+
+    group_size = data["group_size"]
+    if not _is_int(group_size):
+        raise _field(source, "group_size", f"must be an integer, got {json_type_name(group_size)}")
+    if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
+        raise _field(
+            source,
+            "group_size",
+            f"must be between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}, "
+            f"got {_short(group_size, raw=True)}",
+        )
+
+    correct = data["correct"]
+    if not isinstance(correct, list):
+        raise _field(
+            source, "correct", f"must be a list of true/false, got {json_type_name(correct)}"
+        )
+    if len(correct) != group_size:
+        raise _field(
+            source,
+            "correct",
+            f"must have {group_size} entries (group_size is {group_size}), got {len(correct)}",
+        )
+    for index, flag in enumerate(correct):
+        if not isinstance(flag, bool):
+            raise _field(
+                source, f"correct[{index}]", f"must be true or false, got {json_type_name(flag)}"
+            )
+
+    convention = data["convention"]
+    names = convention_names()
+    if not isinstance(convention, str) or convention not in names:
+        raise _field(
+            source,
+            "convention",
+            f"must be one of {', '.join(names)}, got {_short(convention)}",
+        )
+
+    view = data["view"]
+    if not isinstance(view, str) or view not in VIEWS:
+        raise _field(source, "view", f"must be one of {', '.join(VIEWS)}, got {_short(view)}")
+
+    seed = data.get("sample_seed")
+    if seed is not None and not _is_seed(seed):
+        raise _field(
+            source,
+            "sample_seed",
+            f"must be null or an integer from 0 to 2**64 - 1, got {_short(seed)}",
+        )
+
+    return Scenario(
+        problem=problem,
+        custom_problem=custom,
+        correct=tuple(correct),
+        convention=convention,
+        view=view,
+        sample_seed=seed,
+        title=title,
+    )
+
+
+def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
+    if not isinstance(value, dict):
+        raise _field(
+            source,
+            "problem",
+            f'must be an object like {{"id": "mult-23x47"}} or {{"inline": {{...}}}}, '
+            f"got {json_type_name(value)}",
+        )
+    keys = list(value)
+    if len(keys) != 1 or keys[0] not in ("id", "inline"):
+        shown = ", ".join(_short(key) for key in keys[:5]) or "none"
+        raise _field(
+            source,
+            "problem",
+            f"must have exactly one key, 'id' or 'inline', got {shown}",
+        )
+
+    if keys[0] == "id":
+        problem_id = value["id"]
+        if not isinstance(problem_id, str):
+            raise _field(
+                source, "problem.id", f"must be a string, got {json_type_name(problem_id)}"
+            )
+        try:
+            return get_problem(problem_id), False
+        except UnknownProblemError as exc:
+            message = str(exc)
+            if len(problem_id) > _SHORT_CHARS:
+                message = message.replace(repr(problem_id), _short(problem_id), 1)
+            raise _field(source, "problem.id", f"is not a shipped problem: {message}") from None
+
+    inline = value["inline"]
+    if not isinstance(inline, dict):
+        raise _field(
+            source, "problem.inline", f"must be a problem object, got {json_type_name(inline)}"
+        )
+    try:
+        problem = parse_problem(inline, source)
+    except ProblemError as exc:
+        raise ScenarioError(_clip(_inline_message(str(exc), source), 400)) from None
+    except (TypeError, ValueError, RecursionError) as exc:  # defensive: never a traceback
+        raise _field(source, "problem.inline", f"is not a valid problem ({exc})") from None
+    for name, text in (
+        ("title", problem.title),
+        ("prompt", problem.prompt),
+        ("answer_key", problem.answer_key),
+        *((f"traces[{i}]", t.correct + t.wrong) for i, t in enumerate(problem.traces)),
+    ):
+        _check_encodable(text, source, f"problem.inline.{name}")
+    return problem, is_custom_problem(problem)
+
+
+def _inline_message(message: str, source: str) -> str:
+    """parse_problem's "<src>: field 'traces' ..." as "<src>: field 'problem.inline.traces' ..."."""
+    field_prefix = f"{source}: field '"
+    if message.startswith(field_prefix):
+        return f"{field_prefix}problem.inline.{message[len(field_prefix) :]}"
+    if message.startswith(f"{source}: "):
+        return f"{source}: field 'problem.inline': {message[len(source) + 2 :]}"
+    return f"{source}: field 'problem.inline': {message}"
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _field(source: str, field: str, problem: str) -> ScenarioError:
+    return ScenarioError(f"{source}: field '{field}' {problem}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seed(value: object) -> bool:
+    return _is_int(value) and 0 <= value <= _MAX_SEED  # type: ignore[operator]
+
+
+def _check_encodable(text: str, source: str, field: str) -> None:
+    """JSON may spell lone UTF-16 surrogates (\\ud800), which no UTF-8 file can hold on save."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _field(source, field, "contains an invalid character (a lone surrogate)") from None
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short(value: object, raw: bool = False) -> str:
+    """A value for an error message: JSON-like, at most ~40 characters, never a huge dump."""
+    if isinstance(value, (list, dict)):
+        return json_type_name(value)
+    if isinstance(value, bool) or value is None:
+        text = json.dumps(value)
+    elif isinstance(value, int) and abs(value) >= 10**30:
+        text = "a very large integer"
+    elif raw:
+        text = str(value)
+    else:
+        text = repr(value)
+    return _clip(text, _SHORT_CHARS)

@@ -1,0 +1,89 @@
+"""Undoable changes to the lab: each command records the state before and after, nothing else.
+
+Commands change the state only through its public methods (DESIGN §2); no view knows undo exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QUndoCommand
+
+from grpo_desktop.core.problems import Problem
+from grpo_desktop.model.lab_state import LabMemento, LabState
+
+# Consecutive group-size changes (spinning the G box) merge into one undo step.
+GROUP_SIZE_MERGE_ID = 1
+
+
+class LabCommand(QUndoCommand):
+    """Runs ``change`` on the state once; undo and redo restore the recorded mementos."""
+
+    def __init__(
+        self, state: LabState, text: str, change: Callable[[LabState], None], merge_id: int = -1
+    ) -> None:
+        super().__init__(text)
+        self._state = state
+        self._change = change
+        self._merge_id = merge_id
+        self._before = state.memento()
+        self._after: LabMemento | None = None
+
+    def id(self) -> int:  # Qt override
+        return self._merge_id
+
+    def redo(self) -> None:  # Qt override
+        if self._after is None:
+            self._change(self._state)
+            self._after = self._state.memento()
+            if self._after == self._before:
+                self.setObsolete(True)  # nothing changed: keep it off the undo stack
+        else:
+            self._state.restore(self._after)
+
+    def undo(self) -> None:  # Qt override
+        self._state.restore(self._before)
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # Qt override
+        if not isinstance(other, LabCommand) or other.id() != self.id() or self.id() < 0:
+            return False
+        self._after = other._after
+        self.setText(other.text())
+        self.setObsolete(self._after == self._before)  # spun back to where it started
+        return True
+
+
+def toggle_trace(state: LabState, index: int, prefix: str = "") -> LabCommand:
+    verdict = "wrong" if state.correct[index] else "right"
+    return LabCommand(state, f"{prefix}Mark trace {index + 1} {verdict}", lambda s: s.toggle(index))
+
+
+def set_group_size(state: LabState, group_size: int) -> LabCommand:
+    return LabCommand(
+        state,
+        f"Group size {group_size}",
+        lambda s: s.set_group_size(group_size),
+        merge_id=GROUP_SIZE_MERGE_ID,
+    )
+
+
+def apply_preset(state: LabState, key: str, label: str) -> LabCommand:
+    return LabCommand(state, f"Preset {label}", lambda s: s.apply_preset(key))
+
+
+def sample_group(state: LabState, seed: int) -> LabCommand:
+    return LabCommand(state, f"Sample a group (seed {seed})", lambda s: s.sample(seed))
+
+
+def set_problem(state: LabState, problem: Problem | str, title: str) -> LabCommand:
+    """Switch to a shipped problem (by id) or a custom one; ``title`` names the undo step."""
+    text = title if title.startswith("Edit problem") else f"Problem {title}"
+    return LabCommand(state, text, lambda s: s.set_problem(problem))
+
+
+def set_convention(state: LabState, name: str, label: str) -> LabCommand:
+    return LabCommand(state, f"Convention {label}", lambda s: s.set_convention(name))
+
+
+def reset_all(state: LabState) -> LabCommand:
+    return LabCommand(state, "Reset all", lambda s: s.reset())

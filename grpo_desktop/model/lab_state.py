@@ -1,0 +1,239 @@
+"""The lab state: one QObject that holds what the lecturer set up and scores it.
+
+It is the only caller of ``core`` and of the checker (DESIGN §2). Every change rebuilds one
+``LabSnapshot`` and emits ``snapshot_changed`` once; the views render that object and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+
+from grpo_desktop import core
+from grpo_desktop.core.checker import Verdict, grade
+from grpo_desktop.core.problems import (
+    DEFAULT_PROBLEM_ID,
+    MAX_GROUP_SIZE,
+    MIN_GROUP_SIZE,
+    Problem,
+    get_problem,
+    verify_answers,
+)
+from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
+
+EASY_PROBLEM_ID = "easy-add-17-25"
+HARD_PROBLEM_ID = "hard-remainder-7-pow-100"
+
+
+@dataclass(frozen=True)
+class LabMemento:
+    """Everything needed to put the lab back exactly as it was (undo, reset, scenarios)."""
+
+    problem: Problem
+    correct: tuple[bool, ...]
+    convention: str
+    sample_seed: int | None
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named group the toolbar and the Presets menu offer."""
+
+    key: str
+    label: str
+    tooltip: str
+    problem_id: str | None  # switch to this problem first; None keeps the current one
+    correct: tuple[bool, ...] | None  # None: every card of the current size, see ``fill``
+    fill: bool = True
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        "seed",
+        "1, 0, 0, 1",
+        "The seed's worked example: two right, two wrong (G = 4)",
+        None,
+        (True, False, False, True),
+    ),
+    Preset("all-correct", "All ✓", "Every answer right: a degenerate group", None, None, True),
+    Preset("all-wrong", "All ✗", "Every answer wrong: a degenerate group", None, None, False),
+    Preset(
+        "easy",
+        "Easy 1,1,1,1,0",
+        "An easy problem: four of five right; the lone wrong one gets −2.0",
+        EASY_PROBLEM_ID,
+        (True, True, True, True, False),
+    ),
+    Preset(
+        "hard",
+        "Hard 1,0,0,0,0",
+        "A hard problem: one of five right (the lone right one gets +2.0)",
+        HARD_PROBLEM_ID,
+        (True, False, False, False, False),
+    ),
+)
+
+
+def get_preset(key: str) -> Preset:
+    for preset in PRESETS:
+        if preset.key == key:
+            return preset
+    raise ValueError(f"unknown preset {key!r}; choose one of: {', '.join(p.key for p in PRESETS)}")
+
+
+class LabState(QObject):
+    """The problem, each card's right/wrong state and the convention; scores them on change."""
+
+    snapshot_changed = Signal(object)  # LabSnapshot
+    problem_changed = Signal(object)  # Problem; emitted before snapshot_changed
+
+    def __init__(self, problem: Problem | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._problem = problem or get_problem(DEFAULT_PROBLEM_ID)
+        verify_answers(self._problem)
+        self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
+        self._convention = core.DEFAULT_CONVENTION
+        self._sample_seed: int | None = None
+        self._verdicts: dict[tuple[int, bool], Verdict] = {}
+        self._snapshot = self._build()
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def snapshot(self) -> LabSnapshot:
+        return self._snapshot
+
+    @property
+    def problem(self) -> Problem:
+        return self._problem
+
+    @property
+    def group_size(self) -> int:
+        return len(self._correct)
+
+    @property
+    def correct(self) -> tuple[bool, ...]:
+        return self._correct
+
+    @property
+    def convention(self) -> str:
+        return self._convention
+
+    def memento(self) -> LabMemento:
+        return LabMemento(self._problem, self._correct, self._convention, self._sample_seed)
+
+    # --- changing ---------------------------------------------------------------------------
+
+    def restore(self, memento: LabMemento) -> None:
+        """Put the lab back exactly as ``memento`` describes (undo/redo, reset, scenarios)."""
+        self._apply(memento.problem, memento.correct, memento.convention, memento.sample_seed)
+
+    def set_problem(self, problem: Problem | str, correct: Sequence[bool] | None = None) -> None:
+        """Switch problem; its own preset group unless ``correct`` says otherwise."""
+        chosen = get_problem(problem) if isinstance(problem, str) else problem
+        flags = tuple(correct) if correct is not None else chosen.preset_for(chosen.group_size)
+        self._apply(chosen, flags, self._convention, None)
+
+    def set_group_size(self, group_size: int) -> None:
+        """Resize the group; cards that remain keep their state, new ones follow the preset."""
+        check_group_size(group_size)
+        fresh = self._problem.preset_for(group_size)
+        flags = self._correct[:group_size] + fresh[len(self._correct) :]
+        self._apply(self._problem, flags, self._convention, None)
+
+    def set_correct(self, index: int, correct: bool) -> None:
+        if not 0 <= index < self.group_size:
+            raise ValueError(f"card {index + 1} does not exist; the group has {self.group_size}")
+        flags = list(self._correct)
+        flags[index] = bool(correct)
+        self._apply(self._problem, tuple(flags), self._convention, None)
+
+    def toggle(self, index: int) -> None:
+        self.set_correct(index, not self._correct[index])
+
+    def set_correct_flags(self, correct: Sequence[bool]) -> None:
+        """Set every card at once; the group size becomes ``len(correct)``."""
+        flags = tuple(bool(flag) for flag in correct)
+        check_group_size(len(flags))
+        self._apply(self._problem, flags, self._convention, None)
+
+    def set_convention(self, name: str) -> None:
+        core.get_convention(name)  # raises a readable ValueError for a bad name
+        self._apply(self._problem, self._correct, name, self._sample_seed)
+
+    def apply_preset(self, key: str) -> None:
+        preset = get_preset(key)
+        problem = get_problem(preset.problem_id) if preset.problem_id else self._problem
+        flags = preset.correct if preset.correct is not None else (preset.fill,) * self.group_size
+        self._apply(problem, flags, self._convention, None)
+
+    def reset(self) -> None:
+        """Back to the current problem's own preset group (Reset all)."""
+        self.set_problem(self._problem)
+
+    def sample(self, seed: int) -> None:
+        """Draw each card right with the problem's pass rate; the same seed gives the same group."""
+        draws = np.random.default_rng(seed).random(self.group_size) < self._problem.pass_rate
+        self._apply(self._problem, tuple(bool(d) for d in draws), self._convention, seed)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _apply(
+        self, problem: Problem, correct: tuple[bool, ...], convention: str, seed: int | None
+    ) -> None:
+        check_group_size(len(correct))
+        problem_changed = problem != self._problem
+        if problem_changed:
+            verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
+            self._verdicts.clear()
+        unchanged = (
+            not problem_changed
+            and correct == self._correct
+            and convention == self._convention
+            and seed == self._sample_seed
+        )
+        if unchanged:
+            return
+        self._problem, self._correct = problem, correct
+        self._convention, self._sample_seed = convention, seed
+        self._snapshot = self._build()
+        if problem_changed:
+            self.problem_changed.emit(problem)
+        self.snapshot_changed.emit(self._snapshot)
+
+    def _verdict(self, index: int, correct: bool) -> Verdict:
+        """The checker's verdict on card ``index``'s text; traces repeat, so cache by trace."""
+        key = (index % len(self._problem.traces), correct)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            text = self._problem.trace_for(index).text(correct)
+            verdict = self._verdicts[key] = grade(text, self._problem.answer_key)
+        return verdict
+
+    def _build(self) -> LabSnapshot:
+        return build_snapshot(
+            self._problem, self._correct, self._convention, self._sample_seed, self._verdict
+        )
+
+
+def check_group_size(group_size: int) -> None:
+    if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
+        raise ValueError(
+            f"group size must be between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}, got {group_size}"
+        )
+
+
+def parse_reward_pattern(text: str) -> tuple[bool, ...]:
+    """``"1,0,0,1"`` -> correct flags; the message says what is accepted."""
+    parts = [part.strip() for part in text.replace(" ", ",").split(",") if part.strip()]
+    if not parts or any(part not in ("0", "1") for part in parts):
+        raise ValueError(
+            f"rewards must be 0s and 1s separated by commas, e.g. 1,0,0,1 (got {text!r}): "
+            "each is the checker's verdict on one answer"
+        )
+    flags = tuple(part == "1" for part in parts)
+    check_group_size(len(flags))
+    return flags

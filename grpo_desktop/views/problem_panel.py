@@ -1,0 +1,97 @@
+"""The problem the group answered, its answer key, and the problem chooser."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout
+
+from grpo_desktop.core.problems import Problem
+from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.views.fonts import scaled_font
+
+CUSTOM_ROLE_MARK = "custom"
+
+
+class ProblemPanel(QFrame):
+    """Shows the prompt and answer key; emits ``problem_requested(id)`` from its chooser."""
+
+    problem_requested = Signal(str)
+
+    def __init__(self, problems: Sequence[Problem], theme: Theme = LIGHT, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("problemPanel")
+        self._problems = tuple(problems)
+        self._theme = theme
+
+        self.prompt = QLabel(objectName="problemPrompt")
+        self.prompt.setWordWrap(True)
+        self.prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answer_key = QLabel(objectName="answerKey")
+        self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.details = QLabel(objectName="problemDetails")
+        self.details.setWordWrap(True)
+
+        self.chooser = QComboBox(objectName="problemCombo")
+        self.chooser.setAccessibleName("Problem")
+        self.chooser.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.chooser.setMinimumContentsLength(22)
+        for problem in self._problems:
+            self.chooser.addItem(problem.title, problem.id)
+            self.chooser.setItemData(
+                self.chooser.count() - 1,
+                f"{problem.prompt} ({problem.difficulty})",
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        self.chooser.activated.connect(self._on_chosen)
+
+        text_column = QVBoxLayout()
+        text_column.setSpacing(2)
+        text_column.addWidget(self.details)
+        text_column.addWidget(self.prompt)
+        right_column = QVBoxLayout()
+        right_column.setSpacing(4)
+        right_column.addWidget(self.chooser, 0, Qt.AlignmentFlag.AlignRight)
+        right_column.addWidget(self.answer_key)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(14, 8, 14, 8)
+        row.addLayout(text_column, 1)
+        row.addLayout(right_column)
+        self.set_theme(theme)
+
+    def show_problem(self, problem: Problem) -> None:
+        self.prompt.setText(problem.prompt)
+        self.answer_key.setText(f"Answer key: <b>{problem.answer_key}</b>")
+        self.details.setText(
+            f"Verifiable problem · {problem.difficulty} · the model solves it about "
+            f"{problem.pass_rate:.0%} of the time"
+        )
+        index = self.chooser.findData(problem.id)
+        custom = self.chooser.findData(CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
+        if custom >= 0 and self.chooser.itemData(custom) != problem.id:
+            self.chooser.removeItem(custom)
+            index = self.chooser.findData(problem.id)
+        if index < 0:
+            # A lecturer's own problem: listed first, marked, until another problem is chosen.
+            self.chooser.insertItem(0, f"✎ {problem.title} (custom)", problem.id)
+            self.chooser.setItemData(0, CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
+            index = 0
+        self.chooser.setCurrentIndex(index)
+
+    def _on_chosen(self, index: int) -> None:
+        self.problem_requested.emit(self.chooser.itemData(index))
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self.setStyleSheet(
+            f"#problemPanel {{ background: {theme.surface}; border: 1px solid {theme.border};"
+            f" border-radius: 8px; }}"
+            f"#problemPanel QLabel {{ color: {theme.text}; background: transparent; }}"
+            f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"
+        )
+        self.prompt.setFont(scaled_font(1.6 * theme.type_scale, bold=True))
+        self.answer_key.setFont(scaled_font(1.3 * theme.type_scale))
+        self.details.setFont(scaled_font(0.95 * theme.type_scale))

@@ -1,0 +1,139 @@
+"""The four numbers a class reads from the back row: par, std, pushed up, pushed down."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout
+
+from grpo_desktop.core.formatting import number
+from grpo_desktop.core.snapshot import LabSnapshot
+from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.views.fonts import scaled_font
+
+
+class StatTile(QFrame):
+    """A caption, one big number and a one-line note."""
+
+    def __init__(self, value_name: str, caption: str, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"{value_name}Tile")
+        # Never squeezed shorter than its text: the big number and its note must not overlap.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.caption = QLabel(caption, objectName="statCaption")
+        self.value = QLabel("–", objectName=value_name)
+        self.value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.note = QLabel(objectName="statNote")
+        self.note.setWordWrap(True)  # narrow tiles wrap the note rather than widen the window
+        column = QVBoxLayout(self)
+        column.setContentsMargins(12, 6, 12, 6)
+        column.setSpacing(0)
+        column.addWidget(self.caption)
+        column.addWidget(self.value)
+        column.addWidget(self.note)
+
+    def show_value(self, value: str, note: str, accessible: str) -> None:
+        self.value.setText(value)
+        self.note.setText(note)
+        self.setAccessibleName(accessible)
+
+
+class StatsPanel(QFrame):
+    """Group mean (par), group std, pushed up, pushed down — updated on every change."""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("statsPanel")
+        self._snapshot: LabSnapshot | None = None
+        self._hidden = False
+        self.par = StatTile("statPar", "Group mean (par)")
+        self.std = StatTile("statStd", "Group std")
+        self.pushed_up = StatTile("statPushedUp", "▲ Pushed up")
+        self.pushed_down = StatTile("statPushedDown", "▼ Pushed down")
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(8)
+        self._columns = 0
+        self._arrange(4)
+        self.set_theme(theme)
+
+    def _arrange(self, columns: int) -> None:
+        """Four tiles in a row, or two rows of two when the panel is narrow."""
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for tile in self.tiles:
+            self._grid.removeWidget(tile)
+        for index, tile in enumerate(self.tiles):
+            self._grid.addWidget(tile, index // columns, index % columns)
+        for column in range(4):
+            self._grid.setColumnStretch(column, 1 if column < columns else 0)
+        self.updateGeometry()  # one row or two: the height the panel needs has changed
+
+    def _row_width(self) -> int:
+        spacing = self._grid.spacing() * 3
+        return sum(tile.minimumSizeHint().width() for tile in self.tiles) + spacing
+
+    def minimumSizeHint(self) -> QSize:  # Qt override: two rows of two is the narrowest form
+        widest_pair = max(
+            self.tiles[0].minimumSizeHint().width() + self.tiles[1].minimumSizeHint().width(),
+            self.tiles[2].minimumSizeHint().width() + self.tiles[3].minimumSizeHint().width(),
+        )
+        height = max(tile.minimumSizeHint().height() for tile in self.tiles)
+        rows = 1 if self._columns == 4 else 2
+        return QSize(widest_pair + self._grid.spacing(), rows * height + (rows - 1) * 8)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        self._arrange(4 if event.size().width() >= self._row_width() else 2)
+        super().resizeEvent(event)
+
+    @property
+    def tiles(self) -> tuple[StatTile, ...]:
+        return (self.par, self.std, self.pushed_up, self.pushed_down)
+
+    def set_advantages_hidden(self, hidden: bool) -> None:
+        """Predict, then reveal: the push counts give the answer away, so they wait too."""
+        self._hidden = hidden
+        if self._snapshot is not None:
+            self.show_snapshot(self._snapshot)
+
+    def show_snapshot(self, snapshot: LabSnapshot) -> None:
+        self._snapshot = snapshot
+        stats = snapshot.stats
+        convention = snapshot.convention
+        par = number(stats.mean, 4)
+        self.par.show_value(par, "the baseline every answer is compared with", f"Group mean {par}")
+        std = number(stats.std, 4)
+        std_note = {0: "population std", 1: "sample std (n − 1)"}.get(
+            convention.ddof, "not divided by (shown for reference)"
+        )
+        self.std.show_value(std, std_note, f"Group std {std}")
+        up, down = stats.pushed_up, stats.pushed_down
+        if self._hidden:
+            for tile in (self.pushed_up, self.pushed_down):
+                tile.show_value("?", "predict, then reveal", f"{tile.caption.text()} hidden")
+            return
+        self.pushed_up.show_value(
+            str(up), "answer above par" if up == 1 else "answers above par", f"Pushed up {up}"
+        )
+        self.pushed_down.show_value(
+            str(down),
+            "answer below par" if down == 1 else "answers below par",
+            f"Pushed down {down}",
+        )
+
+    def set_theme(self, theme: Theme) -> None:
+        self.setStyleSheet(
+            f"StatTile {{ background: {theme.surface}; border: 1px solid {theme.border};"
+            f" border-radius: 8px; }}"
+            f"StatTile QLabel {{ background: transparent; border: none; color: {theme.text}; }}"
+            f"StatTile #statCaption, StatTile #statNote {{ color: {theme.muted}; }}"
+            f"#statPushedUpTile #statPushedUp, #statPushedUpTile #statCaption"
+            f" {{ color: {theme.up}; }}"
+            f"#statPushedDownTile #statPushedDown, #statPushedDownTile #statCaption"
+            f" {{ color: {theme.down}; }}"
+        )
+        for tile in self.tiles:
+            tile.caption.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
+            tile.value.setFont(scaled_font(2.6 * theme.type_scale, bold=True))
+            tile.note.setFont(scaled_font(0.9 * theme.type_scale))

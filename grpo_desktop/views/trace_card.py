@@ -1,0 +1,672 @@
+"""One sampled answer as a card: its trace, the checker's reward and the advantage GRPO gives it.
+
+A view (DESIGN §2): it paints the last :class:`~grpo_desktop.core.snapshot.CardState` it was shown
+and emits ``toggle_requested(index)`` when clicked or activated from the keyboard. It never restyles
+itself on a click: the state changes, a new snapshot comes back and :meth:`TraceCard.show_card`
+repaints it.
+
+Painted with QPainter (no stylesheets, no child labels) so restyling 64 cards fits in one frame.
+Every font is derived from the widget's font times ``theme.type_scale``, so an app-wide zoom
+scales the card, and its size hints come from font metrics, never from pixel constants.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, fields
+
+from PySide6.QtCore import Property, QPointF, QRectF, QSize, QSizeF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QTextLayout,
+    QTextOption,
+)
+from PySide6.QtWidgets import QWidget
+
+from grpo_desktop.core.formatting import signed
+from grpo_desktop.core.snapshot import CardState
+from grpo_desktop.core.theme import LIGHT, Theme
+
+__all__ = ["TraceCard"]
+
+# Full-mode cards fit about 26 characters of a typical trace line ("20 × 47 = 940 + 141 = 1081"
+# is 26): mostly digits, with narrower spaces and signs, so 24 digits wide.
+_WIDTH_SAMPLE = "0" * 24
+# The widest usual advantage texts; a card is wide enough for them at their (largest) size.
+_ADVANTAGE_SAMPLE_FULL = "A = −0.00 ▼"
+_ADVANTAGE_SAMPLE_COMPACT = "−0.00 ▼"
+_HINT = "Click, Space or Enter to mark it right/wrong"
+_ACTIVATE_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+_FOCUS_RING = 3.0  # px, the focus ring's pen width
+_MARGIN = 4  # px around the card body, reserved for the focus ring so focus never moves anything
+
+
+def _scaled(base: QFont, factor: float, bold: bool = False) -> QFont:
+    font = QFont(base)
+    if base.pointSizeF() > 0:
+        font.setPointSizeF(base.pointSizeF() * factor)
+    else:  # a pixel-sized font
+        font.setPixelSize(max(1, round(base.pixelSize() * factor)))
+    if bold:
+        font.setWeight(QFont.Weight.Bold)
+    return font
+
+
+@dataclass(frozen=True)
+class _Style:
+    """Fonts and sizes for one (widget font, theme) pair; rebuilt only when either changes."""
+
+    header: QFont
+    stamp: QFont
+    trace: QFont
+    answer: QFont
+    advantage: QFont
+    word: QFont
+    compact_header: QFont
+    compact_answer: QFont
+    compact_advantage: QFont
+    pad: float
+    gap: float
+    border: float
+    radius: float
+    colours: dict[str, QColor]  # the theme's colours by field name, parsed once
+    _by_value: dict[str, QColor]
+    _metrics: dict[int, QFontMetricsF]  # by id() of the fonts above, which this object keeps alive
+
+    def colour(self, value: str) -> QColor:
+        """A theme colour given as its hex string (as ``Theme.push_colour`` returns it)."""
+        colour = self._by_value.get(value)
+        if colour is None:
+            colour = self._by_value[value] = QColor(value)
+        return colour
+
+    def fm(self, font: QFont) -> QFontMetricsF:
+        """Metrics of one of this style's fonts (computed once), or of any other font."""
+        metrics = self._metrics.get(id(font))
+        return metrics if metrics is not None else QFontMetricsF(font)
+
+    @staticmethod
+    def build(base: QFont, theme: Theme) -> _Style:
+        base = _scaled(base, theme.type_scale)
+        em = QFontMetricsF(base).height()
+        style = _Style(
+            header=_scaled(base, 1.1, bold=True),
+            stamp=_scaled(base, 0.95, bold=True),
+            trace=_scaled(base, 1.0),
+            answer=_scaled(base, 1.15, bold=True),
+            advantage=_scaled(base, 1.9, bold=True),  # the largest text on the card
+            word=_scaled(base, 1.0, bold=True),
+            compact_header=_scaled(base, 0.95, bold=True),
+            compact_answer=_scaled(base, 0.95),
+            compact_advantage=_scaled(base, 1.45, bold=True),  # largest in compact mode too
+            pad=round(em * 0.7),
+            gap=round(em * 0.35),
+            border=max(2.0, theme.stroke_width * 2.0),
+            radius=round(em * 0.6),
+            colours={
+                field.name: QColor(getattr(theme, field.name))
+                for field in fields(theme)
+                if field.type in (str, "str")
+                and QColor.isValidColorName(getattr(theme, field.name))
+            },
+            _by_value={},
+            _metrics={},
+        )
+        for font in (
+            style.header,
+            style.stamp,
+            style.trace,
+            style.answer,
+            style.advantage,
+            style.word,
+            style.compact_header,
+            style.compact_answer,
+            style.compact_advantage,
+        ):
+            style._metrics[id(font)] = QFontMetricsF(font)
+        return style
+
+
+def _wrap(text: str, font: QFont, width: float) -> tuple[str, ...]:
+    """The visual lines of ``text`` word-wrapped (or broken anywhere) to ``width`` pixels."""
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        if not paragraph.strip():
+            lines.append("")
+            continue
+        layout = QTextLayout(paragraph, font)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(max(1.0, width))
+            start, length = line.textStart(), line.textLength()
+            lines.append(paragraph[start : start + length].rstrip())
+        layout.endLayout()
+    return tuple(lines)
+
+
+_BOX_CACHE: dict[tuple, QPixmap] = {}
+_BOX_CACHE_LIMIT = 512
+
+
+def _rounded_box(
+    size: QSizeF, outline: QColor, fill: QColor, width: float, radius: float, widget: QWidget
+) -> QPixmap:
+    """An antialiased rounded rectangle, rendered once per look and reused by every card.
+
+    At G = 64 a click restyles every card; blitting a cached pixmap instead of stroking two
+    antialiased rounded rectangles per card keeps the repaint within a frame.
+    """
+    ratio = widget.devicePixelRatioF()
+    key = (
+        round(size.width(), 2),
+        round(size.height(), 2),
+        outline.rgba(),
+        fill.rgba(),
+        round(width, 2),
+        round(radius, 2),
+        ratio,
+    )
+    pixmap = _BOX_CACHE.get(key)
+    if pixmap is None:
+        if len(_BOX_CACHE) >= _BOX_CACHE_LIMIT:
+            _BOX_CACHE.clear()
+        pixmap = QPixmap(
+            max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+        )
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        box = QPainter(pixmap)
+        box.setRenderHint(QPainter.RenderHint.Antialiasing)
+        box.setPen(QPen(outline, width))
+        box.setBrush(fill)
+        half = width / 2
+        box.drawRoundedRect(
+            QRectF(half, half, size.width() - width, size.height() - width), radius, radius
+        )
+        box.end()
+        _BOX_CACHE[key] = pixmap
+    return pixmap
+
+
+def _reward_stamp(card: CardState, compact: bool) -> str:
+    mark = "✓" if card.correct else "✗"
+    return f"{card.reward} {mark}" if compact else f"reward {card.reward} {mark}"
+
+
+def _final_answer(card: CardState) -> str:
+    return "→ (no answer)" if card.final_answer is None else f"→ {card.final_answer}"
+
+
+class TraceCard(QWidget):
+    """One answer of the group, painted from a :class:`CardState`; emits ``toggle_requested``."""
+
+    toggle_requested = Signal(int)
+
+    def __init__(self, index: int, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._index = index
+        self._theme = theme
+        self._card: CardState | None = None
+        self._compact = False
+        self._style: _Style | None = None
+        self._style_key: tuple[QFont, Theme] | None = None
+        self._wrap_cache: dict[tuple[str, float], tuple[str, ...]] = {}
+        self._focus_visible = False
+        self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
+        self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
+        self.setObjectName(f"traceCard{index}")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setAccessibleName(f"Answer {index + 1}")
+        self.setToolTip(_HINT)
+
+    # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    @property
+    def compact(self) -> bool:
+        return self._compact
+
+    @property
+    def card_state(self) -> CardState | None:
+        """The last state shown (None before the first :meth:`show_card`)."""
+        return self._card
+
+    def _get_correct(self) -> bool:
+        return self._card is not None and self._card.correct
+
+    #: Whether the answer shown is right (reward 1); read-only, follows the last CardState shown.
+    correct = Property(bool, _get_correct)
+
+    def show_card(self, card: CardState, compact: bool) -> None:
+        """Render ``card``; does nothing at all when it and the mode are what is already shown."""
+        if card == self._card and compact == self._compact:
+            return
+        hint_changes = (
+            compact != self._compact or self._card is None or card.text != self._card.text
+        )
+        self._card = card
+        self._compact = compact
+        answer = (
+            "no final answer" if card.final_answer is None else f"final answer {card.final_answer}"
+        )
+        verdict = "right" if card.correct else "wrong"
+        self.setAccessibleName(f"Answer {self._index + 1}")
+        self.setAccessibleDescription(
+            f"{answer}, reward {card.reward} ({verdict}), "
+            f"advantage {signed(card.advantage, 2)}, {card.push.word}"
+        )
+        summary = (
+            f"<b>Answer {self._index + 1}</b> — {html.escape(_reward_stamp(card, False))}, "
+            f"A = {signed(card.advantage, 2)} {card.push.glyph} {card.push.word}"
+        )
+        trace = html.escape(card.text).replace("\n", "<br>")
+        self.setToolTip(f"<p>{summary}</p><p>{trace}</p><p><i>{_HINT}</i></p>")
+        if hint_changes:
+            self.updateGeometry()
+        self.update()
+
+    def set_presentation(self, highlighted: bool, advantage_hidden: bool) -> None:
+        """Mark the card as a loud rare answer, and/or hide its advantage until revealed."""
+        if (highlighted, advantage_hidden) == (self._highlighted, self._advantage_hidden):
+            return
+        self._highlighted, self._advantage_hidden = highlighted, advantage_hidden
+        self.update()
+
+    @property
+    def highlighted(self) -> bool:
+        return self._highlighted
+
+    @property
+    def advantage_hidden(self) -> bool:
+        return self._advantage_hidden
+
+    def set_theme(self, theme: Theme) -> None:
+        if theme == self._theme:
+            return
+        self._theme = theme
+        self.updateGeometry()
+        self.update()
+
+    def minimum_card_width(self) -> int:
+        """The narrowest this card can be in its current mode while staying legible (px)."""
+        style = self._current_style()
+        if self._compact:
+            content = max(
+                style.fm(style.compact_advantage).horizontalAdvance(_ADVANTAGE_SAMPLE_COMPACT),
+                style.fm(style.compact_header).horizontalAdvance("#64")
+                + style.gap * 2
+                + self._stamp_size(style, "0 ✗", compact=True).width(),
+            )
+        else:
+            content = max(
+                style.fm(style.trace).horizontalAdvance(_WIDTH_SAMPLE),
+                style.fm(style.advantage).horizontalAdvance(_ADVANTAGE_SAMPLE_FULL),
+            )
+        return int(content + 2 * (_MARGIN + style.pad) + 0.999)
+
+    def height_for_width(self, width: int) -> int:
+        """The height the current text needs at ``width`` px (the grid sizes its rows with it)."""
+        style = self._current_style()
+        if self._compact:
+            body = (
+                self._stamp_size(style, "0 ✗", compact=True).height()
+                + style.gap
+                + style.fm(style.compact_answer).height()
+                + style.gap * 0.5
+                + style.fm(style.compact_advantage).height()
+            )
+        else:
+            inner = width - 2 * (_MARGIN + style.pad)
+            body = (
+                self._header_height(style)
+                + style.gap
+                + len(self._trace_lines(style, inner)) * style.fm(style.trace).lineSpacing()
+                + style.gap * 2
+                + self._footer_height(style)
+            )
+        return int(body + 2 * (_MARGIN + style.pad) + 0.999)
+
+    # -- Qt overrides -------------------------------------------------------------------------
+
+    def sizeHint(self) -> QSize:
+        width = self.minimum_card_width()
+        return QSize(width, self.height_for_width(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(
+            event.position().toPoint()
+        ):
+            event.accept()
+            self.toggle_requested.emit(self._index)
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in _ACTIVATE_KEYS and not (
+            event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            event.accept()
+            self._show_focus_ring()
+            if not event.isAutoRepeat():  # holding Space must not flicker the answer
+                self.toggle_requested.emit(self._index)
+            return
+        super().keyPressEvent(event)  # arrows, Page Up/Down … go on to the grid
+
+    def focusInEvent(self, event) -> None:
+        # Like CSS :focus-visible: a ring for keyboard focus, none for the card just clicked.
+        self._focus_visible = event.reason() != Qt.FocusReason.MouseFocusReason
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        style = self._current_style()
+        card = self._card
+        advantage = 0.0 if card is None or self._advantage_hidden else card.advantage
+        colours = style.colours
+        accent = style.colour(self._theme.push_colour(advantage))
+        body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
+
+        border = style.border * (2 if self._highlighted else 1)
+        fill = style.colour(self._theme.push_fill(advantage))
+        painter.drawPixmap(
+            body.topLeft(), _rounded_box(body.size(), accent, fill, border, style.radius, self)
+        )
+
+        if self.hasFocus() and self._focus_visible:
+            ring = QRectF(self.rect()).adjusted(
+                _FOCUS_RING / 2, _FOCUS_RING / 2, -_FOCUS_RING / 2, -_FOCUS_RING / 2
+            )
+            painter.setPen(QPen(colours["focus"], _FOCUS_RING))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            radius = style.radius + _MARGIN - _FOCUS_RING / 2
+            painter.drawRoundedRect(ring, radius, radius)
+
+        if card is None:
+            return
+        content = body.adjusted(style.pad, style.pad, -style.pad, -style.pad)
+        if self._compact:
+            self._paint_compact(painter, style, card, content, accent)
+        else:
+            self._paint_full(painter, style, card, content, accent)
+
+    # -- painting -----------------------------------------------------------------------------
+
+    def _paint_full(
+        self, painter: QPainter, style: _Style, card: CardState, rect: QRectF, accent: QColor
+    ) -> None:
+        text = style.colours["text"]
+        top = rect.top()
+        header_h = self._header_height(style)
+
+        # Header: "#3" on the left, the reward stamp on the right.
+        stamp = self._paint_stamp(painter, style, card, rect.right(), top, header_h, compact=False)
+        self._draw_line(
+            painter,
+            style,
+            style.header,
+            text,
+            self._header_text(),
+            rect.left(),
+            top,
+            header_h,
+            stamp.left() - style.gap - rect.left(),
+        )
+
+        # Footer, anchored to the bottom so the advantages of a row line up.
+        word_fm = style.fm(style.word)
+        adv_fm = style.fm(style.advantage)
+        ans_fm = style.fm(style.answer)
+        y = rect.bottom() - word_fm.height()
+        self._draw_line(
+            painter,
+            style,
+            style.word,
+            accent,
+            "predict, then reveal" if self._advantage_hidden else card.push.word,
+            rect.left(),
+            y,
+            word_fm.height(),
+            rect.width(),
+        )
+        y -= adv_fm.height()
+        advantage_text = self._advantage_text(card, "A = ")
+        self._draw_fitted(
+            painter, style, style.advantage, accent, advantage_text, rect.left(), y, rect.width()
+        )
+        y -= ans_fm.height()
+        self._draw_line(
+            painter,
+            style,
+            style.answer,
+            text if card.final_answer is not None else style.colours["muted"],
+            _final_answer(card),
+            rect.left(),
+            y,
+            ans_fm.height(),
+            rect.width(),
+        )
+        footer_top = y - style.gap
+
+        # A hairline between the trace and the verdict.
+        painter.setPen(QPen(style.colours["border"], 1.0))
+        painter.drawLine(QPointF(rect.left(), footer_top), QPointF(rect.right(), footer_top))
+
+        # The trace, word-wrapped; the last line that fits is elided if the card is too short.
+        fm = style.fm(style.trace)
+        lines = self._trace_lines(style, rect.width())
+        y = top + header_h + style.gap
+        limit = footer_top - style.gap
+        painter.setFont(style.trace)
+        painter.setPen(text)
+        for i, line in enumerate(lines):
+            if y + fm.height() > limit + 0.5:
+                break
+            last_fitting = y + fm.lineSpacing() + fm.height() > limit + 0.5
+            if last_fitting and i < len(lines) - 1:
+                line = fm.elidedText(line + " …", Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(QPointF(rect.left(), y + fm.ascent()), line)
+            y += fm.lineSpacing()
+
+    def _paint_compact(
+        self, painter: QPainter, style: _Style, card: CardState, rect: QRectF, accent: QColor
+    ) -> None:
+        text = style.colours["text"]
+        stamp_h = self._stamp_size(style, "0 ✗", compact=True).height()
+        top = rect.top()
+        stamp = self._paint_stamp(painter, style, card, rect.right(), top, stamp_h, compact=True)
+        self._draw_line(
+            painter,
+            style,
+            style.compact_header,
+            text,
+            self._header_text(),
+            rect.left(),
+            top,
+            stamp_h,
+            stamp.left() - style.gap - rect.left(),
+        )
+        adv_fm = style.fm(style.compact_advantage)
+        ans_fm = style.fm(style.compact_answer)
+        y = rect.bottom() - adv_fm.height()
+        advantage_text = self._advantage_text(card, "")
+        self._draw_fitted(
+            painter,
+            style,
+            style.compact_advantage,
+            accent,
+            advantage_text,
+            rect.left(),
+            y,
+            rect.width(),
+        )
+        y -= ans_fm.height() + style.gap * 0.5
+        self._draw_line(
+            painter,
+            style,
+            style.compact_answer,
+            text if card.final_answer is not None else style.colours["muted"],
+            _final_answer(card),
+            rect.left(),
+            y,
+            ans_fm.height(),
+            rect.width(),
+        )
+
+    def _header_text(self) -> str:
+        return f"#{self._index + 1} ★" if self._highlighted else f"#{self._index + 1}"
+
+    def _advantage_text(self, card: CardState, prefix: str) -> str:
+        if self._advantage_hidden:
+            return f"{prefix}?"
+        return f"{prefix}{signed(card.advantage, 2)} {card.push.glyph}"
+
+    def _paint_stamp(
+        self,
+        painter: QPainter,
+        style: _Style,
+        card: CardState,
+        right: float,
+        top: float,
+        height: float,
+        compact: bool,
+    ) -> QRectF:
+        """Draw the reward pill right-aligned at ``right``; returns its rectangle."""
+        label = _reward_stamp(card, compact)
+        size = self._stamp_size(style, label, compact)
+        pill = QRectF(
+            right - size.width(), top + (height - size.height()) / 2, size.width(), size.height()
+        )
+        painter.drawPixmap(
+            pill.topLeft(),
+            _rounded_box(
+                pill.size(),
+                style.colours["muted"],
+                style.colours["surface"],
+                1.0,
+                pill.height() / 2,
+                self,
+            ),
+        )
+        painter.setFont(style.stamp)
+        painter.setPen(style.colours["text"])
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
+        return pill
+
+    @staticmethod
+    def _stamp_size(style: _Style, label: str, compact: bool) -> QSize:
+        fm = style.fm(style.stamp)
+        return QSize(
+            int(fm.horizontalAdvance(label) + fm.height() + 0.999),
+            int(fm.height() * 1.25 + 0.999),
+        )
+
+    @staticmethod
+    def _draw_line(
+        painter: QPainter,
+        style: _Style,
+        font: QFont,
+        colour: QColor,
+        text: str,
+        left: float,
+        top: float,
+        height: float,
+        width: float,
+    ) -> None:
+        """One line, vertically centred in ``height``, elided to ``width``."""
+        fm = style.fm(font)
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, width))
+        painter.setFont(font)
+        painter.setPen(colour)
+        baseline = top + (height - fm.height()) / 2 + fm.ascent()
+        painter.drawText(QPointF(left, baseline), text)
+
+    @staticmethod
+    def _draw_fitted(
+        painter: QPainter,
+        style: _Style,
+        font: QFont,
+        colour: QColor,
+        text: str,
+        left: float,
+        top: float,
+        width: float,
+    ) -> None:
+        """One line at ``font``, shrunk (never elided: it is a number) until it fits ``width``."""
+        fm = style.fm(font)
+        advance = fm.horizontalAdvance(text)
+        baseline = top + fm.ascent()
+        if advance > width > 0:
+            font = _scaled(font, width / advance)
+            small = QFontMetricsF(font)
+            baseline = top + (fm.height() - small.height()) / 2 + small.ascent()
+        painter.setFont(font)
+        painter.setPen(colour)
+        painter.drawText(QPointF(left, baseline), text)
+
+    # -- metrics ------------------------------------------------------------------------------
+
+    def _current_style(self) -> _Style:
+        key = (self.font(), self._theme)
+        if self._style is None or key != self._style_key:
+            self._style = _Style.build(self.font(), self._theme)
+            self._style_key = key
+            self._wrap_cache.clear()
+        return self._style
+
+    def _header_height(self, style: _Style) -> float:
+        return max(
+            style.fm(style.header).height(),
+            self._stamp_size(style, "reward 0 ✗", compact=False).height(),
+        )
+
+    @staticmethod
+    def _footer_height(style: _Style) -> float:
+        return (
+            style.fm(style.answer).height()
+            + style.fm(style.advantage).height()
+            + style.fm(style.word).height()
+        )
+
+    def _trace_lines(self, style: _Style, width: float) -> tuple[str, ...]:
+        text = "" if self._card is None else self._card.text
+        key = (text, round(width, 1))
+        lines = self._wrap_cache.get(key)
+        if lines is None:
+            if len(self._wrap_cache) > 32:
+                self._wrap_cache.clear()
+            lines = _wrap(text, style.trace, width) if text else ()
+            self._wrap_cache[key] = lines
+        return lines
+
+    def _show_focus_ring(self) -> None:
+        if not self._focus_visible:
+            self._focus_visible = True
+            self.update()

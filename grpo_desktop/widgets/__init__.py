@@ -1,1 +1,0 @@
-"""Qt views: they render the lab state and emit *_requested signals; they never call core."""

@@ -1,0 +1,110 @@
+"""Easy vs hard, side by side: the same formula on two groups, each fully interactive.
+
+The seed's point is that the same reward means different things in different groups: the lone
+wrong answer of an easy group gets −2.0, the lone right answer of a hard group +2.0. Each side is a
+complete ``LabPresenter``; the loud rare answers are starred and one sentence under each chart
+says why.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QSplitter, QWidget
+
+from grpo_desktop.core.snapshot import LabSnapshot
+from grpo_desktop.core.theme import Theme
+from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.window.lab_presenter import LabPresenter
+
+EASY_REWARDS = (True, True, True, True, False)
+HARD_REWARDS = (True, False, False, False, False)
+
+
+class CompareSide(QObject):
+    """One column's pieces: the pane's views, a heading and the sentence on its loudest answer.
+
+    The view lays both sides out in one grid so their rows line up: a prompt that wraps on one
+    side must not push that side's chart below the other's.
+    """
+
+    def __init__(self, pane: LabPresenter, heading: str, object_name: str) -> None:
+        super().__init__()
+        self.setObjectName(object_name)
+        self.pane = pane
+        self.heading = QLabel(heading, objectName="compareHeading")
+        self.note = QLabel(objectName="loudestNote")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(pane.trace_grid)
+        self.split.addWidget(pane.chart)
+        self.split.setChildrenCollapsible(False)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        pane.trace_grid.compact_above = 0  # small cards leave the charts room to be read
+        pane.trace_grid.show_snapshot(pane.state.snapshot)
+        pane.set_highlight_loudest(True)
+        pane.state.snapshot_changed.connect(self.show_snapshot)
+        self.show_snapshot(pane.state.snapshot)
+
+    @property
+    def rows(self) -> tuple[QWidget, ...]:
+        pane = self.pane
+        return (
+            self.heading,
+            pane.problem_panel,
+            pane.stats_panel,
+            self.split,
+            self.note,
+            pane.banner,
+        )
+
+    def show_snapshot(self, snapshot: LabSnapshot) -> None:
+        note = snapshot.worked_math.loudest_note
+        self.note.setText(f"★ {note}" if note else "No answer is rare in this group.")
+
+    def set_theme(self, theme: Theme) -> None:
+        self.heading.setFont(scaled_font(1.4 * theme.type_scale, bold=True))
+        self.note.setFont(scaled_font(1.15 * theme.type_scale))
+        for label in (self.heading, self.note):
+            label.setStyleSheet(f"color: {theme.text};")
+
+
+class CompareView(QWidget):
+    """Two labs side by side (objectName ``compareView``)."""
+
+    def __init__(self, left: LabPresenter, right: LabPresenter, theme: Theme) -> None:
+        super().__init__()
+        self.setObjectName("compareView")
+        self.left = CompareSide(left, "Easy problem", "compareEasy")
+        self.right = CompareSide(right, "Hard problem", "compareHard")
+        for side in (self.left, self.right):
+            side.setParent(self)
+        self.summary = QLabel(
+            "Same formula, two groups: a reward means something only relative to its own group. "
+            "Being the rare outcome makes an answer loud.",
+            objectName="compareSummary",
+        )
+        self.summary.setWordWrap(True)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(16)
+        grid.setVerticalSpacing(6)
+        grid.addWidget(self.summary, 0, 0, 1, 2)
+        for column, side in enumerate((self.left, self.right)):
+            for row, widget in enumerate(side.rows, start=1):
+                grid.addWidget(widget, row, column)
+            grid.setColumnStretch(column, 1)
+        grid.setRowStretch(4, 1)  # the cards and chart take the height that is left
+        self.set_theme(theme)
+
+    @property
+    def panes(self) -> tuple[LabPresenter, LabPresenter]:
+        return (self.left.pane, self.right.pane)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.summary.setFont(scaled_font(1.15 * theme.type_scale))
+        self.summary.setStyleSheet(f"color: {theme.text};")
+        for side in (self.left, self.right):
+            side.set_theme(theme)
+            side.pane.set_theme(theme)

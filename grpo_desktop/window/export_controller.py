@@ -1,0 +1,374 @@
+"""File ▸ Export and Edit ▸ Copy image: the lab as pictures for slides and as a table.
+
+``install_export_actions(window)`` adds the actions to a ``MainWindow`` (once; a second call
+returns the first result). Every export renders to bytes first and only then writes the file
+atomically (``atomic.write_bytes_atomically``), so a failed render or a full disk never leaves a
+half-written file or harms the one already there; a failure shows one warning and leaves the lab
+untouched.
+
+The file dialog is one method, ``ExportController.ask_path(title, default_name, filters)``,
+that tests replace.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QStandardPaths
+from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPixmap, QShortcut
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+
+from grpo_desktop.core import atomic
+from grpo_desktop.core.group_csv import default_file_stem, group_csv_bytes
+
+__all__ = ["CHART_PNG_SCALE", "SHORTCUTS", "ExportController", "install_export_actions"]
+
+log = logging.getLogger(__name__)
+
+CHART_PNG_SCALE = 2  # the chart PNG is rendered at twice its on-screen size: crisp on slides
+SCREEN_DPI = 96.0
+INCH_M = 0.0254
+
+PNG_FILTER = "PNG image (*.png)"
+SVG_FILTER = "SVG image (*.svg)"
+CSV_FILTER = "CSV table (*.csv)"
+
+# Keys free elsewhere in the window (which uses digits, [ ] V ?, Ctrl+1..5, Ctrl+ D E O R S Y Z Q
+# = - 0, Ctrl+Shift+ E S Z, F1, F11, PageUp/Down, Escape). No single letters: those belong to the
+# lab. A key some other part of the window already took is skipped, with a log warning.
+SHORTCUTS = {
+    "exportWindowPng": "Ctrl+Shift+W",  # W: the whole window
+    "exportChartPng": "Ctrl+Shift+P",  # P: a PNG of the chart, the one made for slides
+    "copyWindowImage": "Ctrl+Shift+C",
+}
+
+
+class ExportController(QObject):
+    """The export and copy actions of one window, and the code behind them."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("exportActions")
+        self.window = window
+        self.last_folder: Path | None = None  # remembered while the app runs, not saved
+
+        self.window_png_action = self._action(
+            "Window as PNG…",
+            "exportWindowPng",
+            "Save a picture of the whole window, exactly as it looks now",
+        )
+        self.window_png_action.triggered.connect(self.export_window_png)
+        self.chart_png_action = self._action(
+            "Chart as PNG…",
+            "exportChartPng",
+            f"Save the advantage chart as a PNG at {CHART_PNG_SCALE}× its on-screen size, "
+            "for slides",
+        )
+        self.chart_png_action.triggered.connect(self.export_chart_png)
+        self.chart_svg_action = self._action(
+            "Chart as SVG…",
+            "exportChartSvg",
+            "Save the advantage chart as an SVG that scales to any size",
+        )
+        self.chart_svg_action.triggered.connect(self.export_chart_svg)
+        self.csv_action = self._action(
+            "Group as CSV…",
+            "exportGroupCsv",
+            "Save each answer's trace, reward and advantage as a table for a spreadsheet",
+        )
+        self.csv_action.triggered.connect(self.export_group_csv)
+        self.copy_action = self._action(
+            "Copy image of the window",
+            "copyWindowImage",
+            "Copy a picture of the whole window to the clipboard",
+        )
+        self.copy_action.triggered.connect(self.copy_window_image)
+
+        self.export_menu = None
+        file_menu = getattr(window, "file_menu", None)
+        if file_menu is not None:
+            self.export_menu = file_menu.addMenu("&Export")  # appended, then moved before Quit
+            self.export_menu.setObjectName("exportMenu")
+            for action in (
+                self.window_png_action,
+                self.chart_png_action,
+                self.chart_svg_action,
+                self.csv_action,
+            ):
+                self.export_menu.addAction(action)
+            quit_action = getattr(window, "quit_action", None)
+            if quit_action is not None and quit_action in file_menu.actions():
+                file_menu.removeAction(self.export_menu.menuAction())
+                file_menu.insertMenu(quit_action, self.export_menu)
+                file_menu.insertSeparator(quit_action)
+        edit_menu = getattr(window, "edit_menu", None)
+        if edit_menu is not None:
+            edit_menu.addSeparator()
+            edit_menu.addAction(self.copy_action)
+
+    def _action(self, text: str, name: str, tip: str) -> QAction:
+        action = QAction(text, self.window, objectName=name)
+        key = SHORTCUTS.get(name)
+        if key:
+            sequence = QKeySequence(key)
+            if _shortcut_taken(self.window, sequence):
+                log.warning("%s is already taken; %r gets no shortcut", key, text)
+            else:
+                action.setShortcut(sequence)
+        shown = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({shown})" if shown else tip)
+        action.setStatusTip(tip)
+        self.window.addAction(action)  # the shortcut works even with the menu bar hidden
+        return action
+
+    @property
+    def actions(self) -> tuple[QAction, ...]:
+        return (
+            self.window_png_action,
+            self.chart_png_action,
+            self.chart_svg_action,
+            self.csv_action,
+            self.copy_action,
+        )
+
+    # --- what is exported ---------------------------------------------------------------------
+
+    def _pane(self):
+        """The lab the user is working in (one of the two in easy vs hard), else the main lab."""
+        return getattr(self.window, "active_pane", None) or self.window.lab
+
+    def _finish_animations(self) -> None:
+        """Jump every chart to its final view: no stage caption or half-grown bar in a picture."""
+        panes = getattr(self.window, "panes", None) or (self.window.lab,)
+        for pane in panes:
+            chart = pane.chart
+            if chart.is_animating():
+                chart.set_view(chart.view(), animate=False)
+
+    def window_png_bytes(self) -> bytes:
+        self._finish_animations()
+        return _png_bytes(self.window.grab())
+
+    def chart_png_bytes(self, scale: float = CHART_PNG_SCALE) -> bytes:
+        """The chart at ``scale`` × its on-screen size, as PNG bytes (DPI set to match)."""
+        from pyqtgraph.exporters import ImageExporter
+
+        self._finish_animations()
+        exporter = ImageExporter(self._pane().chart.getPlotItem())
+        width = int(exporter.parameters()["width"])
+        if width <= 0:
+            raise ValueError("the chart has no size yet")
+        exporter.parameters()["width"] = round(width * scale)  # the height follows
+        image = exporter.export(toBytes=True)
+        if not isinstance(image, QImage) or image.isNull():
+            raise ValueError("the chart could not be drawn")
+        dots_per_metre = round(SCREEN_DPI * scale / INCH_M)  # same physical size as on screen
+        image.setDotsPerMeterX(dots_per_metre)
+        image.setDotsPerMeterY(dots_per_metre)
+        return _png_bytes(image)
+
+    def chart_svg_bytes(self) -> bytes:
+        from pyqtgraph.exporters import SVGExporter
+
+        self._finish_animations()
+        with _svg_paths_closed_explicitly():
+            data = SVGExporter(self._pane().chart.getPlotItem()).export(toBytes=True)
+        if not data:
+            raise ValueError("the chart could not be drawn")
+        return _unstroked_clip_paths(bytes(data))
+
+    def group_csv_bytes(self) -> bytes:
+        return group_csv_bytes(self._pane().state.snapshot)
+
+    # --- the actions --------------------------------------------------------------------------
+
+    def export_window_png(self) -> Path | None:
+        return self._export(
+            "Save window as PNG", "window", ".png", PNG_FILTER, self.window_png_bytes
+        )
+
+    def export_chart_png(self) -> Path | None:
+        return self._export("Save chart as PNG", "chart", ".png", PNG_FILTER, self.chart_png_bytes)
+
+    def export_chart_svg(self) -> Path | None:
+        return self._export("Save chart as SVG", "chart", ".svg", SVG_FILTER, self.chart_svg_bytes)
+
+    def export_group_csv(self) -> Path | None:
+        return self._export("Save group as CSV", "group", ".csv", CSV_FILTER, self.group_csv_bytes)
+
+    def copy_window_image(self) -> None:
+        self._finish_animations()
+        QGuiApplication.clipboard().setPixmap(self.window.grab())
+        self.window.statusBar().showMessage("Copied an image of the window to the clipboard.")
+
+    def _export(
+        self, title: str, noun: str, suffix: str, filters: str, render: Callable[[], bytes]
+    ) -> Path | None:
+        """Ask for a path, render, write atomically; the path written, or None (cancel, error)."""
+        default_name = default_file_stem(self._pane().state.snapshot) + suffix
+        answer = self.ask_path(title, default_name, filters)
+        if not answer:
+            return None
+        path = Path(answer)
+        if path.suffix.lower() != suffix:
+            path = path.with_name(path.name + suffix)  # the dialog could not confirm this name
+            if path.exists() and not self.confirm_overwrite(path):
+                return None
+        try:
+            data = render()
+        except Exception as exc:  # an exporter can fail in many ways; none may reach the lab
+            log.exception("rendering the %s failed", noun)
+            self._warn(f"Could not save the {noun} to {path}: it could not be drawn ({exc}).")
+            return None
+        try:
+            atomic.write_bytes_atomically(path, data)
+        except OSError as exc:
+            self._warn(f"Could not save the {noun} to {path}: {_reason(exc, path)}.")
+            return None
+        self.last_folder = path.parent
+        self.window.statusBar().showMessage(f"Saved {noun} as {path}")
+        return path
+
+    def _warn(self, message: str) -> None:
+        QMessageBox.warning(self.window, "Export failed", message)
+
+    # --- dialogs (tests replace these) ---------------------------------------------------------
+
+    def default_folder(self, suffix: str) -> Path:
+        """The last folder saved to, else Pictures (images) or Documents (tables), else home."""
+        if self.last_folder is not None and self.last_folder.is_dir():
+            return self.last_folder
+        kind = (
+            QStandardPaths.StandardLocation.DocumentsLocation
+            if suffix == ".csv"
+            else QStandardPaths.StandardLocation.PicturesLocation
+        )
+        location = QStandardPaths.writableLocation(kind)
+        if location and Path(location).is_dir():
+            return Path(location)
+        return Path.home()
+
+    def ask_path(self, title: str, default_name: str, filters: str) -> str | None:
+        """The path the user chose in a save dialog, or None if they cancelled."""
+        match = re.search(r"\*\.(\w+)", filters)
+        suffix = f".{match.group(1)}" if match else ""
+        dialog = QFileDialog(
+            self.window, title, str(self.default_folder(suffix) / default_name), filters
+        )
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        if suffix:
+            dialog.setDefaultSuffix(suffix[1:])  # added before the dialog's overwrite question
+        if dialog.exec() != QFileDialog.DialogCode.Accepted:
+            return None
+        files = dialog.selectedFiles()
+        return files[0] if files else None
+
+    def confirm_overwrite(self, path: Path) -> bool:
+        """Asked only when a suffix was added after the dialog and that file exists."""
+        answer = QMessageBox.question(
+            self.window,
+            "Replace file?",
+            f"{path} already exists. Replace it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+
+@contextmanager
+def _svg_paths_closed_explicitly() -> Iterator[None]:
+    """Work around pyqtgraph 0.14's SVG exporter failing on Qt 6's paths that end in "Z".
+
+    Its ``correctCoordinates`` reads every token of a path as "x,y" and raises ValueError on the
+    close command "Z" that QSvgGenerator writes for rectangles (pyqtgraph issue #3485). While we
+    export, each "Z" becomes a line back to its subpath's start (the same shape, and a shape
+    without "Z" reaches pyqtgraph's code unchanged).
+    """
+    module = sys.modules["pyqtgraph.exporters.SVGExporter"]
+    original = module.correctCoordinates
+
+    def correct_coordinates(node, *args, **kwargs):
+        for path in node.getElementsByTagName("path"):
+            path.setAttribute("d", _explicit_closes(path.getAttribute("d")))
+        return original(node, *args, **kwargs)
+
+    module.correctCoordinates = correct_coordinates
+    try:
+        yield
+    finally:
+        module.correctCoordinates = original
+
+
+def _unstroked_clip_paths(svg: bytes) -> bytes:
+    """The SVG with ``stroke="none"`` on each clip path's shapes.
+
+    A clip path is never drawn, but SVG Tiny renderers (Qt's own QSvgRenderer, so Qt apps that
+    show the file) ignore ``<clipPath>`` and draw its rectangle with the black stroke it inherits:
+    a frame around the plot that is not on screen. Full SVG renderers are unaffected.
+    """
+    from xml.dom import minidom  # only when exporting SVG: keeps start-up quick
+
+    document = minidom.parseString(svg)
+    for clip in document.getElementsByTagName("clipPath"):
+        for shape in clip.childNodes:
+            if shape.nodeType == shape.ELEMENT_NODE:
+                shape.setAttribute("stroke", "none")
+    return document.toxml(encoding="UTF-8")
+
+
+def _explicit_closes(d: str) -> str:
+    """An SVG path's ``d`` with each close command "Z" written as a line to the subpath start."""
+    tokens: list[str] = []
+    start = ""
+    for token in d.split():
+        if token in ("Z", "z"):
+            if start:
+                tokens.append("L" + start)
+            continue
+        if token[0] == "M" and "," in token:
+            start = token[1:]
+        tokens.append(token)
+    return " ".join(tokens)
+
+
+def _png_bytes(picture: QPixmap | QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    if not buffer.open(QIODevice.OpenModeFlag.WriteOnly):
+        raise OSError("could not open a memory buffer for the image")
+    try:
+        if picture.isNull() or not picture.save(buffer, "PNG"):
+            raise ValueError("the image could not be encoded as PNG")
+    finally:
+        buffer.close()
+    return bytes(data)
+
+
+def _reason(exc: OSError, path: Path) -> str:
+    """The reason in words, naming a missing folder rather than the temporary file's name."""
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    return (exc.strerror or str(exc)).rstrip(".").lower()
+
+
+def _shortcut_taken(window: QMainWindow, sequence: QKeySequence) -> bool:
+    for action in window.findChildren(QAction):
+        if sequence in action.shortcuts():
+            return True
+    return any(shortcut.key() == sequence for shortcut in window.findChildren(QShortcut))
+
+
+def install_export_actions(window: QMainWindow) -> ExportController:
+    """Add File ▸ Export and Edit ▸ Copy image to ``window`` (once) and return the actions."""
+    existing = getattr(window, "export_actions", None)
+    if existing is not None:
+        return existing
+    actions = ExportController(window)
+    window.export_actions = actions
+    return actions

@@ -1,0 +1,213 @@
+"""The lecturer's scenario file behind the window: open, save, recent files, unsaved changes.
+
+The undo stack's clean state is the saved state, so "modified" means exactly "there is something
+to undo since the last save". Opening a file that cannot be loaded says why and changes nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
+
+from grpo_desktop.core.scenario import (
+    SCENARIO_SUFFIX,
+    Scenario,
+    ScenarioError,
+    load_scenario,
+    save_scenario,
+)
+from grpo_desktop.model.settings import AppSettings
+
+FILE_FILTER = f"GRPO scenarios (*{SCENARIO_SUFFIX});;All files (*)"
+
+
+class ScenarioFiles(QObject):
+    """File actions of one window and the path of the scenario it shows."""
+
+    path_changed = Signal(object)  # Path | None
+
+    def __init__(self, window: QMainWindow, settings: AppSettings) -> None:
+        super().__init__(window)
+        self.window = window
+        self.settings = settings
+        self.path: Path | None = None
+        self.open_action = self._action(
+            "&Open scenario…", "openAction", "Ctrl+O"
+        )
+        self.open_action.triggered.connect(self.open_dialog)
+        self.save_action = self._action(
+            "&Save scenario", "saveAction", "Ctrl+S"
+        )
+        self.save_action.triggered.connect(self.save)
+        self.save_as_action = self._action(
+            "Save scenario &as…", "saveAsAction", QKeySequence("Ctrl+Shift+S")
+        )
+        self.save_as_action.triggered.connect(self.save_as)
+        self.recent_menu = QMenu("Open &recent", window)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._fill_recent_menu()
+
+    def _action(self, text: str, name: str, shortcut) -> QAction:
+        action = QAction(text, self.window, objectName=name)
+        action.setShortcut(QKeySequence(shortcut))
+        self.window.addAction(action)
+        return action
+
+    def add_to_menu(self, menu: QMenu) -> None:
+        menu.addAction(self.open_action)
+        menu.addMenu(self.recent_menu)
+        menu.addAction(self.save_action)
+        menu.addAction(self.save_as_action)
+
+    # --- asking the user (injectable in tests) ----------------------------------------------
+
+    def ask_open_path(self) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open scenario", str(self._folder()), FILE_FILTER
+        )
+        return path or None
+
+    def ask_save_path(self) -> str | None:
+        name = self.path.name if self.path else f"{self.window.state.problem.id}{SCENARIO_SUFFIX}"
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Save scenario", str(self._folder() / name), FILE_FILTER
+        )
+        return path or None
+
+    def show_error(self, title: str, message: str) -> None:
+        QMessageBox.warning(self.window, title, message)
+
+    def ask_keep_changes(self) -> str:
+        """'save', 'discard' or 'cancel' for unsaved changes."""
+        buttons = (
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel
+        )
+        answer = QMessageBox.question(
+            self.window,
+            "Unsaved changes",
+            f"Save the changes to {self.display_name}?",
+            buttons,
+            QMessageBox.StandardButton.Save,
+        )
+        return {
+            QMessageBox.StandardButton.Save: "save",
+            QMessageBox.StandardButton.Discard: "discard",
+        }.get(answer, "cancel")
+
+    def _folder(self) -> Path:
+        if self.path is not None:
+            return self.path.parent
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation
+        )
+        return Path(documents) if documents else Path.home()
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def modified(self) -> bool:
+        return not self.window.undo_stack.isClean()
+
+    @property
+    def display_name(self) -> str:
+        return self.path.name if self.path else "Untitled"
+
+    def confirm_discard(self) -> bool:
+        """True when it is safe to replace the lab: saved, discarded, or nothing to lose."""
+        if not self.modified:
+            return True
+        choice = self.ask_keep_changes()
+        if choice == "save":
+            return self.save()
+        return choice == "discard"
+
+    # --- open and save ----------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        if not self.confirm_discard():
+            return
+        path = self.ask_open_path()
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path) -> bool:
+        """Load a scenario; on failure say why and leave the lab exactly as it was."""
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError as error:
+            self.show_error("Could not open the scenario", str(error))
+            if str(Path(path).resolve()) in self.settings.recent_files:
+                self.settings.remove_recent_file(str(Path(path).resolve()))
+            return False
+        self.apply(scenario)
+        self.adopt_path(path)
+        self.window.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
+        return True
+
+    def apply(self, scenario: Scenario) -> None:
+        window = self.window
+        window.show_compare(False)
+        window.state.restore(scenario.to_memento())
+        window.set_view(scenario.view, animate=False)
+        window.undo_stack.clear()
+        window.undo_stack.setClean()
+
+    def current_scenario(self) -> Scenario:
+        window = self.window
+        return Scenario.from_memento(window.state.memento(), window.view)
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self._write(self.path)
+
+    def save_as(self) -> bool:
+        path = self.ask_save_path()
+        if not path:
+            return False
+        target = Path(path)
+        if not target.name.endswith(SCENARIO_SUFFIX):
+            target = target.with_name(target.name.removesuffix(".json") + SCENARIO_SUFFIX)
+        return self._write(target)
+
+    def _write(self, path: Path) -> bool:
+        try:
+            save_scenario(self.current_scenario(), path)
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.show_error("Could not save the scenario", f"{path}: {reason}")
+            return False
+        self.window.undo_stack.setClean()
+        self._set_path(path)
+        self.settings.add_recent_file(path)
+        self.window.statusBar().showMessage(f"Saved {path.name}", 4000)
+        return True
+
+    def adopt_path(self, path: str | Path) -> None:
+        """The lab shows this file's scenario (opened from the command line): remember it."""
+        self._set_path(Path(path))
+        self.settings.add_recent_file(path)
+
+    def _set_path(self, path: Path | None) -> None:
+        self.path = path
+        self.path_changed.emit(path)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files
+        for index, file in enumerate(files, start=1):
+            action = self.recent_menu.addAction(f"&{index} {Path(file).name}")
+            action.setToolTip(file)
+            action.setStatusTip(file)
+            action.triggered.connect(lambda _=False, f=file: self._open_recent(f))
+        self.recent_menu.setEnabled(bool(files))
+
+    def _open_recent(self, path: str) -> None:
+        if self.confirm_discard():
+            self.open_path(path)

@@ -1,0 +1,149 @@
+"""On stage: themes, zoom and full screen, applied to the whole window at once.
+
+Zoom scales the application font (so menus, toolbar, cards, panels and chart grow together) and
+the theme's type scale multiplies on top; the Qt palette follows the theme so menus, combo boxes
+and spin boxes match it too.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QKeySequence,
+    QPalette,
+)
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+from grpo_desktop.core.theme import THEMES, Theme, get_theme
+from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
+
+ZOOM_STEP = 0.25
+
+
+def palette_for(theme: Theme) -> QPalette:
+    """A Qt palette with the theme's colours, for the widgets Qt draws itself."""
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: theme.window,
+        QPalette.ColorRole.WindowText: theme.text,
+        QPalette.ColorRole.Base: theme.surface,
+        QPalette.ColorRole.AlternateBase: theme.neutral_fill,
+        QPalette.ColorRole.Text: theme.text,
+        QPalette.ColorRole.Button: theme.surface,
+        QPalette.ColorRole.ButtonText: theme.text,
+        QPalette.ColorRole.ToolTipBase: theme.surface,
+        QPalette.ColorRole.ToolTipText: theme.text,
+        QPalette.ColorRole.Highlight: theme.focus,
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: theme.muted,
+        QPalette.ColorRole.Link: theme.focus,
+        QPalette.ColorRole.Mid: theme.border,
+        QPalette.ColorRole.Dark: theme.border,
+    }
+    for role, colour in roles.items():
+        palette.setColor(role, QColor(colour))
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(theme.muted))
+    return palette
+
+
+class StageControls:
+    """Theme, zoom and full screen for one window, remembered in the settings."""
+
+    def __init__(self, window: QMainWindow, settings: AppSettings) -> None:
+        self.window = window
+        self.settings = settings
+        app = QApplication.instance()
+        self._base_point_size = QGuiApplication.font().pointSizeF()
+        self._app = app
+        self.theme_name = settings.theme
+        self.zoom = settings.zoom
+
+        self.theme_actions = QActionGroup(window)
+        for theme in THEMES.values():
+            action = QAction(theme.label, window, checkable=True, objectName=f"theme_{theme.name}")
+            action.setData(theme.name)
+            action.setStatusTip(f"Switch to the {theme.label.lower()} theme")
+            self.theme_actions.addAction(action)
+        self.theme_actions.triggered.connect(lambda action: self.set_theme(action.data()))
+
+        self.zoom_in_action = self._action("Zoom in", "zoomIn", QKeySequence.StandardKey.ZoomIn)
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.zoom_in_action.triggered.connect(lambda: self.set_zoom(self.zoom + ZOOM_STEP))
+        self.zoom_out_action = self._action("Zoom out", "zoomOut", QKeySequence("Ctrl+-"))
+        self.zoom_out_action.triggered.connect(lambda: self.set_zoom(self.zoom - ZOOM_STEP))
+        self.zoom_reset_action = self._action("Actual size", "zoomReset", QKeySequence("Ctrl+0"))
+        self.zoom_reset_action.triggered.connect(lambda: self.set_zoom(ZOOM_DEFAULT))
+        self.full_screen_action = self._action(
+            "Full screen", "fullScreen", QKeySequence(QKeySequence.StandardKey.FullScreen)
+        )
+        self.full_screen_action.setShortcuts([QKeySequence("F11")])
+        self.full_screen_action.setCheckable(True)
+        self.full_screen_action.toggled.connect(self.set_full_screen)
+
+    def _action(self, text: str, name: str, shortcut) -> QAction:
+        action = QAction(text, self.window, objectName=name)
+        action.setShortcut(QKeySequence(shortcut))
+        self.window.addAction(action)
+        return action
+
+    def add_to_menu(self, menu) -> None:
+        theme_menu = menu.addMenu("Theme")
+        for action in self.theme_actions.actions():
+            theme_menu.addAction(action)
+        menu.addAction(self.zoom_in_action)
+        menu.addAction(self.zoom_out_action)
+        menu.addAction(self.zoom_reset_action)
+        menu.addAction(self.full_screen_action)
+
+    @property
+    def theme(self) -> Theme:
+        """The current theme with the zoom folded into its type scale."""
+        return get_theme(self.theme_name)
+
+    def apply(self) -> None:
+        """Put the current theme and zoom on the application and the window."""
+        theme = self.theme
+        for action in self.theme_actions.actions():
+            action.setChecked(action.data() == theme.name)
+        font = QFont(QGuiApplication.font())
+        font.setPointSizeF(self._base_point_size * self.zoom)
+        QApplication.setFont(font)
+        QApplication.setPalette(palette_for(theme))
+        self.window.apply_theme(theme)
+        self.zoom_in_action.setEnabled(self.zoom < ZOOM_MAX)
+        self.zoom_out_action.setEnabled(self.zoom > ZOOM_MIN)
+
+    def set_theme(self, name: str, remember: bool = True) -> None:
+        """Switch theme; ``remember=False`` (e.g. ``--theme`` for one run) keeps the setting."""
+        get_theme(name)
+        self.theme_name = name
+        if remember:
+            self.settings.theme = name
+        self.apply()
+
+    def set_zoom(self, zoom: float, remember: bool = True) -> None:
+        zoom = round(min(ZOOM_MAX, max(ZOOM_MIN, zoom)), 2)
+        if zoom == self.zoom:
+            return
+        self.zoom = zoom
+        if remember:
+            self.settings.zoom = zoom
+        self.apply()
+        self.window.statusBar().showMessage(f"Zoom {zoom:.0%}", 2000)
+
+    def set_full_screen(self, on: bool) -> None:
+        if on:
+            self.window.showFullScreen()
+        else:
+            self.window.showNormal()
+        if self.full_screen_action.isChecked() != on:
+            self.full_screen_action.setChecked(on)

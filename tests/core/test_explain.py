@@ -1,0 +1,70 @@
+"""The worked math writes the seeds' exact numbers, step by step."""
+
+from __future__ import annotations
+
+import pytest
+
+from grpo_desktop import core
+from grpo_desktop.core.explain import explain
+
+
+def text_of(rewards, convention="textbook") -> str:
+    worked = explain(core.group_stats(rewards, convention))
+    return "\n".join(line for step in worked.steps for line in step.lines)
+
+
+def test_seed_1001_is_worked_as_the_book_writes_it():
+    text = text_of([1, 0, 0, 1])
+    assert "mean = (1+0+0+1)/4 = 2/4 = 0.5" in text
+    assert "variance = p(1 − p) = 0.5 × 0.5 = 0.25" in text
+    assert "std = √0.25 = 0.5" in text
+    assert "r − mean = 1 − 0.5 = +0.5; A = +0.5/0.5 = +1.0" in text
+    assert "r − mean = 0 − 0.5 = −0.5; A = −0.5/0.5 = −1.0" in text
+
+
+def test_easy_group_gives_the_seeds_numbers():
+    text = text_of([1, 1, 1, 1, 0])
+    assert "mean = (1+1+1+1+0)/5 = 4/5 = 0.8" in text
+    assert "p(1 − p) = 0.8 × 0.2 = 0.16" in text
+    assert "std = √0.16 = 0.4" in text
+    assert "A = +0.2/0.4 = +0.5" in text
+    assert "A = −0.8/0.4 = −2.0" in text
+
+
+def test_hard_group_gives_plus_two():
+    text = text_of([1, 0, 0, 0, 0])
+    assert "A = +0.8/0.4 = +2.0" in text and "A = −0.2/0.4 = −0.5" in text
+
+
+def test_degenerate_group_is_explained():
+    worked = explain(core.group_stats([1, 1, 1, 1]))
+    assert worked.steps[-1].title == "Degenerate group"
+    assert "exactly 0" in worked.comparison
+
+
+def test_library_convention_shows_its_sample_std_and_the_difference_from_the_textbook():
+    worked = explain(core.group_stats([1, 0, 0, 1], "trl"))
+    text = "\n".join(line for step in worked.steps for line in step.lines)
+    assert "sample variance" in text and "1e-4" in text
+    assert "+0.866 / −0.866" in worked.comparison and "+1.000 / −1.000" in worked.comparison
+    assert worked.source.startswith("TRL")
+
+
+@pytest.mark.parametrize(
+    ("rewards", "loudest", "phrase"),
+    [
+        ([1, 1, 1, 1, 0], (4,), "lone wrong answer (#5) gets −2.0"),
+        ([1, 0, 0, 0, 0], (0,), "lone right answer (#1) gets +2.0"),
+        ([1, 0, 0, 1], (), ""),
+    ],
+)
+def test_rare_answers_are_named_as_the_loud_ones(rewards, loudest, phrase):
+    worked = explain(core.group_stats(rewards))
+    assert worked.loudest == loudest
+    assert phrase in worked.loudest_note
+
+
+@pytest.mark.parametrize("convention", core.convention_names())
+def test_every_convention_has_two_stage_labels(convention):
+    first, second = explain(core.group_stats([1, 0, 0, 1], convention)).stage_labels
+    assert first.startswith("Step 1 of 2") and second.startswith("Step 2 of 2")

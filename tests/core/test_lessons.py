@@ -1,0 +1,433 @@
+"""Lesson mode data: the shipped lessons load, quote only numbers the app computes, and broken
+lesson files say which file and which field are wrong."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import re
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grpo_desktop import core
+from grpo_desktop.core.lessons import (
+    HIGHLIGHTS,
+    VIEWS,
+    Lesson,
+    LessonError,
+    LessonLab,
+    LessonStep,
+    UnknownLessonError,
+    get_lesson,
+    load_lesson_file,
+    load_lessons,
+    parse_lesson,
+)
+from grpo_desktop.core.problems import get_problem
+
+LESSONS = load_lessons()
+STEP_CASES = [
+    pytest.param(lesson, index, id=f"{lesson.id}-step{index}")
+    for lesson in LESSONS
+    for index in range(len(lesson.steps))
+]
+SHIPPED_DIR = Path(str(resources.files("grpo_desktop.resources").joinpath("lessons")))
+MINUS = "\u2212"
+
+
+def _shipped_data(lesson_id: str = "group-is-baseline") -> dict[str, Any]:
+    return json.loads((SHIPPED_DIR / f"{lesson_id}.json").read_text(encoding="utf-8"))
+
+
+def _write(tmp_path: Path, data: object, name: str = "group-is-baseline.json") -> Path:
+    path = tmp_path / name
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- the numbers a step text quotes --------------------------------------------------------------
+
+_TAG = re.compile(r"</?[bi]>")
+_SIGNED = re.compile(r"(?<![\w.])([+±" + MINUS + r"])(\d+(?:\.\d+)?)")
+_ASCII_NEGATIVE = re.compile(r"(?<![\w.])-\d")
+_MEAN_STD = re.compile(r"\b(mean|std)\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
+_ALL_ZERO = re.compile(r"\badvantages?\s+(?:is\s+|are\s+)?0(?![.\d])")
+_REWARD_LIST = re.compile(r"(?<![\d.+±\-" + MINUS + r"])[01](?:,\s*[01]){2,}(?!\d|\.\d)")
+
+
+def _matches(value: float, written: str) -> bool:
+    """Whether ``value`` shows as ``written`` at the precision the text uses."""
+    decimals = len(written.split(".")[1]) if "." in written else 0
+    return f"{abs(value):.{decimals}f}" == written and (value != 0 or float(written) == 0)
+
+
+def quoted_numbers(step: LessonStep) -> tuple[list[str], list[str]]:
+    """(quotes found, quotes that do not match the step's own lab or compared labs)."""
+    text = _TAG.sub("", step.text)
+    stats = [core.group_stats(lab.rewards, lab.convention) for lab in step.labs]
+    advantages = [float(a) for s in stats for a in s.advantages]
+    found: list[str] = []
+    wrong: list[str] = []
+
+    for match in _SIGNED.finditer(text):
+        sign, digits = match.groups()
+        found.append(match.group(0))
+        up = any(a > 0 and _matches(a, digits) for a in advantages)
+        down = any(a < 0 and _matches(a, digits) for a in advantages)
+        ok = {"+": up, MINUS: down, "±": up and down}[sign]
+        if not ok:
+            wrong.append(f"advantage {match.group(0)} (lab advantages {advantages})")
+    for match in _ASCII_NEGATIVE.finditer(text):
+        wrong.append(f"{match.group(0)!r} uses a hyphen; write the minus sign {MINUS}")
+    for match in _MEAN_STD.finditer(text):
+        name, digits = match.group(1).lower(), match.group(2)
+        found.append(match.group(0))
+        if not any(_matches(getattr(s, name), digits) for s in stats):
+            values = [getattr(s, name) for s in stats]
+            wrong.append(f"{match.group(0)!r} (lab {name} {values})")
+    for match in _ALL_ZERO.finditer(text):
+        found.append(match.group(0))
+        if not any(s.degenerate and not s.advantages.any() for s in stats):
+            wrong.append(f"{match.group(0)!r} but the lab's advantages are {advantages}")
+    for match in _REWARD_LIST.finditer(text):
+        found.append(match.group(0))
+        quoted = tuple(int(r) for r in re.findall(r"[01]", match.group(0)))
+        if quoted not in [lab.rewards for lab in step.labs]:
+            wrong.append(
+                f"rewards {match.group(0)!r} (lab rewards {[lab.rewards for lab in step.labs]})"
+            )
+    return found, wrong
+
+
+@pytest.mark.parametrize(("lesson", "index"), STEP_CASES)
+def test_every_number_in_a_step_text_is_what_its_lab_shows(lesson: Lesson, index: int) -> None:
+    _, wrong = quoted_numbers(lesson.steps[index])
+    assert wrong == [], f"{lesson.id} step {index}: {wrong}"
+
+
+def test_the_shipped_texts_quote_the_seeds_numbers() -> None:
+    """The check above is not vacuous: the seeds' key numbers are quoted and were checked."""
+    found = {
+        quote for lesson in LESSONS for step in lesson.steps for quote in quoted_numbers(step)[0]
+    }
+    for quote in ("+1", f"{MINUS}1", f"{MINUS}2.0", "+0.5", "+2.0", f"{MINUS}0.5", "±0.866"):
+        assert quote in found
+    assert {"mean 0.5", "std 0.5", "mean 1", "mean 0", "Mean 0.8", "std 0.4"} <= found
+
+
+def test_the_number_check_catches_wrong_numbers() -> None:
+    lab = LessonLab("mult-23x47", (True, False, False, True))
+    step = LessonStep(
+        title="t",
+        text="Mean 0.7, std 0.5, every advantage 0: +3.0, −1, ±1, -1 on 1, 1, 0, 0.",
+        lab=lab,
+        compare=None,
+        highlight="math",
+        view="advantage",
+    )
+    _, wrong = quoted_numbers(step)
+    joined = " | ".join(wrong)
+    assert len(wrong) == 5, joined
+    for fragment in ("Mean 0.7", "'advantage 0'", "+3.0", "'-1'", "1, 1, 0, 0"):
+        assert fragment in joined
+
+
+def test_predict_steps_do_not_give_the_answer_away() -> None:
+    hidden = [step for lesson in LESSONS for step in lesson.steps if step.hide_advantages]
+    assert len(hidden) >= 3
+    for step in hidden:
+        assert not _SIGNED.search(step.text), step.title
+        assert "reveal" in step.text.lower()
+
+
+# --- the shipped lessons -------------------------------------------------------------------------
+
+
+def test_both_lessons_ship_in_order() -> None:
+    assert [lesson.id for lesson in LESSONS] == ["group-is-baseline", "same-formula-two-groups"]
+    assert [lesson.title for lesson in LESSONS] == [
+        "The group is the baseline",
+        "Same formula, two groups",
+    ]
+    assert load_lessons() is LESSONS  # cached
+
+
+def test_lessons_are_read_through_importlib_resources() -> None:
+    names = {
+        entry.name
+        for entry in resources.files("grpo_desktop.resources").joinpath("lessons").iterdir()
+    }
+    assert {f"{lesson.id}.json" for lesson in LESSONS} <= names
+
+
+@pytest.mark.parametrize(("lesson", "index"), STEP_CASES)
+def test_every_step_loads_into_valid_group_stats(lesson: Lesson, index: int) -> None:
+    step = lesson.steps[index]
+    assert (step.lab is None) != (step.compare is None)
+    assert step.highlight in HIGHLIGHTS
+    assert step.view in VIEWS
+    assert 1 <= len(step.labs) <= 2
+    for lab in step.labs:
+        problem = get_problem(lab.problem_id)
+        assert problem.id == lab.problem_id
+        assert 2 <= len(lab.correct) <= 64
+        stats = core.group_stats(lab.rewards, lab.convention)
+        assert stats.group_size == len(lab.correct)
+        assert stats.convention == lab.convention
+        assert all(abs(a) < 1e6 for a in stats.advantages)
+
+
+def test_seed_000_lesson_covers_the_seed() -> None:
+    lesson = get_lesson("group-is-baseline")
+    groups = [step.lab.rewards for step in lesson.steps if step.lab is not None]
+    assert lesson.steps[0].view == "reward"
+    assert lesson.steps[0].lab == LessonLab("mult-23x47", (True, False, False, True))
+    assert (1, 1, 1, 1) in groups and (0, 0, 0, 0) in groups
+    assert any(step.hide_advantages for step in lesson.steps)
+    assert {"banner", "ppo"} <= {step.highlight for step in lesson.steps}
+    assert "frontier is where the gradient is" in lesson.steps[-1].text
+
+
+def test_seed_002_lesson_covers_the_seed() -> None:
+    lesson = get_lesson("same-formula-two-groups")
+    easy = LessonLab("easy-add-17-25", (True, True, True, True, False))
+    hard = LessonLab("hard-remainder-7-pow-100", (True, False, False, False, False))
+    compares = [step for step in lesson.steps if step.compare is not None]
+    assert compares and compares[0].compare == (easy, hard)
+    assert compares[0].highlight == "compare"
+    assert any(step.lab == easy and step.hide_advantages for step in lesson.steps)
+    assert any(step.lab == hard and step.hide_advantages for step in lesson.steps)
+    assert any(step.lab is not None and step.lab.convention == "trl" for step in lesson.steps)
+
+
+def test_lesson_objects_are_frozen() -> None:
+    lesson = LESSONS[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lesson.title = "changed"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lesson.steps[0].text = "changed"  # type: ignore[misc]
+    assert isinstance(lesson.steps, tuple)
+    assert isinstance(lesson.steps[0].labs[0].correct, tuple)
+
+
+def test_get_lesson_lists_valid_ids() -> None:
+    assert get_lesson("same-formula-two-groups").title == "Same formula, two groups"
+    with pytest.raises(UnknownLessonError) as info:
+        get_lesson("nope")
+    message = str(info.value)
+    assert "'nope'" in message
+    assert "group-is-baseline" in message and "same-formula-two-groups" in message
+    assert isinstance(info.value, KeyError) and isinstance(info.value, LessonError)
+
+
+# --- broken lesson files -------------------------------------------------------------------------
+
+
+def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+    """A mutation that sets ``data[a][b]…`` (``path`` like "steps.2.lab.correct")."""
+
+    def mutate(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        if isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+
+    return mutate
+
+
+def _delete(path: str) -> Callable[[dict[str, Any]], None]:
+    def mutate(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        del target[last]
+
+    return mutate
+
+
+def _compare_step(index: int, labs: object) -> Callable[[dict[str, Any]], None]:
+    """A mutation that turns step ``index`` into a compare step showing ``labs``."""
+
+    def mutate(data: dict[str, Any]) -> None:
+        step = data["steps"][index]
+        del step["lab"]
+        step.update(compare=labs, highlight="compare", hide_advantages=False)
+
+    return mutate
+
+
+_LAB = {"problem_id": "mult-23x47", "correct": [1, 0, 0, 1]}
+
+BAD_FIELDS = [
+    pytest.param(
+        _set("steps.0.lab.problem_id", "no-such-problem"),
+        "steps[0].lab.problem_id",
+        "mult-23x47",
+        id="unknown-problem",
+    ),
+    pytest.param(
+        _set("steps.1.compare", [_LAB, _LAB]), "steps[1].lab", "both", id="lab-and-compare"
+    ),
+    pytest.param(_delete("steps.1.lab"), "steps[1].lab", "neither", id="neither-lab-nor-compare"),
+    pytest.param(
+        _set("steps.0.highlight", "sparkles"), "steps[0].highlight", "'cards'", id="bad-highlight"
+    ),
+    pytest.param(
+        _set("steps.0.highlight", "compare"),
+        "steps[0].highlight",
+        "compare step",
+        id="compare-highlight-on-lab",
+    ),
+    pytest.param(_set("steps.0.view", "tokens"), "steps[0].view", "'advantage'", id="bad-view"),
+    pytest.param(lambda d: d.update(steps=d["steps"][:1]), "steps", "2 to", id="too-few-steps"),
+    pytest.param(_set("steps", {}), "steps", "a list", id="steps-not-a-list"),
+    pytest.param(
+        _set("steps.2.lab.correct", [1]),
+        "steps[2].lab.correct",
+        "2 to 64 entries",
+        id="correct-too-short",
+    ),
+    pytest.param(
+        _set("steps.2.lab.correct", [1, 0] * 33),
+        "steps[2].lab.correct",
+        "2 to 64 entries",
+        id="correct-too-long",
+    ),
+    pytest.param(
+        _set("steps.2.lab.correct", [1, 2]),
+        "steps[2].lab.correct[1]",
+        "got 2",
+        id="correct-entry-not-0-1",
+    ),
+    pytest.param(
+        _set("steps.0.lab.convention", "ppo"),
+        "steps[0].lab.convention",
+        "'trl'",
+        id="bad-convention",
+    ),
+    pytest.param(
+        _set("steps.0.lab.seed", 1),
+        "steps[0].lab",
+        "unknown field(s) ['seed']",
+        id="unknown-lab-field",
+    ),
+    pytest.param(
+        _set("steps.3.notes", "x"),
+        "steps[3]",
+        "unknown field(s) ['notes']",
+        id="unknown-step-field",
+    ),
+    pytest.param(_delete("steps.0.title"), "steps[0].title", "missing", id="missing-step-title"),
+    pytest.param(
+        _set("steps.0.text", "<script>x</script>"), "steps[0].text", "<b> and <i>", id="bad-markup"
+    ),
+    pytest.param(
+        _set("steps.0.text", "One. Two. Three. Four."),
+        "steps[0].text",
+        "1 to 3",
+        id="too-many-sentences",
+    ),
+    pytest.param(
+        _set("steps.0.hide_advantages", "yes"),
+        "steps[0].hide_advantages",
+        "true or false",
+        id="hide-not-bool",
+    ),
+    pytest.param(
+        _set("steps.0.hide_advantages", True),
+        "steps[0].hide_advantages",
+        "advantage",
+        id="hide-in-reward-view",
+    ),
+    pytest.param(_compare_step(1, [_LAB]), "steps[1].compare", "exactly 2", id="compare-one-lab"),
+    pytest.param(
+        _compare_step(1, [_LAB, {**_LAB, "correct": [1]}]),
+        "steps[1].compare[1].correct",
+        "2 to 64 entries",
+        id="compare-lab-too-short",
+    ),
+    pytest.param(
+        lambda data: (
+            _compare_step(1, [_LAB, _LAB])(data),
+            _set("steps.1.highlight", "cards")(data),
+        ),
+        "steps[1].highlight",
+        "'compare' or 'none' on a compare step",
+        id="compare-step-highlights-cards",
+    ),
+    pytest.param(_set("id", "same-formula-two-groups"), "id", "file name", id="id-not-file-name"),
+    pytest.param(_set("id", "Group_Is_Baseline"), "id", "a-z", id="bad-id-pattern"),
+    pytest.param(_set("order", "first"), "order", "integer", id="order-not-int"),
+    pytest.param(_set("schema", 2), "schema", "version 2", id="unknown-schema"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "field", "detail"), BAD_FIELDS)
+def test_a_bad_field_names_the_file_and_the_field(
+    tmp_path: Path, mutate: Callable[[dict[str, Any]], None], field: str, detail: str
+) -> None:
+    data = copy.deepcopy(_shipped_data())
+    mutate(data)
+    with pytest.raises(LessonError) as info:
+        load_lesson_file(_write(tmp_path, data))
+    message = str(info.value)
+    assert message.startswith("group-is-baseline.json: "), message
+    assert f"'{field}'" in message, message
+    assert detail in message, message
+
+
+def test_unknown_top_level_field_is_named(tmp_path: Path) -> None:
+    data = _shipped_data()
+    data["author"] = "me"
+    with pytest.raises(
+        LessonError, match=r"^group-is-baseline\.json: .*unknown field\(s\) \['author'\]"
+    ):
+        load_lesson_file(_write(tmp_path, data))
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [
+        pytest.param('{"schema": 1, "id": ', "invalid JSON at line 1", id="invalid-json"),
+        pytest.param(
+            '{"schema": 1, "schema": 1}', "field 'schema' appears twice", id="duplicate-key"
+        ),
+        pytest.param("[1, 2]", "top level must be a JSON object", id="not-an-object"),
+        pytest.param("", "invalid JSON", id="empty-file"),
+    ],
+)
+def test_unreadable_files_name_the_file(tmp_path: Path, text: str, detail: str) -> None:
+    with pytest.raises(LessonError) as info:
+        load_lesson_file(_write(tmp_path, text))
+    assert str(info.value).startswith("group-is-baseline.json: ")
+    assert detail in str(info.value)
+
+
+def test_non_utf8_and_missing_files(tmp_path: Path) -> None:
+    path = tmp_path / "group-is-baseline.json"
+    path.write_bytes(b'{"title": "\xff"}')
+    with pytest.raises(LessonError, match="not UTF-8"):
+        load_lesson_file(path)
+    with pytest.raises(LessonError, match=r"^missing\.json: cannot read"):
+        load_lesson_file(tmp_path / "missing.json")
+
+
+def test_parse_lesson_accepts_booleans_and_defaults() -> None:
+    data = _shipped_data()
+    data["steps"][0]["lab"] = {"problem_id": "mult-23x47", "correct": [True, False]}
+    lesson = parse_lesson(data, "inline")
+    step = lesson.steps[0]
+    assert step.lab == LessonLab("mult-23x47", (True, False), "textbook")
+    assert step.hide_advantages is False
+    assert lesson.order == 10

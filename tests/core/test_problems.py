@@ -1,0 +1,376 @@
+"""The problem library: every shipped problem loads and grades right; broken files say why."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grpo_desktop.core.checker import grade
+from grpo_desktop.core.problems import (
+    DEFAULT_PROBLEM_ID,
+    DIFFICULTIES,
+    MAX_FILE_BYTES,
+    Problem,
+    ProblemError,
+    Trace,
+    UnknownProblemError,
+    get_problem,
+    load_problem_file,
+    load_problems,
+    parse_problem,
+    problem_to_dict,
+)
+
+PROBLEMS = load_problems()
+TRACE_CASES = [
+    pytest.param(problem, index, id=f"{problem.id}-trace{index}")
+    for problem in PROBLEMS
+    for index in range(len(problem.traces))
+]
+
+
+def _valid_data() -> dict[str, Any]:
+    """A fresh, valid problem dict (the default problem's shipped JSON)."""
+    return problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+
+
+def _write(tmp_path: Path, data: object, name: str = "mult-23x47.json") -> Path:
+    path = tmp_path / name
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- the shipped library -------------------------------------------------------------------------
+
+
+def test_at_least_ten_problems_ship() -> None:
+    assert len(PROBLEMS) >= 10
+
+
+def test_ids_are_unique() -> None:
+    ids = [problem.id for problem in PROBLEMS]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_every_shipped_problem_is_well_formed(problem: Problem) -> None:
+    assert problem.difficulty in DIFFICULTIES
+    assert 0 < problem.pass_rate < 1
+    assert 2 <= problem.group_size <= 64
+    assert len(problem.preset_rewards) == problem.group_size
+    assert len(problem.traces) >= 8
+
+
+@pytest.mark.parametrize(("problem", "index"), TRACE_CASES)
+def test_checker_grades_shipped_correct_version_one(problem: Problem, index: int) -> None:
+    assert grade(problem.traces[index].correct, problem.answer_key).reward == 1
+
+
+@pytest.mark.parametrize(("problem", "index"), TRACE_CASES)
+def test_checker_grades_shipped_wrong_version_zero(problem: Problem, index: int) -> None:
+    assert grade(problem.traces[index].wrong, problem.answer_key).reward == 0
+
+
+@pytest.mark.parametrize(("problem", "index"), TRACE_CASES)
+def test_shipped_traces_fit_on_a_card(problem: Problem, index: int) -> None:
+    for text in (problem.traces[index].correct, problem.traces[index].wrong):
+        lines = text.split("\n")
+        assert 2 <= len(lines) <= 5
+        assert all(len(line) <= 40 for line in lines), lines
+
+
+def test_default_problem_comes_first_with_the_seed_numbers() -> None:
+    first = PROBLEMS[0]
+    assert first.id == DEFAULT_PROBLEM_ID == "mult-23x47"
+    assert first.prompt == "Compute 23 × 47."
+    assert first.answer_key == "1081"
+    assert first.group_size == 4
+    assert first.preset_rewards == (1, 0, 0, 1)
+    assert first.preset_for(4) == (True, False, False, True)
+
+
+def test_rest_is_sorted_by_difficulty_then_id() -> None:
+    rest = PROBLEMS[1:]
+    keys = [(DIFFICULTIES.index(p.difficulty), p.id) for p in rest]
+    assert keys == sorted(keys)
+
+
+def test_an_easy_problem_has_the_seed_group_1_1_1_1_0() -> None:
+    assert any(
+        p.difficulty == "easy" and p.group_size == 5 and p.preset_rewards == (1, 1, 1, 1, 0)
+        for p in PROBLEMS
+    )
+
+
+def test_a_hard_problem_has_the_seed_group_1_0_0_0_0() -> None:
+    assert any(
+        p.difficulty == "hard" and p.group_size == 5 and p.preset_rewards == (1, 0, 0, 0, 0)
+        for p in PROBLEMS
+    )
+
+
+def test_load_problems_is_cached() -> None:
+    assert load_problems() is load_problems()
+
+
+def test_get_problem_finds_each_id() -> None:
+    for problem in PROBLEMS:
+        assert get_problem(problem.id) is problem
+
+
+def test_unknown_id_error_lists_the_valid_ids() -> None:
+    with pytest.raises(UnknownProblemError) as info:
+        get_problem("no-such-problem")
+    message = str(info.value)
+    assert "no-such-problem" in message
+    assert all(problem.id in message for problem in PROBLEMS)
+    assert isinstance(info.value, KeyError)
+    assert isinstance(info.value, ProblemError)
+
+
+# --- Trace and Problem behaviour -----------------------------------------------------------------
+
+
+def test_trace_text_picks_the_version() -> None:
+    trace = Trace(correct="= 1081", wrong="= 1071")
+    assert trace.text(True) == "= 1081"
+    assert trace.text(False) == "= 1071"
+
+
+def test_trace_for_repeats_cyclically() -> None:
+    problem = get_problem(DEFAULT_PROBLEM_ID)
+    n = len(problem.traces)
+    for card in range(3 * n):
+        assert problem.trace_for(card) is problem.traces[card % n]
+    with pytest.raises(ValueError):
+        problem.trace_for(-1)
+
+
+def test_preset_for_uses_the_file_preset_when_sizes_match() -> None:
+    for problem in PROBLEMS:
+        assert problem.preset_for(problem.group_size) == tuple(
+            bool(r) for r in problem.preset_rewards
+        )
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_preset_for_is_never_degenerate(problem: Problem) -> None:
+    for size in range(2, 65):
+        preset = problem.preset_for(size)
+        assert len(preset) == size
+        assert any(preset) and not all(preset), (size, preset)
+        assert preset == problem.preset_for(size)  # deterministic
+
+
+def test_preset_for_follows_the_pass_rate_and_spreads_evenly() -> None:
+    hard = get_problem("hard-remainder-7-pow-100")  # pass_rate 0.2
+    assert hard.preset_for(10) == (True, False, False, False, False) * 2
+    default = get_problem(DEFAULT_PROBLEM_ID)  # pass_rate 0.5
+    assert default.preset_for(8) == (True, False) * 4
+    assert default.preset_for(64).count(True) == 32
+
+
+def test_preset_for_rejects_an_empty_group() -> None:
+    with pytest.raises(ValueError):
+        get_problem(DEFAULT_PROBLEM_ID).preset_for(0)
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def test_a_valid_file_loads(tmp_path: Path) -> None:
+    problem = load_problem_file(_write(tmp_path, _valid_data()))
+    assert problem == get_problem(DEFAULT_PROBLEM_ID)
+
+
+def test_load_problem_file_accepts_a_string_path(tmp_path: Path) -> None:
+    assert load_problem_file(str(_write(tmp_path, _valid_data()))).id == DEFAULT_PROBLEM_ID
+
+
+def _error_for(tmp_path: Path, data: object, name: str = "mult-23x47.json") -> str:
+    with pytest.raises(ProblemError) as info:
+        load_problem_file(_write(tmp_path, data, name))
+    return str(info.value)
+
+
+def test_invalid_json_names_the_file_and_position(tmp_path: Path) -> None:
+    message = _error_for(tmp_path, '{"schema": 1,,}')
+    assert message.startswith("mult-23x47.json: invalid JSON at line 1")
+
+
+def test_missing_file_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ProblemError, match=r"^gone\.json: cannot read"):
+        load_problem_file(tmp_path / "gone.json")
+
+
+def test_non_utf8_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin.json"
+    path.write_bytes(b'{"title": "caf\xe9"}')
+    with pytest.raises(ProblemError, match=r"^latin\.json: the file is not UTF-8"):
+        load_problem_file(path)
+
+
+def test_too_large_file_is_refused(tmp_path: Path) -> None:
+    message = _error_for(tmp_path, " " * (MAX_FILE_BYTES + 1))
+    assert message.startswith("mult-23x47.json: the file is larger than")
+
+
+def test_top_level_must_be_an_object(tmp_path: Path) -> None:
+    assert "top level must be a JSON object" in _error_for(tmp_path, [1, 2])
+
+
+def _mutated(change: Any) -> dict[str, Any]:
+    data = copy.deepcopy(_valid_data())
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda d: d.pop("answer_key"),
+            "field 'answer_key' is missing",
+        ),
+        (
+            lambda d: d.update(group_size="4"),
+            "field 'group_size' must be an integer, got a string",
+        ),
+        (
+            lambda d: d.update(title=""),
+            "field 'title' must be a non-empty string",
+        ),
+        (
+            lambda d: d.update(pass_rate=True),
+            "field 'pass_rate' must be a number, got a boolean",
+        ),
+        (
+            lambda d: d.update(pass_rate=1.0),
+            "field 'pass_rate' must be strictly between 0 and 1",
+        ),
+        (
+            lambda d: d.update(group_size=65, preset_rewards=[1, 0] * 32 + [1]),
+            "field 'group_size' must be between 2 and 64",
+        ),
+        (
+            lambda d: d.update(preset_rewards=[1, 0, 0]),
+            "field 'preset_rewards' must have group_size (4) entries, got 3",
+        ),
+        (
+            lambda d: d.update(preset_rewards=[1, 0, 2, 1]),
+            "field 'preset_rewards[2]' must be 0 or 1",
+        ),
+        (
+            lambda d: d.update(preset_rewards=[1, 0, False, 1]),
+            "field 'preset_rewards[2]' must be 0 or 1",
+        ),
+        (
+            lambda d: d.update(difficulty="extreme"),
+            "field 'difficulty' must be one of ['easy', 'medium', 'hard']",
+        ),
+        (
+            lambda d: d.update(schema=2),
+            "field 'schema' is version 2, which this app does not know",
+        ),
+        (
+            lambda d: d.pop("schema"),
+            "field 'schema' is missing",
+        ),
+        (
+            lambda d: d.update(id="Mult 23x47"),
+            "field 'id' must use only a-z, 0-9 and '-'",
+        ),
+        (
+            lambda d: d.update(traces=d["traces"][:7]),
+            "field 'traces' must hold at least 8 traces, got 7",
+        ),
+        (
+            lambda d: d["traces"][3].update(wrong=""),
+            "field 'traces[3].wrong' must be a non-empty string",
+        ),
+        (
+            lambda d: d["traces"][5].pop("correct"),
+            "field 'traces[5].correct' is missing",
+        ),
+        (
+            lambda d: d["traces"].__setitem__(2, "= 1081"),
+            "field 'traces[2]' must be an object, got a string",
+        ),
+        (
+            lambda d: d.update(hint="multiply"),
+            "unknown field(s) ['hint']",
+        ),
+    ],
+    ids=[
+        "missing-field",
+        "wrong-type",
+        "empty-string",
+        "bool-is-not-a-number",
+        "pass-rate-range",
+        "group-size-range",
+        "preset-length",
+        "preset-value",
+        "preset-bool",
+        "difficulty",
+        "unknown-schema",
+        "missing-schema",
+        "id-pattern",
+        "too-few-traces",
+        "empty-trace",
+        "missing-trace-version",
+        "trace-not-object",
+        "unknown-field",
+    ],
+)
+def test_invalid_field_error_names_file_and_field(
+    tmp_path: Path, change: Any, expected: str
+) -> None:
+    message = _error_for(tmp_path, _mutated(change))
+    assert message.startswith("mult-23x47.json: ")
+    assert expected in message
+
+
+def test_a_correct_trace_the_checker_grades_wrong_is_refused(tmp_path: Path) -> None:
+    data = _mutated(lambda d: d["traces"][3].update(correct="20 × 47 = 940\n= 1071"))
+    message = _error_for(tmp_path, data)
+    assert message.startswith("mult-23x47.json: field 'traces[3].correct' is graded 0")
+    assert "'1071'" in message
+    assert "'1081'" in message
+
+
+def test_a_wrong_trace_the_checker_grades_right_is_refused(tmp_path: Path) -> None:
+    data = _mutated(lambda d: d["traces"][0].update(wrong="Answer: 1,081"))
+    message = _error_for(tmp_path, data)
+    assert message.startswith("mult-23x47.json: field 'traces[0].wrong' is graded 1")
+
+
+def test_a_trace_with_no_final_answer_is_refused(tmp_path: Path) -> None:
+    data = _mutated(lambda d: d["traces"][1].update(correct="I am not sure."))
+    assert "field 'traces[1].correct' is graded 0" in _error_for(tmp_path, data)
+    assert "no final answer" in _error_for(tmp_path, data)
+
+
+def test_id_must_match_the_file_name(tmp_path: Path) -> None:
+    message = _error_for(tmp_path, _valid_data(), name="other.json")
+    assert message.startswith("other.json: field 'id' must match the file name ('other')")
+
+
+def test_duplicate_json_keys_are_refused(tmp_path: Path) -> None:
+    text = json.dumps(_valid_data(), ensure_ascii=False)[:-1] + ', "title": "again"}'
+    assert "field 'title' appears twice" in _error_for(tmp_path, text)
+
+
+def test_parse_problem_uses_the_given_source_name() -> None:
+    with pytest.raises(ProblemError, match=r"^scenario\.json: field 'difficulty'"):
+        parse_problem(_mutated(lambda d: d.update(difficulty=None)), "scenario.json")
+
+
+def test_a_byte_order_mark_is_tolerated(tmp_path: Path) -> None:
+    path = tmp_path / "mult-23x47.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_valid_data()).encode("utf-8"))
+    assert load_problem_file(path).id == DEFAULT_PROBLEM_ID

@@ -1,0 +1,565 @@
+"""Scenario files: a prepared lab saves and loads back exactly; every broken file says why."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from grpo_desktop.core import convention_names
+from grpo_desktop.core import scenario as scenario_module
+from grpo_desktop.core.problems import (
+    DEFAULT_PROBLEM_ID,
+    Problem,
+    get_problem,
+    load_problems,
+    parse_problem,
+)
+from grpo_desktop.core.scenario import (
+    MAX_SCENARIO_BYTES,
+    SCENARIO_SCHEMA,
+    SCENARIO_SUFFIX,
+    VIEWS,
+    Scenario,
+    ScenarioError,
+    is_custom_problem,
+    load_scenario,
+    parse_scenario,
+    problem_to_dict,
+    save_scenario,
+    scenario_to_json,
+)
+
+FILE_NAME = "lesson" + SCENARIO_SUFFIX
+DOCUMENTED_KEYS = [
+    "format",
+    "schema",
+    "title",
+    "problem",
+    "group_size",
+    "correct",
+    "convention",
+    "view",
+    "sample_seed",
+]
+
+
+def _shipped_scenario(**changes: Any) -> Scenario:
+    values: dict[str, Any] = {
+        "problem": get_problem(DEFAULT_PROBLEM_ID),
+        "custom_problem": False,
+        "correct": (True, False, False, True),
+        "convention": "textbook",
+        "view": "advantage",
+        "sample_seed": None,
+        "title": "Week 3 — the seed's example",
+    }
+    values.update(changes)
+    return Scenario(**values)
+
+
+def _custom_problem(**changes: Any) -> Problem:
+    """A problem that is not shipped: a new id and title over the default problem's traces."""
+    data = problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+    data.update({"id": "my-lecture-problem", "title": "My own 23 × 47"}, **changes)
+    return parse_problem(data, "test")
+
+
+def _valid_document() -> dict[str, Any]:
+    return {
+        "format": "grpo-desktop-scenario",
+        "schema": 1,
+        "title": "Week 3",
+        "problem": {"id": DEFAULT_PROBLEM_ID},
+        "group_size": 4,
+        "correct": [True, False, False, True],
+        "convention": "textbook",
+        "view": "advantage",
+        "sample_seed": None,
+    }
+
+
+def _write(tmp_path: Path, content: str | bytes, name: str = FILE_NAME) -> Path:
+    path = tmp_path / name
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    return path
+
+
+def _load_error(path: Path) -> str:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    message = str(info.value)
+    assert message.startswith(f"{path.name}: "), message
+    assert "\n" not in message, message
+    assert len(message) < 1000, message
+    return message
+
+
+# --- constants and the module's layer ---------------------------------------------------------
+
+
+def test_constants():
+    assert SCENARIO_SUFFIX == ".grpo.json"
+    assert SCENARIO_SCHEMA == 1
+    assert MAX_SCENARIO_BYTES == 2_000_000
+    assert VIEWS == ("advantage", "reward")
+    assert issubclass(ScenarioError, ValueError)
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("convention", convention_names())
+def test_round_trip_shipped_problem(tmp_path, convention, view):
+    scenario = _shipped_scenario(convention=convention, view=view, sample_seed=7)
+    path = tmp_path / FILE_NAME
+    save_scenario(scenario, path)
+    assert load_scenario(path) == scenario
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("convention", convention_names())
+def test_round_trip_custom_problem(tmp_path, convention, view):
+    problem = _custom_problem()
+    scenario = Scenario(problem, True, (False, True, True), convention, view, None, "Custom")
+    path = tmp_path / FILE_NAME
+    save_scenario(scenario, path)
+    loaded = load_scenario(path)
+    assert loaded == scenario
+    assert loaded.custom_problem
+    assert "inline" in json.loads(path.read_text(encoding="utf-8"))["problem"]
+
+
+@pytest.mark.parametrize("problem", load_problems(), ids=lambda problem: problem.id)
+def test_every_shipped_problem_round_trips(problem):
+    assert parse_problem(problem_to_dict(problem), "test") == problem
+    scenario = Scenario.from_memento(
+        SimpleNamespace(problem=problem, correct=(True, False), convention="rloo", sample_seed=3),
+        "reward",
+    )
+    assert not scenario.custom_problem
+    assert parse_scenario(scenario_to_json(scenario), FILE_NAME) == scenario
+
+
+def test_problem_to_dict_matches_the_shipped_file_layout():
+    data = problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+    shipped = Path(__file__).parents[2] / "resources" / "problems" / f"{DEFAULT_PROBLEM_ID}.json"
+    if shipped.exists():
+        assert data == json.loads(shipped.read_text(encoding="utf-8"))
+    json.dumps(data, allow_nan=False)  # plain JSON types only
+
+
+def test_modified_shipped_problem_is_saved_inline(tmp_path):
+    problem = dataclasses.replace(get_problem(DEFAULT_PROBLEM_ID), prompt="What is 23 × 47?")
+    assert is_custom_problem(problem)
+    scenario = _shipped_scenario(problem=problem, custom_problem=True)
+    path = tmp_path / FILE_NAME
+    save_scenario(scenario, path)
+    saved = json.loads(path.read_text(encoding="utf-8"))["problem"]
+    assert list(saved) == ["inline"]
+    assert saved["inline"]["id"] == DEFAULT_PROBLEM_ID
+    assert load_scenario(path) == scenario
+
+
+def test_unchanged_shipped_problem_given_inline_loads_as_shipped():
+    document = _valid_document()
+    document["problem"] = {"inline": problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))}
+    loaded = parse_scenario(json.dumps(document), FILE_NAME)
+    assert loaded == _shipped_scenario(title="Week 3")
+    assert not loaded.custom_problem
+    assert '"id": "mult-23x47"' in scenario_to_json(loaded)
+
+
+def test_optional_fields_default():
+    document = _valid_document()
+    del document["title"], document["sample_seed"]
+    loaded = parse_scenario(json.dumps(document), FILE_NAME)
+    assert loaded.title == ""
+    assert loaded.sample_seed is None
+
+
+def test_largest_seed_and_group_round_trip():
+    scenario = _shipped_scenario(correct=(True, False) * 32, sample_seed=2**64 - 1)
+    assert parse_scenario(scenario_to_json(scenario), FILE_NAME) == scenario
+
+
+def test_saved_file_is_pretty_utf8_json_with_the_documented_keys(tmp_path):
+    path = tmp_path / FILE_NAME
+    save_scenario(_shipped_scenario(), path)
+    raw = path.read_bytes()
+    text = raw.decode("utf-8")
+    assert text.endswith("}\n")
+    assert "—" in text  # ensure_ascii=False: the title's dash is kept, not \u2014
+    assert '"correct": [true, false, false, true]' in text  # one line, easy to edit by hand
+    data = json.loads(text)
+    assert list(data) == DOCUMENTED_KEYS
+    assert data == {
+        "format": "grpo-desktop-scenario",
+        "schema": 1,
+        "title": "Week 3 — the seed's example",
+        "problem": {"id": DEFAULT_PROBLEM_ID},
+        "group_size": 4,
+        "correct": [True, False, False, True],
+        "convention": "textbook",
+        "view": "advantage",
+        "sample_seed": None,
+    }
+    assert sorted(tmp_path.iterdir()) == [path]  # no temporary file left behind
+
+
+def test_save_uses_the_path_as_given(tmp_path):
+    path = tmp_path / "plain.json"
+    save_scenario(_shipped_scenario(), path)
+    assert path.exists()
+    assert load_scenario(str(path)) == _shipped_scenario()
+
+
+def test_memento_conversion():
+    from grpo_desktop.model.lab_state import LabMemento
+
+    problem = _custom_problem()
+    memento = LabMemento(problem, (True, True, False), "dr_grpo", 42)
+    if "dr_grpo" not in convention_names():
+        memento = LabMemento(problem, (True, True, False), convention_names()[-1], 42)
+    scenario = Scenario.from_memento(memento, "reward", title="note")
+    assert scenario.custom_problem
+    assert scenario.view == "reward"
+    assert scenario.title == "note"
+    assert scenario.group_size == 3
+    assert scenario.to_memento() == memento
+
+
+def test_memento_restores_into_lab_state(tmp_path):
+    from grpo_desktop.model.lab_state import LabState
+
+    state = LabState()
+    state.set_convention(convention_names()[1])
+    state.sample(11)
+    path = tmp_path / FILE_NAME
+    save_scenario(Scenario.from_memento(state.memento(), "reward"), path)
+    fresh = LabState()
+    fresh.restore(load_scenario(path).to_memento())
+    assert fresh.memento() == state.memento()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"custom_problem": True},
+        {"correct": [True, False]},
+        {"correct": (True,)},
+        {"correct": (1, 0)},
+        {"convention": "nope"},
+        {"view": "chart"},
+        {"sample_seed": -1},
+        {"sample_seed": True},
+        {"title": "x" * 201},
+    ],
+    ids=repr,
+)
+def test_scenario_construction_validates(changes):
+    with pytest.raises(ValueError):
+        _shipped_scenario(**changes)
+
+
+def test_scenario_construction_rejects_a_custom_problem_marked_shipped():
+    with pytest.raises(ValueError, match="custom_problem"):
+        Scenario(_custom_problem(), False, (True, False), "textbook", "advantage", None)
+
+
+# --- bad documents ------------------------------------------------------------------------------
+
+
+def _without(field: str):
+    return lambda document: document.pop(field)
+
+
+def _setting(field: str, value: Any):
+    return lambda document: document.__setitem__(field, value)
+
+
+def _inline(**changes: Any):
+    def mutate(document: dict[str, Any]) -> None:
+        data = problem_to_dict(_custom_problem())
+        data.update(changes)
+        document["problem"] = {"inline": data}
+
+    return mutate
+
+
+def _inline_without_traces(document: dict[str, Any]) -> None:
+    data = problem_to_dict(_custom_problem())
+    data["traces"] = data["traces"][:3]
+    document["problem"] = {"inline": data}
+
+
+def _inline_wrong_grade(document: dict[str, Any]) -> None:
+    data = problem_to_dict(_custom_problem())
+    data["traces"][0]["correct"] = "23 × 47 = 1000"
+    document["problem"] = {"inline": data}
+
+
+BAD_DOCUMENTS = [
+    ("format-missing", _without("format"), ["'format'", "is missing"]),
+    ("format-wrong", _setting("format", "grpo-problem"), ["'format'", "'grpo-problem'"]),
+    ("format-not-string", _setting("format", 1), ["'format'"]),
+    ("schema-missing", _without("schema"), ["'schema'", "is missing"]),
+    ("schema-string", _setting("schema", "1"), ["'schema'", "positive integer"]),
+    ("schema-bool", _setting("schema", True), ["'schema'", "positive integer"]),
+    ("schema-zero", _setting("schema", 0), ["'schema'"]),
+    (
+        "schema-newer",
+        _setting("schema", 2),
+        ["was saved by a newer GRPO Desktop (schema 2); this version reads schema 1"],
+    ),
+    ("unknown-field", _setting("colour", "red"), ["unknown field", "'colour'", "allowed"]),
+    ("problem-missing", _without("problem"), ["'problem'", "is missing"]),
+    ("problem-string", _setting("problem", DEFAULT_PROBLEM_ID), ["'problem'", "a string"]),
+    ("problem-empty", _setting("problem", {}), ["'problem'", "exactly one key"]),
+    (
+        "problem-both",
+        _setting("problem", {"id": DEFAULT_PROBLEM_ID, "inline": {}}),
+        ["'problem'", "exactly one key"],
+    ),
+    ("problem-other-key", _setting("problem", {"name": "x"}), ["'problem'", "'name'"]),
+    ("problem-id-number", _setting("problem", {"id": 3}), ["'problem.id'", "a string"]),
+    (
+        "problem-id-unknown",
+        _setting("problem", {"id": "mult-99x99"}),
+        ["'problem.id'", "unknown problem id 'mult-99x99'", "valid ids:", DEFAULT_PROBLEM_ID],
+    ),
+    (
+        "problem-inline-list",
+        _setting("problem", {"inline": []}),
+        ["'problem.inline'", "a list"],
+    ),
+    (
+        "problem-inline-few-traces",
+        _inline_without_traces,
+        ["field 'problem.inline.traces' must hold at least 8 traces, got 3"],
+    ),
+    (
+        "problem-inline-wrong-grade",
+        _inline_wrong_grade,
+        ["'problem.inline.traces[0].correct'", "graded 0"],
+    ),
+    (
+        "problem-inline-bad-field",
+        _inline(difficulty="trivial"),
+        ["'problem.inline.difficulty'", "'trivial'"],
+    ),
+    ("problem-inline-surrogate", _inline(title="A \ud800"), ["'problem.inline.title'"]),
+    ("group-size-missing", _without("group_size"), ["'group_size'", "is missing"]),
+    ("group-size-bool", _setting("group_size", True), ["'group_size'", "an integer"]),
+    ("group-size-float", _setting("group_size", 4.0), ["'group_size'", "an integer"]),
+    ("group-size-string", _setting("group_size", "4"), ["'group_size'", "an integer"]),
+    ("group-size-one", _setting("group_size", 1), ["'group_size'", "between 2 and 64", "got 1"]),
+    ("group-size-65", _setting("group_size", 65), ["'group_size'", "got 65"]),
+    ("group-size-huge", _setting("group_size", 10**200), ["'group_size'", "very large"]),
+    ("correct-missing", _without("correct"), ["'correct'", "is missing"]),
+    ("correct-string", _setting("correct", "1001"), ["'correct'", "a string"]),
+    (
+        "correct-short",
+        _setting("correct", [True, False, False]),
+        ["field 'correct' must have 4 entries (group_size is 4), got 3"],
+    ),
+    ("correct-ints", _setting("correct", [1, 0, 0, 1]), ["'correct[0]'", "true or false"]),
+    (
+        "correct-null",
+        _setting("correct", [True, None, False, True]),
+        ["'correct[1]'", "null"],
+    ),
+    ("convention-missing", _without("convention"), ["'convention'", "is missing"]),
+    (
+        "convention-unknown",
+        _setting("convention", "ppo"),
+        ["'convention'", "'ppo'", *convention_names()],
+    ),
+    ("convention-list", _setting("convention", ["textbook"]), ["'convention'", "a list"]),
+    ("view-missing", _without("view"), ["'view'", "is missing"]),
+    ("view-unknown", _setting("view", "chart"), ["'view'", "advantage, reward", "'chart'"]),
+    ("view-null", _setting("view", None), ["'view'", "null"]),
+    ("seed-negative", _setting("sample_seed", -1), ["'sample_seed'", "-1"]),
+    ("seed-bool", _setting("sample_seed", False), ["'sample_seed'", "false"]),
+    ("seed-float", _setting("sample_seed", 1.5), ["'sample_seed'", "1.5"]),
+    ("seed-string", _setting("sample_seed", "7"), ["'sample_seed'", "'7'"]),
+    ("seed-too-big", _setting("sample_seed", 2**64), ["'sample_seed'"]),
+    ("title-number", _setting("title", 3), ["'title'", "a string", "an integer"]),
+    ("title-long", _setting("title", "x" * 201), ["'title'", "at most 200", "got 201"]),
+    ("title-surrogate", _setting("title", "\udc00"), ["'title'", "invalid character"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [pytest.param(mutate, expected, id=name) for name, mutate, expected in BAD_DOCUMENTS],
+)
+def test_bad_document_is_refused_naming_file_and_field(tmp_path, mutate, expected):
+    document = _valid_document()
+    mutate(document)
+    path = _write(tmp_path, json.dumps(document, ensure_ascii=True))
+    message = _load_error(path)
+    for part in expected:
+        assert part in message, message
+
+
+def test_valid_document_loads():
+    assert parse_scenario(json.dumps(_valid_document()), FILE_NAME) == _shipped_scenario(
+        title="Week 3"
+    )
+
+
+def test_inline_problem_errors_without_a_field_name_the_inline_field():
+    document = _valid_document()
+    inline = problem_to_dict(_custom_problem())
+    inline["colour"] = "red"
+    document["problem"] = {"inline": inline}
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(json.dumps(document), FILE_NAME)
+    message = str(info.value)
+    assert message.startswith(f"{FILE_NAME}: field 'problem.inline': unknown field"), message
+
+
+BAD_TEXTS = [
+    ("empty", "", ["empty"]),
+    ("whitespace", "  \n", ["empty"]),
+    ("top-level-list", "[1, 2]", ["top level", "a list"]),
+    ("top-level-string", '"scenario"', ["top level", "a string"]),
+    ("top-level-null", "null", ["top level", "null"]),
+    ("syntax", '{\n  "format": "grpo-desktop-scenario",\n  "schema" 1\n}', ["line 3 column 12"]),
+    ("trailing-comma", '{"format": "grpo-desktop-scenario",}', ["invalid JSON", "line 1"]),
+    ("truncated", json.dumps(_valid_document(), indent=2)[:60], ["truncated", "line"]),
+    ("nan", json.dumps(_valid_document()).replace("null", "NaN"), ["NaN"]),
+    ("infinity", json.dumps(_valid_document()).replace("null", "Infinity"), ["Infinity"]),
+    ("minus-infinity", json.dumps(_valid_document()).replace("null", "-Infinity"), ["Infinity"]),
+    ("float-overflow", json.dumps(_valid_document()).replace("null", "1e999"), ["too large"]),
+    ("huge-integer", '{"schema": ' + "9" * 5000 + "}", ["number too long"]),
+    (
+        "duplicate-key",
+        '{"format": "grpo-desktop-scenario", "schema": 1, "schema": 2}',
+        ["'schema'", "appears twice"],
+    ),
+    (
+        "nested-duplicate-key",
+        json.dumps(_valid_document()).replace(
+            '{"id": "mult-23x47"}', '{"id": "mult-23x47", "id": "x"}'
+        ),
+        ["'id'", "appears twice"],
+    ),
+    ("deep-nesting", "[" * 100_000 + "]" * 100_000, ["nested too deeply"]),
+    ("deep-objects", '{"a":' * 100_000 + "1" + "}" * 100_000, ["nested too deeply"]),
+    ("deep-unclosed", "[" * 100_000, ["nested too deeply"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [pytest.param(text, expected, id=name) for name, text, expected in BAD_TEXTS],
+)
+def test_bad_json_is_refused(tmp_path, text, expected):
+    path = _write(tmp_path, text)
+    started = time.perf_counter()
+    message = _load_error(path)
+    assert time.perf_counter() - started < 2.0
+    for part in expected:
+        assert part in message, message
+
+
+def test_missing_file(tmp_path):
+    message = _load_error(tmp_path / FILE_NAME)
+    assert "does not exist" in message
+
+
+def test_folder_instead_of_file(tmp_path):
+    folder = tmp_path / FILE_NAME
+    folder.mkdir()
+    assert "folder" in _load_error(folder)
+
+
+def test_unreadable_file(tmp_path, monkeypatch):
+    path = _write(tmp_path, json.dumps(_valid_document()))
+
+    def denied(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", denied)  # chmod 0 does not stop root, so simulate it
+    assert "cannot read the file (Permission denied)" in _load_error(path)
+
+
+def test_not_utf8(tmp_path):
+    path = _write(tmp_path, b'{"title": "caf\xe9"}')
+    message = _load_error(path)
+    assert "not UTF-8" in message
+    assert "byte offset 14" in message
+
+
+def test_utf8_bom_is_accepted(tmp_path):
+    path = _write(tmp_path, b"\xef\xbb\xbf" + json.dumps(_valid_document()).encode())
+    assert load_scenario(path) == _shipped_scenario(title="Week 3")
+
+
+def test_large_file_is_refused_before_reading(tmp_path, monkeypatch):
+    path = _write(tmp_path, b" " * 3_000_000)
+
+    def no_reading(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a too-large file must be refused before it is read")
+
+    monkeypatch.setattr(Path, "open", no_reading)
+    started = time.perf_counter()
+    message = _load_error(path)
+    assert time.perf_counter() - started < 1.0
+    assert "3,000,000 bytes" in message
+    assert "2,000,000" in message
+
+
+def test_large_text_is_refused_by_parse_scenario():
+    with pytest.raises(ScenarioError, match="more than a scenario may be"):
+        parse_scenario(" " * (MAX_SCENARIO_BYTES + 1), FILE_NAME)
+
+
+def test_file_just_under_the_limit_is_parsed(tmp_path):
+    text = json.dumps(_valid_document())
+    path = _write(tmp_path, text + " " * (MAX_SCENARIO_BYTES - len(text)))
+    assert load_scenario(path).title == "Week 3"
+
+
+def test_errors_quote_huge_values_briefly(tmp_path):
+    document = _valid_document()
+    document["convention"] = "x" * 100_000
+    message = _load_error(_write(tmp_path, json.dumps(document)))
+    assert "'convention'" in message
+    assert len(message) < 300
+
+
+# --- atomic saving ------------------------------------------------------------------------------
+
+
+def test_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    path = tmp_path / FILE_NAME
+    save_scenario(_shipped_scenario(), path)
+    before = path.read_bytes()
+
+    def failing_replace(*args: Any, **kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        save_scenario(_shipped_scenario(view="reward", title="new"), path)
+    assert path.read_bytes() == before
+    assert sorted(tmp_path.iterdir()) == [path]  # the temporary file was removed
+    assert load_scenario(path) == _shipped_scenario()
+
+
+def test_state_is_imported_lazily():
+    # to_memento() is the only bridge to state.py (which imports Qt); it imports it when called.
+    assert "LabMemento" not in vars(scenario_module)

@@ -1,0 +1,422 @@
+"""ProblemEditor: a lecturer's own problem, graded live by the same checker the lab uses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QPlainTextEdit
+
+from grpo_desktop.core.checker import grade
+from grpo_desktop.core.problems import MIN_TRACES, get_problem, parse_problem
+from grpo_desktop.core.theme import LIGHT
+from grpo_desktop.views.problem_editor import (
+    ProblemEditor,
+    check_version,
+    edit_problem,
+    problem_id_for,
+    slugify,
+)
+
+SEED = get_problem("mult-23x47")
+ID_RE = re.compile(r"[a-z0-9-]+")
+
+
+@pytest.fixture
+def editor(qtbot):
+    dialog = ProblemEditor(SEED)
+    qtbot.addWidget(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
+    return dialog
+
+
+def type_at_end(qtbot, edit: QPlainTextEdit, text: str) -> None:
+    edit.setFocus()
+    edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(edit, text)
+
+
+def trace_labels(dialog: ProblemEditor) -> list[str]:
+    return [dialog.trace_list.item(i).text() for i in range(dialog.trace_list.count())]
+
+
+# ------------------------------------------------------------------------------ pure helpers
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Multiply 23 × 47", "custom-multiply-23-47"),
+        ("  Café: 3/4 + ½?  ", "custom-cafe-3-4-1-2"),
+        ("×××", "custom-problem"),
+        ("", "custom-problem"),
+        ("a" * 100, "custom-" + "a" * 57),
+        ("word " * 30, None),
+    ],
+)
+def test_problem_id_is_a_valid_slug_of_at_most_64_characters(title, expected):
+    problem_id = problem_id_for(title)
+    assert ID_RE.fullmatch(problem_id)
+    assert len(problem_id) <= 64
+    assert problem_id.startswith("custom-")
+    assert not problem_id.endswith("-")
+    assert "--" not in problem_id
+    if expected is not None:
+        assert problem_id == expected
+
+
+def test_slugify_keeps_only_lowercase_ascii_letters_digits_and_single_hyphens():
+    assert slugify("Hard: 7^100 mod 13!") == "hard-7-100-mod-13"
+
+
+def test_check_version_words_each_case():
+    assert check_version("= 1081", "1081", correct=True).line == (
+        "Checker: final answer 1081 → reward 1 ✓"
+    )
+    assert check_version("= 1081", "1081", correct=True).problem is None
+    wrong_ok = check_version("= 1071", "1081", correct=False)
+    assert wrong_ok.line == "Checker: final answer 1071 → reward 0 ✗"
+    assert wrong_ok.problem is None
+    bad = check_version("= 1071", "1081", correct=True)
+    assert bad.problem == (
+        "the correct version grades 0: its final answer 1071 does not match the key 1081"
+    )
+    none = check_version("no digits here", "1081", correct=True)
+    assert none.line == "Checker: no final answer found → reward 0 ✗"
+    assert "no final answer" in none.problem
+    assert check_version("no digits here", "1081", correct=False).problem is None
+    right_as_wrong = check_version("Answer: 1,081", "1081", correct=False)
+    assert right_as_wrong.problem.startswith("the wrong version grades 1")
+    assert "empty" in check_version("  ", "1081", correct=True).problem
+    assert "1,000" in check_version("1 " * 600 + "= 1081", "1081", correct=True).problem
+
+
+# ------------------------------------------------------------------------------ the dialog
+def test_prefilled_from_the_problem_and_valid(editor):
+    assert editor.objectName() == "problemEditor"
+    assert editor.windowTitle() == "Edit problem"
+    assert editor.title_edit.text() == SEED.title
+    assert editor.prompt_edit.toPlainText() == SEED.prompt
+    assert editor.answer_key_edit.text() == "1081"
+    assert editor.difficulty_combo.currentData() == SEED.difficulty
+    assert editor.pass_rate_spin.value() == pytest.approx(SEED.pass_rate)
+    assert editor.group_size_spin.value() == SEED.group_size
+    assert trace_labels(editor) == [f"Trace {i}" for i in range(1, 9)]
+    assert editor.trace_list.currentRow() == 0
+    assert editor.correct_edit.toPlainText() == SEED.traces[0].correct
+    assert editor.wrong_edit.toPlainText() == SEED.traces[0].wrong
+    assert editor.correct_verdict.text() == "Checker: final answer 1081 → reward 1 ✓"
+    assert editor.wrong_verdict.text() == "Checker: final answer 1071 → reward 0 ✗"
+    assert editor.ok_button.isEnabled()
+    assert editor.ok_button.text() == "Use this problem"
+    assert editor.status_label.text().startswith("✓ Ready")
+
+
+def test_every_named_widget_exists(editor):
+    for name in (
+        "editorTitle",
+        "editorPrompt",
+        "editorAnswerKey",
+        "editorDifficulty",
+        "editorPassRate",
+        "editorGroupSize",
+        "editorTraceList",
+        "editorCorrectText",
+        "editorWrongText",
+        "editorCorrectVerdict",
+        "editorWrongVerdict",
+        "editorStatus",
+    ):
+        assert editor.findChild(QLabel, name) or editor.findChild(object, name), name
+    assert editor.pass_rate_spin.minimum() == pytest.approx(0.01)
+    assert editor.pass_rate_spin.maximum() == pytest.approx(0.99)
+    assert (editor.group_size_spin.minimum(), editor.group_size_spin.maximum()) == (2, 64)
+
+
+def test_typing_a_wrong_final_answer_updates_the_verdict_live_and_disables_ok(qtbot, editor):
+    editor.trace_list.setCurrentRow(1)  # "...\nAnswer: 1081"
+    edit = editor.correct_edit
+    for _ in range(4):  # delete "1081"
+        edit.moveCursor(QTextCursor.MoveOperation.End)
+        edit.textCursor().deletePreviousChar()
+    type_at_end(qtbot, edit, "1071")
+    verdict = editor.correct_verdict.text()
+    assert verdict.startswith("Checker: final answer 1071 → reward 0 ✗")
+    assert "the correct version grades 0: its final answer 1071 does not match the key 1081" in (
+        verdict.lower()
+    )
+    assert LIGHT.down in editor.correct_verdict.styleSheet()
+    assert editor.correct_verdict.property("error") is True
+    assert not editor.ok_button.isEnabled()
+    assert editor.status_label.text() == (
+        "⚠ Trace 2: the correct version grades 0: its final answer 1071 does not match the "
+        "key 1081."
+    )
+    assert trace_labels(editor)[1] == "Trace 2 ⚠"
+    assert trace_labels(editor)[0] == "Trace 1"
+
+    # Fix it: OK comes back, the warning goes.
+    edit.moveCursor(QTextCursor.MoveOperation.End)
+    edit.textCursor().deletePreviousChar()
+    edit.textCursor().deletePreviousChar()
+    type_at_end(qtbot, edit, "81")
+    assert editor.correct_verdict.text() == "Checker: final answer 1081 → reward 1 ✓"
+    assert editor.correct_verdict.property("error") is False
+    assert editor.ok_button.isEnabled()
+    assert trace_labels(editor)[1] == "Trace 2"
+
+
+def test_a_wrong_version_that_grades_1_is_flagged(editor):
+    editor.trace_list.setCurrentRow(4)
+    editor.wrong_edit.setPlainText("23 × 47\nThe answer is 1081.")
+    assert "the wrong version grades 1" in editor.wrong_verdict.text().lower()
+    assert editor.wrong_verdict.text().startswith("Checker: final answer 1081 → reward 1 ✓")
+    assert not editor.ok_button.isEnabled()
+    assert editor.status_label.text().startswith("⚠ Trace 5: the wrong version grades 1")
+    assert trace_labels(editor)[4] == "Trace 5 ⚠"
+
+
+def test_edits_stay_with_their_trace_when_switching(editor):
+    editor.trace_list.setCurrentRow(2)
+    editor.correct_edit.setPlainText("47 × 23 = 1081")
+    editor.trace_list.setCurrentRow(3)
+    assert editor.correct_edit.toPlainText() == SEED.traces[3].correct
+    editor.trace_list.setCurrentRow(2)
+    assert editor.correct_edit.toPlainText() == "47 × 23 = 1081"
+    assert editor.traces()[2] == ("47 × 23 = 1081", SEED.traces[2].wrong)
+
+
+def test_changing_the_answer_key_regrades_every_trace(editor):
+    editor.answer_key_edit.setText("1071")
+    labels = trace_labels(editor)
+    assert all(label.endswith("⚠") for label in labels), labels
+    assert not editor.ok_button.isEnabled()
+    # Trace 1's wrong version now matches the key, and its correct version does not.
+    assert editor.correct_verdict.text().startswith("Checker: final answer 1081 → reward 0 ✗")
+    assert "key 1071" in editor.correct_verdict.text()
+    assert editor.wrong_verdict.text().startswith("Checker: final answer 1071 → reward 1 ✓")
+    assert editor.status_label.text().startswith("⚠ Trace 1:")
+
+    editor.answer_key_edit.setText("1,081")  # same value, written differently
+    assert trace_labels(editor) == [f"Trace {i}" for i in range(1, 9)]
+    assert editor.ok_button.isEnabled()
+
+
+def test_removing_traces_below_the_minimum_disables_ok_with_the_reason(qtbot, editor):
+    editor.trace_list.setCurrentRow(7)
+    qtbot.mouseClick(editor.remove_button, Qt.MouseButton.LeftButton)
+    assert editor.trace_list.count() == MIN_TRACES - 1
+    assert trace_labels(editor) == [f"Trace {i}" for i in range(1, 8)]
+    assert editor.trace_list.currentRow() == 6
+    assert editor.correct_edit.toPlainText() == SEED.traces[6].correct
+    assert not editor.ok_button.isEnabled()
+    assert editor.status_label.text() == (
+        "⚠ Add at least 8 traces (7 so far): a group of answers needs samples to draw from."
+    )
+    for _ in range(2):
+        editor.remove_trace()
+    assert "(5 so far)" in editor.status_label.text()
+
+    # Duplicating brings the count back; a copy of a good trace is good.
+    for _ in range(3):
+        editor.duplicate_trace()
+    assert editor.trace_list.count() == MIN_TRACES
+    assert editor.ok_button.isEnabled()
+
+
+def test_removing_every_trace_leaves_a_usable_dialog(editor):
+    while editor.trace_list.count():
+        editor.remove_trace()
+    assert not editor.correct_edit.isEnabled()
+    assert not editor.remove_button.isEnabled()
+    assert "(0 so far)" in editor.status_label.text()
+    editor.add_trace()
+    assert editor.trace_list.count() == 1
+    assert editor.correct_edit.isEnabled()
+
+
+def test_an_added_trace_starts_empty_and_flagged_until_written(qtbot, editor):
+    editor.trace_list.setCurrentRow(3)
+    qtbot.mouseClick(editor.add_button, Qt.MouseButton.LeftButton)
+    assert editor.trace_list.count() == 9
+    assert editor.trace_list.currentRow() == 4
+    assert trace_labels(editor)[4] == "Trace 5 ⚠"
+    assert editor.correct_edit.toPlainText() == ""
+    assert not editor.ok_button.isEnabled()
+    assert editor.status_label.text().startswith("⚠ Trace 5: the correct version is empty")
+    qtbot.keyClicks(editor.correct_edit, "Answer: 1081")
+    qtbot.keyClicks(editor.wrong_edit, "Answer: 1080")
+    assert trace_labels(editor)[4] == "Trace 5"
+    assert editor.ok_button.isEnabled()
+
+
+def test_missing_fields_give_a_plain_reason(editor):
+    editor.title_edit.setText("   ")
+    assert not editor.ok_button.isEnabled()
+    assert "title" in editor.status_label.text()
+    editor.title_edit.setText("Mine")
+    editor.answer_key_edit.setText("")
+    assert not editor.ok_button.isEnabled()
+    assert "answer key" in editor.status_label.text()
+    assert editor.correct_verdict.text() == "Checker: waiting for an answer key"
+
+
+def test_result_problem_after_accept_parses_and_holds_the_edited_texts(qtbot, editor):
+    assert editor.result_problem() is None
+    editor.title_edit.setText("My own: 23 × 47, take 2!")
+    editor.difficulty_combo.setCurrentIndex(editor.difficulty_combo.findData("hard"))
+    editor.trace_list.setCurrentRow(0)
+    editor.correct_edit.setPlainText("23 × 47 = 1081")
+    editor.wrong_edit.setPlainText("23 × 47 = 1080")
+    editor.trace_list.setCurrentRow(7)
+    editor.correct_edit.setFocus()
+    editor.correct_edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClick(editor.correct_edit, Qt.Key.Key_Return)  # keyClicks cannot type "\n"
+    qtbot.keyClicks(editor.correct_edit, "Answer: 1081")
+    expected = list(editor.traces())
+    assert editor.ok_button.isEnabled()
+
+    qtbot.mouseClick(editor.ok_button, Qt.MouseButton.LeftButton)
+    assert editor.result() == QDialog.DialogCode.Accepted
+    problem = editor.result_problem()
+    assert problem is not None
+    assert [(t.correct, t.wrong) for t in problem.traces] == expected
+    assert problem.traces[0].correct == "23 × 47 = 1081"
+    assert problem.traces[7].correct == SEED.traces[7].correct + "\nAnswer: 1081"
+    assert problem.id == "custom-my-own-23-47-take-2"
+    assert ID_RE.fullmatch(problem.id)
+    assert problem.title == "My own: 23 × 47, take 2!"
+    assert problem.difficulty == "hard"
+    assert problem.preset_rewards == SEED.preset_rewards  # G and pass rate unchanged
+    assert parse_problem(editor.problem_data(), "test") == problem
+    for trace in problem.traces:
+        assert grade(trace.correct, problem.answer_key).reward == 1
+        assert grade(trace.wrong, problem.answer_key).reward == 0
+
+
+def test_a_new_group_size_spreads_round_pass_rate_times_g_correct_answers(editor):
+    editor.group_size_spin.setValue(8)
+    editor.pass_rate_spin.setValue(0.25)
+    data = editor.problem_data()
+    assert data["group_size"] == 8
+    assert data["preset_rewards"] == [1, 0, 0, 0, 1, 0, 0, 0]
+    assert editor.preset_label.text() == "2 of 8 right\n✓ ✗ ✗ ✗ ✓ ✗ ✗ ✗"
+    editor.group_size_spin.setValue(64)
+    assert editor.preset_label.text() == "16 of 64 right"
+    editor.group_size_spin.setValue(8)
+    editor.accept()
+    problem = editor.result_problem()
+    assert problem.group_size == 8
+    assert problem.pass_rate == pytest.approx(0.25)
+
+
+def test_ctrl_return_accepts_only_when_valid(qtbot, editor):
+    editor.answer_key_edit.setText("7")
+    editor.correct_edit.setFocus()
+    qtbot.keyClick(editor.correct_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert editor.isVisible()
+    assert editor.result_problem() is None
+    editor.answer_key_edit.setText("1081")
+    qtbot.keyClick(editor.correct_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert not editor.isVisible()
+    assert editor.result() == QDialog.DialogCode.Accepted
+    assert editor.result_problem() is not None
+
+
+def test_escape_cancels(qtbot, editor):
+    editor.correct_edit.setFocus()
+    qtbot.keyClick(editor.correct_edit, Qt.Key.Key_Escape)
+    assert not editor.isVisible()
+    assert editor.result() == QDialog.DialogCode.Rejected
+    assert editor.result_problem() is None
+
+
+def test_tab_reaches_every_field_and_text_boxes_do_not_eat_tab(qtbot, editor):
+    editor.title_edit.setFocus()
+    seen = []
+    for _ in range(30):
+        widget = QApplication.focusWidget()
+        seen.append(widget.objectName())
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    for name in (
+        "editorTitle",
+        "editorPrompt",
+        "editorAnswerKey",
+        "editorDifficulty",
+        "editorPassRate",
+        "editorGroupSize",
+        "editorTraceList",
+        "editorAddTrace",
+        "editorDuplicateTrace",
+        "editorRemoveTrace",
+        "editorCorrectText",
+        "editorWrongText",
+        "editorOk",
+    ):
+        assert name in seen, (name, seen)
+    assert "\t" not in editor.prompt_edit.toPlainText()
+    assert "\t" not in editor.correct_edit.toPlainText()
+
+
+def test_labels_have_buddies_and_mnemonics(editor):
+    buddies = {
+        label.buddy().objectName(): label.text()
+        for label in editor.findChildren(QLabel)
+        if label.buddy() is not None
+    }
+    for name in (
+        "editorTitle",
+        "editorPrompt",
+        "editorAnswerKey",
+        "editorDifficulty",
+        "editorPassRate",
+        "editorGroupSize",
+        "editorTraceList",
+        "editorCorrectText",
+        "editorWrongText",
+    ):
+        assert "&" in buddies[name], name
+    mnemonics = [text[text.index("&") + 1].lower() for text in buddies.values() if "&" in text]
+    mnemonics += [
+        b.text()[b.text().index("&") + 1].lower()
+        for b in (editor.add_button, editor.duplicate_button, editor.remove_button)
+    ]
+    assert len(mnemonics) == len(set(mnemonics)), mnemonics
+
+
+def test_text_boxes_use_the_fixed_system_font(editor):
+    for edit in (editor.correct_edit, editor.wrong_edit, editor.prompt_edit):
+        assert edit.font().fixedPitch() or "mono" in edit.font().family().lower()
+
+
+def test_default_size_fits_a_1024x768_screen(editor):
+    assert (editor.width(), editor.height()) == (900, 640)
+    hint = editor.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 700
+
+
+def test_edit_problem_returns_none_on_cancel_and_the_problem_on_accept(qtbot):
+    def close_with(accept: bool) -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ProblemEditor)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.reject()
+
+    QTimer.singleShot(0, lambda: close_with(False))
+    assert edit_problem(SEED, None) is None
+    QTimer.singleShot(0, lambda: close_with(True))
+    problem = edit_problem(SEED, None)
+    assert problem is not None
+    assert problem.traces == SEED.traces
+    assert problem.id == "custom-multiply-23-47"
+
+
+def test_screenshot_at_default_size(qtbot, editor, tmp_path):
+    editor.trace_list.setCurrentRow(1)
+    editor.correct_edit.setPlainText("23 × 50 = 1150\n23 × 3 = 69\n1150 − 69 = 1071\nAnswer: 1071")
+    path = tmp_path / "problem_editor.png"
+    assert editor.grab().save(str(path))
+    assert path.stat().st_size > 0

@@ -1,0 +1,164 @@
+"""TraceCard: paints a CardState, emits toggle_requested on click/Space/Enter, never restyles."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.snapshot import CardState, LabSnapshot, Push, build_snapshot
+from grpo_desktop.core.theme import LIGHT
+from grpo_desktop.views.trace_card import TraceCard
+
+
+def make_snapshot(rewards, problem_id: str = "mult-23x47") -> LabSnapshot:
+    """A snapshot built exactly as the state builds it: the checker grades each card's text."""
+    return build_snapshot(get_problem(problem_id), [bool(r) for r in rewards])
+
+
+SEED = make_snapshot([1, 0, 0, 1])
+
+
+@pytest.fixture
+def card(qtbot):
+    widget = TraceCard(1)
+    qtbot.addWidget(widget)
+    widget.show_card(SEED.cards[1], compact=False)  # reward 0, advantage −1.00
+    widget.resize(widget.sizeHint())
+    with qtbot.waitExposed(widget):
+        widget.show()
+    return widget
+
+
+def test_object_name_and_accessible_name_follow_the_index(qtbot):
+    widget = TraceCard(3)
+    qtbot.addWidget(widget)
+    assert widget.objectName() == "traceCard3"
+    assert widget.accessibleName() == "Answer 4"
+    assert widget.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    assert widget.cursor().shape() == Qt.CursorShape.PointingHandCursor
+
+
+def test_mouse_click_emits_toggle_requested_and_does_not_restyle_the_card(qtbot, card):
+    assert card.property("correct") is False
+    with qtbot.waitSignal(card.toggle_requested, timeout=1000) as blocker:
+        qtbot.mouseClick(card, Qt.MouseButton.LeftButton)
+    assert blocker.args == [1]
+    # The card only changes when a new snapshot comes back (DESIGN §2).
+    assert card.property("correct") is False
+    assert card.card_state == SEED.cards[1]
+
+
+def test_right_click_does_not_emit(qtbot, card):
+    with qtbot.assertNotEmitted(card.toggle_requested):
+        qtbot.mouseClick(card, Qt.MouseButton.RightButton)
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter])
+def test_space_and_enter_on_a_focused_card_emit_toggle_requested(qtbot, card, key):
+    card.setFocus()
+    with qtbot.waitSignal(card.toggle_requested, timeout=1000) as blocker:
+        qtbot.keyClick(card, key)
+    assert blocker.args == [1]
+    assert card.property("correct") is False
+
+
+def test_other_keys_do_not_emit(qtbot, card):
+    card.setFocus()
+    with qtbot.assertNotEmitted(card.toggle_requested):
+        qtbot.keyClick(card, Qt.Key.Key_A)
+        qtbot.keyClick(card, Qt.Key.Key_Down)
+
+
+def test_show_card_sets_correct_property_and_accessible_description(qtbot, card):
+    assert card.property("correct") is False
+    description = card.accessibleDescription()
+    assert "final answer 1091" in description
+    assert "reward 0" in description
+    assert "−1.00" in description  # the real minus sign, as the seeds write it
+    assert "pushed down" in description
+
+    card.show_card(SEED.cards[0], compact=False)
+    assert card.property("correct") is True
+    assert "reward 1 (right)" in card.accessibleDescription()
+    assert "+1.00" in card.accessibleDescription()
+    assert "pushed up" in card.accessibleDescription()
+
+
+def test_degenerate_group_says_no_signal(qtbot):
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    widget.show_card(make_snapshot([1, 1, 1, 1]).cards[0], compact=False)
+    assert "advantage 0.00, no signal" in widget.accessibleDescription()
+
+
+def test_tooltip_holds_the_full_trace_and_how_to_toggle(qtbot, card):
+    tooltip = card.toolTip()
+    for line in SEED.cards[1].text.splitlines():
+        assert line in tooltip
+    assert "Click, Space or Enter to mark it right/wrong" in tooltip
+
+
+def test_showing_the_same_state_again_does_nothing(qtbot, card, monkeypatch):
+    calls = []
+    monkeypatch.setattr(card, "update", lambda *args: calls.append(args))
+    card.show_card(SEED.cards[1], compact=False)
+    assert calls == []
+    card.show_card(SEED.cards[1], compact=True)  # the mode changed: repaint
+    assert len(calls) == 1
+
+
+def test_compact_mode_is_smaller_than_full_mode(qtbot):
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    widget.show_card(SEED.cards[0], compact=False)
+    full = widget.sizeHint()
+    widget.show_card(SEED.cards[0], compact=True)
+    compact = widget.sizeHint()
+    assert compact.width() < full.width()
+    assert compact.height() < full.height()
+    assert widget.minimumSizeHint().width() <= compact.width()
+
+
+def test_full_mode_height_grows_with_the_trace_lines(qtbot):
+    short, long = TraceCard(0), TraceCard(1)
+    for widget, text in ((short, "1 + 1 = 2"), (long, "a\nb\nc\nd\ne\nf\nAnswer: 2")):
+        qtbot.addWidget(widget)
+        widget.show_card(CardState(0, text, "2", 1, 0.0, 0.0, Push.NONE), compact=False)
+    assert long.sizeHint().height() > short.sizeHint().height()
+
+
+def test_size_hint_scales_with_the_widget_font(qtbot):
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    widget.show_card(SEED.cards[0], compact=False)
+    before = widget.sizeHint()
+    font = QFont(widget.font())
+    font.setPointSizeF(font.pointSizeF() * 2)
+    widget.setFont(font)
+    after = widget.sizeHint()
+    assert after.width() > before.width() * 1.5
+    assert after.height() > before.height() * 1.5
+
+
+def test_keyboard_focus_draws_a_focus_ring(qtbot, card):
+    focus = QColor(LIGHT.focus)
+    edge_y = card.height() // 2
+    card.clearFocus()
+    assert card.grab().toImage().pixelColor(1, edge_y) != focus
+    card.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(card.hasFocus, timeout=1000)
+    assert card.grab().toImage().pixelColor(1, edge_y) == focus
+
+
+def test_set_theme_repaints_with_the_new_colours(qtbot, card):
+    from dataclasses import replace
+
+    dark_border = replace(LIGHT, name="test", down="#123456", type_scale=1.5)
+    before = card.sizeHint()
+    card.set_theme(dark_border)
+    assert card.sizeHint().height() > before.height()
+    image = card.grab().toImage()
+    # The border is drawn in the push colour of the shown card (pushed down).
+    assert image.pixelColor(5, card.height() // 2) == QColor("#123456")

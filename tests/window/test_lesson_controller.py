@@ -1,0 +1,564 @@
+"""Lesson mode end to end: a lecturer pages through a lesson with a clicker's keys.
+
+Every step puts its group on screen (without undoable edits), picks the view, hides or reveals the
+advantages and rings the part of the window it talks about; leaving the lesson restores the lab.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
+
+from grpo_desktop.core.lessons import LessonError, UnknownLessonError, get_lesson, load_lessons
+from grpo_desktop.core.theme import PROJECTOR
+from grpo_desktop.window.lesson_controller import (
+    FINISH_TEXT,
+    NEXT_TEXT,
+    LessonController,
+    install_lesson_mode,
+)
+from grpo_desktop.window.main_window import MainWindow
+
+BASELINE = "group-is-baseline"
+TWO_GROUPS = "same-formula-two-groups"
+
+
+@pytest.fixture
+def lessons(window) -> LessonController:
+    # The integrator adds ``self.lessons = install_lesson_mode(self)`` to MainWindow; until then
+    # the test installs it itself.
+    return getattr(window, "lessons", None) or install_lesson_mode(window)
+
+
+def settle(qtbot, window: MainWindow) -> None:
+    """Let layouts run and every chart animation finish."""
+    qtbot.waitUntil(lambda: not any(pane.chart.is_animating() for pane in window.panes))
+    QApplication.processEvents()
+
+
+def stat(window: MainWindow, name: str) -> str:
+    return window.lab.stats_panel.findChild(QLabel, name).text()
+
+
+def step_of(title: str, lesson_id: str) -> int:
+    return next(i for i, s in enumerate(get_lesson(lesson_id).steps) if s.title == title)
+
+
+def rect_in_central(window: MainWindow, widget: QWidget) -> QRect:
+    return QRect(widget.mapTo(window.centralWidget(), QPoint(0, 0)), widget.size())
+
+
+def expected_target(window: MainWindow, highlight: str) -> QWidget | None:
+    return {
+        "cards": window.lab.trace_grid,
+        "stats": window.lab.stats_panel,
+        "chart": window.lab.chart,
+        "banner": window.lab.banner,
+        "math": window.explain_tabs,
+        "ppo": window.explain_tabs,
+        "compare": window.compare_page,
+        "none": None,
+    }[highlight]
+
+
+# --- menu and actions ------------------------------------------------------------------------
+
+
+def test_lesson_menu_sits_before_help_and_lists_every_lesson(window, lessons):
+    titles = [action.text() for action in window.menuBar().actions()]
+    assert titles.index("&Lesson") == titles.index("&Help") - 1
+    entries = [action.text() for action in lessons.menu.actions() if action.text()]
+    for lesson in load_lessons():
+        assert f"Start: {lesson.title}" in entries
+    assert "Start: The group is the baseline" in entries
+    for action in (lessons.next_action, lessons.previous_action, lessons.exit_action):
+        assert action in lessons.menu.actions()
+        assert action in window.actions()  # the keys work with the menu closed
+        assert not action.isEnabled()  # only during a lesson
+    assert not lessons.reveal_action.isEnabled()
+    assert lessons.next_action.shortcut().toString() == "PgDown"
+    assert lessons.previous_action.shortcut().toString() == "PgUp"
+    assert lessons.reveal_action.shortcut().toString() == "R"
+    assert lessons.exit_action.shortcut().toString() == "Esc"
+
+
+def test_the_menu_entry_starts_its_lesson(window, lessons):
+    lessons.start_actions[TWO_GROUPS].trigger()
+    assert lessons.active and lessons.lesson.id == TWO_GROUPS and lessons.step_index == 0
+
+
+def test_lesson_keys_do_not_clash_with_the_windows_own_shortcuts(window, lessons):
+    ours = {
+        seq.toString()
+        for action in (
+            lessons.next_action,
+            lessons.previous_action,
+            lessons.reveal_action,
+            lessons.exit_action,
+        )
+        for seq in action.shortcuts()
+    }
+    theirs = {
+        seq.toString()
+        for action in window.actions()
+        if action not in (lessons.next_action, lessons.previous_action)
+        and action not in (lessons.reveal_action, lessons.exit_action)
+        for seq in action.shortcuts()
+    }
+    theirs |= {shortcut.key().toString() for shortcut in window.card_shortcuts}
+    theirs -= {"PgDown", "PgUp"}  # the clicker actions, enabled only outside a lesson
+    assert ours and not ours & theirs
+
+
+# --- starting and paging -------------------------------------------------------------------
+
+
+def test_start_shows_step_one_with_its_group_and_view(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    settle(qtbot, window)
+    lesson = get_lesson(BASELINE)
+    bar = lessons.bar
+    assert lessons.active and lessons.lesson is lesson and lessons.step_index == 0
+    assert lessons.step is lesson.steps[0]
+    assert bar.isVisible()
+    assert bar.step_counter.text() == f"Step 1 of {len(lesson.steps)}"
+    assert bar.step_title.text() == "Par is the group mean"
+    assert bar.lesson_title.full_text() == "Lesson: The group is the baseline"
+    assert window.state.problem.id == "mult-23x47"
+    assert window.state.correct == (True, False, False, True)
+    assert window.view == "reward"
+    assert window.lab.chart.bar_heights() == [1.0, 0.0, 0.0, 1.0]
+    assert stat(window, "statPar") == "0.5"
+    assert window.statusBar().currentMessage() == (
+        f"Lesson: The group is the baseline — step 1 of {len(lesson.steps)} "
+        "(Page Down: next, Page Up: previous)"
+    )
+    assert not bar.previous_button.isEnabled()
+    assert bar.next_button.text() == NEXT_TEXT
+
+
+def test_page_down_and_page_up_step_through_the_lesson(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 1
+    assert lessons.bar.step_counter.text() == "Step 2 of 7"
+    assert "step 2 of 7" in window.statusBar().currentMessage()
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 2
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert lessons.step_index == 1
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)  # on step 1: stays
+    assert lessons.step_index == 0
+    assert lessons.active
+
+
+def test_the_bars_buttons_page_too(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    qtbot.mouseClick(lessons.bar.next_button, Qt.MouseButton.LeftButton)
+    assert lessons.step_index == 1
+    qtbot.mouseClick(lessons.bar.previous_button, Qt.MouseButton.LeftButton)
+    assert lessons.step_index == 0
+    qtbot.mouseClick(lessons.bar.exit_button, Qt.MouseButton.LeftButton)
+    assert not lessons.active
+
+
+def test_the_last_step_says_finish_and_next_finishes(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    last = len(get_lesson(BASELINE).steps) - 1
+    lessons.go_to(last)
+    assert lessons.bar.next_button.text() == FINISH_TEXT
+    assert lessons.next_action.text() == "&Finish lesson"
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert not lessons.active
+    assert not lessons.bar.isVisible()
+    assert "Finished the lesson" in window.statusBar().currentMessage()
+    assert lessons.next_action.text() == "&Next step"
+
+
+def test_restarting_from_the_menu_goes_back_to_step_one(window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(3)
+    lessons.start(TWO_GROUPS)
+    assert lessons.lesson.id == TWO_GROUPS and lessons.step_index == 0
+    assert lessons.bar.step_counter.text() == "Step 1 of 8"
+
+
+# --- predict, then reveal --------------------------------------------------------------------
+
+
+def test_the_predict_step_hides_every_advantage(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    settle(qtbot, window)
+    assert lessons.step.title == "Predict, then reveal" and lessons.step.hide_advantages
+    assert lessons.advantages_hidden
+    assert window.view == "advantage"
+    assert window.lab.chart.bar_heights() == [0.0, 0.0, 0.0, 0.0]
+    assert window.lab.trace_grid.card(0).advantage_hidden
+    assert stat(window, "statPushedUp") == "?"
+    assert stat(window, "statPushedDown") == "?"
+    assert "A = ? (predict first, then reveal)" in window.math_panel.plain_text()
+    assert lessons.bar.reveal_button.isVisible()
+    assert lessons.reveal_action.isEnabled()
+
+
+def test_reveal_shows_the_exact_advantages_with_the_animation(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("Predict, then reveal", BASELINE))
+    settle(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_R)
+    assert window.lab.chart.is_animating()  # the class watches r become A
+    settle(qtbot, window)
+    assert not lessons.advantages_hidden
+    assert window.view == "advantage"
+    assert window.lab.chart.bar_heights() == [1.0, -1.0, -1.0, 1.0]
+    assert not window.lab.trace_grid.card(0).advantage_hidden
+    assert stat(window, "statPushedUp") == "2"
+    assert "A = ?" not in window.math_panel.plain_text()
+    assert not lessons.bar.reveal_button.isVisible()
+    assert not lessons.reveal_action.isEnabled()
+    assert lessons.step_index == 1  # revealing does not page
+
+
+def test_the_reveal_button_reveals(qtbot, window, lessons):
+    lessons.start(TWO_GROUPS)
+    lessons.go_to(step_of("Predict: the hard problem", TWO_GROUPS))
+    qtbot.mouseClick(lessons.bar.reveal_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, window)
+    assert window.lab.chart.bar_heights() == pytest.approx([2.0, -0.5, -0.5, -0.5, -0.5])
+
+
+def test_paging_back_to_a_predict_step_hides_again(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(1)
+    lessons.reveal()
+    lessons.next()
+    lessons.previous()
+    assert lessons.advantages_hidden
+    assert window.lab.trace_grid.card(0).advantage_hidden
+
+
+def test_the_reveal_button_does_not_shift_the_other_buttons(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    QApplication.processEvents()
+    x_next = lessons.bar.next_button.x()
+    lessons.next()  # the predict step: Reveal appears
+    QApplication.processEvents()
+    assert lessons.bar.reveal_button.isVisible()
+    assert lessons.bar.next_button.x() == x_next
+
+
+# --- what each step shows -------------------------------------------------------------------
+
+
+def test_the_degenerate_steps_show_the_banner(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("All correct: no signal", BASELINE))
+    settle(qtbot, window)
+    assert window.lab.banner.isVisible()
+    assert window.lab.chart.bar_heights() == [0.0, 0.0, 0.0, 0.0]
+    lessons.go_to(step_of("All wrong: the other side", BASELINE))
+    assert window.state.correct == (False, False, False, False)
+    assert window.lab.banner.isVisible()
+
+
+def test_the_compare_step_shows_both_groups_side_by_side(qtbot, window, lessons):
+    lessons.start(TWO_GROUPS)
+    lessons.go_to(step_of("Same formula, two groups", TWO_GROUPS))
+    settle(qtbot, window)
+    assert window.compare_action.isChecked()
+    assert window.compare_view.isVisible()
+    assert window.easy.state.correct == (True, True, True, True, False)
+    assert window.hard.state.correct == (True, False, False, False, False)
+    assert window.easy.chart.bar_heights()[4] == pytest.approx(-2.0)
+    assert window.hard.chart.bar_heights()[0] == pytest.approx(2.0)
+    assert "gets −2.0" in window.compare_view.left.note.text()
+    assert "gets +2.0" in window.compare_view.right.note.text()
+    lessons.next()  # back to one lab
+    assert not window.compare_view.isVisible()
+    assert window.lab_page.isVisible()
+
+
+def test_a_steps_convention_is_applied(qtbot, window, lessons):
+    lessons.start(TWO_GROUPS)
+    lessons.go_to(step_of("Real trainers differ", TWO_GROUPS))
+    settle(qtbot, window)
+    assert window.state.convention == "trl"
+    assert window.lab.chart.bar_heights()[0] == pytest.approx(0.866, abs=5e-4)
+    assert window.convention_combo.currentData() == "trl"
+
+
+STEPS = [
+    pytest.param(lesson.id, index, id=f"{lesson.id}-{index}")
+    for lesson in load_lessons()
+    for index in range(len(lesson.steps))
+]
+
+
+@pytest.mark.parametrize(("lesson_id", "index"), STEPS)
+def test_the_spotlight_rings_the_steps_widget(qtbot, window, lessons, lesson_id, index):
+    lessons.start(lesson_id)
+    lessons.go_to(index)
+    settle(qtbot, window)
+    step = lessons.step
+    target = expected_target(window, step.highlight)
+    spotlight = lessons.spotlight
+    if target is None:
+        assert not spotlight.isVisible()
+        return
+    assert spotlight.target() is target
+    qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, target)))
+    assert spotlight.isVisible()
+    assert spotlight.parentWidget() is window.centralWidget()
+    assert spotlight.testAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+    siblings = [w for w in window.centralWidget().children() if isinstance(w, QWidget)]
+    assert siblings[-1] is spotlight  # raised above the lab
+    if step.highlight == "math":
+        assert window.explain_tabs.currentIndex() == 0
+    if step.highlight == "ppo":
+        assert window.explain_tabs.currentIndex() == 1
+
+
+def test_the_spotlight_follows_its_target_when_the_window_resizes(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("The frontier is where the gradient is", BASELINE))
+    spotlight = lessons.spotlight
+    chart = window.lab.chart
+    qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, chart)))
+    before = spotlight.geometry()
+    window.resize(1600, 950)
+    qtbot.waitUntil(lambda: spotlight.geometry() != before)
+    qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, chart)))
+    assert spotlight.target_rect() == rect_in_central(window, chart)
+
+
+def test_cards_under_the_spotlight_still_take_clicks(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("Predict, then reveal", BASELINE))
+    settle(qtbot, window)
+    card = window.lab.trace_grid.card(1)
+    qtbot.mouseClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() // 2, 20))
+    assert window.state.correct == (True, True, False, True)
+
+
+# --- leaving, undo, keys outside a lesson ---------------------------------------------------
+
+
+def test_escape_leaves_the_lesson_and_restores_the_lab(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("Predict, then reveal", BASELINE))
+    settle(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not lessons.active
+    assert lessons.lesson is None and lessons.step is None and lessons.step_index == -1
+    assert not lessons.bar.isVisible()
+    assert not lessons.spotlight.isVisible()
+    assert not lessons.advantages_hidden
+    assert not window.lab.trace_grid.card(0).advantage_hidden
+    assert stat(window, "statPushedUp") == "2"
+    assert "A = ?" not in window.math_panel.plain_text()
+    assert window.state.correct == (True, False, False, True)  # the last step's group stays
+    message = window.statusBar().currentMessage()
+    assert "Left the lesson" in message and "keeps" in message
+    for action in (
+        lessons.next_action,
+        lessons.previous_action,
+        lessons.reveal_action,
+        lessons.exit_action,
+    ):
+        assert not action.isEnabled()
+    assert [seq.toString() for seq in lessons.next_action.shortcuts()] == ["PgDown"]
+    assert [seq.toString() for seq in lessons.previous_action.shortcuts()] == ["PgUp"]
+
+
+def test_lesson_steps_are_not_undoable_edits(qtbot, window, lessons):
+    window.request_toggle(1)  # an edit from before the lesson
+    assert window.undo_stack.count() == 1
+    for lesson in load_lessons():
+        lessons.start(lesson.id)
+        for _ in lesson.steps:
+            assert window.undo_stack.count() == 0, lessons.step.title
+            lessons.next()
+    assert not lessons.active
+    # A click during a lesson is an ordinary edit, undoable as always.
+    lessons.start(BASELINE)
+    window.request_toggle(0)
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert window.state.correct == (True, False, False, True)
+
+
+def test_arrow_keys_page_only_during_a_lesson(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    card = window.lab.trace_grid.card(0)
+    card.setFocus()
+    for key, expected in (
+        (Qt.Key.Key_Right, 1),
+        (Qt.Key.Key_Down, 2),
+        (Qt.Key.Key_Left, 1),
+        (Qt.Key.Key_Up, 0),
+    ):
+        qtbot.keyClick(card, key)
+        assert lessons.step_index == expected, key
+    lessons.exit()
+    # Outside a lesson the arrows move keyboard focus between cards again.
+    card.setFocus()
+    qtbot.waitUntil(card.hasFocus)
+    qtbot.keyClick(card, Qt.Key.Key_Right)
+    assert not lessons.active
+    assert window.lab.trace_grid.card(1).hasFocus()
+
+
+def test_outside_a_lesson_page_down_and_up_switch_the_view(qtbot, window, lessons):
+    assert window.view == "advantage"
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert window.view == "reward"
+    settle(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert window.view == "advantage"
+    settle(qtbot, window)
+    assert not lessons.active
+    # During a lesson the same keys page instead.
+    lessons.start(BASELINE)  # step 1 shows rewards
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 1
+    lessons.exit()
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert window.view == "reward"
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+def test_an_unknown_lesson_raises_and_leaves_the_lab_alone(window, lessons):
+    before = window.state.memento()
+    with pytest.raises(UnknownLessonError, match="group-is-baseline"):
+        lessons.start("no-such-lesson")
+    assert window.state.memento() == before
+    assert not lessons.active and not lessons.bar.isVisible()
+
+
+def test_the_menu_path_turns_a_bad_lesson_into_a_warning(window, lessons, monkeypatch):
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: warnings.append(args))
+    before = window.state.memento()
+    assert lessons.start_from_menu("no-such-lesson") is False
+    assert len(warnings) == 1 and "no-such-lesson" in warnings[0][2]
+    assert window.state.memento() == before
+    assert not lessons.active
+    assert issubclass(UnknownLessonError, LessonError)
+
+
+# --- the bar: no jumps, readable, accessible -------------------------------------------------
+
+
+def test_the_bar_keeps_one_height_on_every_step_of_every_lesson(qtbot, window, lessons):
+    heights, tops = set(), set()
+    for lesson in load_lessons():
+        lessons.start(lesson.id)
+        for index in range(len(lesson.steps)):
+            lessons.go_to(index)
+            QApplication.processEvents()
+            heights.add(lessons.bar.height())
+            tops.add(window.pages.y())  # the lab below never moves
+            text = lessons.bar.step_text
+            assert text.height() >= text.heightForWidth(text.width())  # never clipped
+            title = lessons.bar.step_title
+            assert title.height() >= title.heightForWidth(title.width())
+    assert len(heights) == 1, heights
+    assert len(tops) == 1, tops
+    assert lessons.bar.y() < window.pages.y()  # the bar sits above the lab
+    assert window.height() == 800  # the window did not grow to fit the bar
+
+
+def test_the_bar_reserves_room_at_other_widths_and_themes(qtbot, window, lessons):
+    window.apply_theme(PROJECTOR)
+    window.resize(1920, 1080)
+    heights = set()
+    for index in range(len(get_lesson(BASELINE).steps)):
+        if index == 0:
+            lessons.start(BASELINE)
+        else:
+            lessons.go_to(index)
+        QApplication.processEvents()
+        heights.add(lessons.bar.height())
+        text = lessons.bar.step_text
+        assert text.height() >= text.heightForWidth(text.width())
+    assert len(heights) == 1
+    assert lessons.bar.theme() is PROJECTOR
+    assert lessons.spotlight.ring_width() > 5
+
+
+def test_an_app_wide_zoom_regrows_the_bar(qtbot, window, lessons):
+    lessons.start(BASELINE)
+    QApplication.processEvents()
+    before_size = lessons.bar.step_text.font().pointSizeF()
+    before_height = lessons.bar.height()
+    original = QApplication.font()
+    bigger = QFont(original)
+    bigger.setPointSizeF(original.pointSizeF() * 1.5)
+    try:
+        QApplication.setFont(bigger)  # what View ▸ Zoom does: the app font, then the theme
+        window.apply_theme(window.theme)
+        QApplication.processEvents()
+        assert lessons.bar.step_text.font().pointSizeF() == pytest.approx(before_size * 1.5)
+        assert lessons.bar.height() > before_height
+        text = lessons.bar.step_text
+        assert text.height() >= text.heightForWidth(text.width())
+    finally:
+        QApplication.setFont(original)
+        window.apply_theme(window.theme)
+
+
+def test_the_step_text_is_large_and_wraps(window, lessons):
+    lessons.start(BASELINE)
+    text = lessons.bar.step_text
+    assert text.wordWrap()
+    assert text.textFormat() == Qt.TextFormat.RichText
+    assert text.font().pointSizeF() >= 1.2 * QApplication.font().pointSizeF()
+    assert lessons.bar.step_title.font().bold()
+
+
+def test_the_bar_is_accessible(window, lessons):
+    lessons.start(BASELINE)
+    lessons.go_to(1)
+    bar = lessons.bar
+    assert bar.objectName() == "lessonBar"
+    assert bar.lesson_title.accessibleName() == "Lesson: The group is the baseline"
+    assert bar.step_counter.accessibleName() == "Step 2 of 7"
+    assert bar.step_title.accessibleName() == "Step title: Predict, then reveal"
+    assert "<" not in bar.step_text.accessibleName()
+    assert bar.step_text.accessibleName().startswith("Which answers get pushed up")
+    for button, key in (
+        (bar.previous_button, "PgUp"),
+        (bar.next_button, "PgDown"),
+        (bar.reveal_button, "(R)"),
+        (bar.exit_button, "Esc"),
+    ):
+        assert key in button.toolTip()
+        assert button.accessibleName()
+
+
+def test_a_lesson_started_before_the_window_shows_lays_out_like_any_other(qtbot):
+    # The --lesson ID path: app.py starts the lesson, then shows the window.
+    window = MainWindow()
+    qtbot.addWidget(window)
+    lessons = getattr(window, "lessons", None) or install_lesson_mode(window)
+    window.resize(1280, 800)
+    lessons.start(BASELINE)
+    lessons.go_to(step_of("Predict, then reveal", BASELINE))
+    with qtbot.waitExposed(window):
+        window.show()
+    grid = window.lab.trace_grid
+    qtbot.waitUntil(lambda: lessons.spotlight.geometry().contains(rect_in_central(window, grid)))
+    QApplication.processEvents()
+    height = lessons.bar.height()
+    lessons.go_to(step_of("One model, not four", BASELINE))
+    QApplication.processEvents()
+    assert lessons.bar.height() == height
+    assert window.height() == 800
+    text = lessons.bar.step_text
+    assert text.height() >= text.heightForWidth(text.width())

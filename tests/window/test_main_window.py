@@ -1,0 +1,171 @@
+"""The lab window end to end: real clicks and keys reproduce the seeds' numbers everywhere."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel, QSpinBox, QWidget
+
+from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.window.main_window import MainWindow
+
+
+def card(window: MainWindow, index: int) -> TraceCard:
+    found = window.findChild(TraceCard, f"traceCard{index}")
+    assert found is not None, f"traceCard{index} not found"
+    return found
+
+
+def click_card(qtbot, window: MainWindow, index: int) -> None:
+    target = card(window, index)
+    qtbot.mouseClick(
+        target, Qt.MouseButton.LeftButton, pos=QPoint(target.width() // 2, target.height() // 2)
+    )
+
+
+def stat(window: MainWindow, name: str) -> str:
+    return window.findChild(QLabel, name).text()
+
+
+def chart(window: MainWindow) -> AdvantageChart:
+    return window.findChild(AdvantageChart, "advantageChart")
+
+
+def banner_visible(window: MainWindow) -> bool:
+    return window.findChild(QWidget, "degenerateBanner").isVisible()
+
+
+def set_cards(qtbot, window: MainWindow, wanted: list[int]) -> None:
+    for index, reward in enumerate(wanted):
+        if card(window, index).property("correct") != bool(reward):
+            click_card(qtbot, window, index)
+
+
+def test_default_window_shows_the_seed_problem_and_its_numbers(window):
+    panel = window.findChild(QWidget, "problemPanel")
+    assert "Compute 23 × 47." in " ".join(label.text() for label in panel.findChildren(QLabel))
+    assert "1081" in window.findChild(QLabel, "answerKey").text()
+    assert window.findChild(QSpinBox, "groupSizeSpin").value() == 4
+    assert [card(window, i).property("correct") for i in range(4)] == [True, False, False, True]
+    assert stat(window, "statPar") == "0.5"
+    assert stat(window, "statStd") == "0.5"
+    assert stat(window, "statPushedUp") == "2"
+    assert stat(window, "statPushedDown") == "2"
+    assert chart(window).bar_heights() == pytest.approx([1.0, -1.0, -1.0, 1.0])
+    assert not banner_visible(window)
+
+
+def test_clicking_cards_to_all_correct_flattens_everything_and_shows_the_banner(qtbot, window):
+    click_card(qtbot, window, 1)
+    click_card(qtbot, window, 2)
+    assert stat(window, "statPar") == "1"
+    assert stat(window, "statStd") == "0"
+    assert (stat(window, "statPushedUp"), stat(window, "statPushedDown")) == ("0", "0")
+    assert chart(window).bar_heights() == [0.0, 0.0, 0.0, 0.0]
+    assert banner_visible(window)
+    click_card(qtbot, window, 2)
+    assert not banner_visible(window)
+
+
+def test_all_wrong_group_is_degenerate_too(qtbot, window):
+    set_cards(qtbot, window, [0, 0, 0, 0])
+    assert stat(window, "statPar") == "0"
+    assert banner_visible(window)
+    assert "wrong" in window.findChild(QLabel, "bannerMessage").text()
+
+
+def test_easy_group_reproduces_the_seeds_minus_two(qtbot, window):
+    window.group_size_spin.setValue(5)
+    set_cards(qtbot, window, [1, 1, 1, 1, 0])
+    assert stat(window, "statPar") == "0.8"
+    assert stat(window, "statStd") == "0.4"
+    assert (stat(window, "statPushedUp"), stat(window, "statPushedDown")) == ("4", "1")
+    assert chart(window).bar_heights() == pytest.approx([0.5, 0.5, 0.5, 0.5, -2.0])
+
+
+def test_hard_group_reproduces_the_seeds_plus_two(qtbot, window):
+    window.group_size_spin.setValue(5)
+    set_cards(qtbot, window, [1, 0, 0, 0, 0])
+    assert stat(window, "statPar") == "0.2"
+    assert chart(window).bar_heights() == pytest.approx([2.0, -0.5, -0.5, -0.5, -0.5])
+
+
+def test_space_and_enter_on_a_focused_card_toggle_it(qtbot, window):
+    target = card(window, 1)
+    target.setFocus()
+    qtbot.keyClick(target, Qt.Key.Key_Space)
+    assert card(window, 1).property("correct") is True
+    qtbot.keyClick(card(window, 1), Qt.Key.Key_Return)
+    assert card(window, 1).property("correct") is False
+
+
+def test_number_keys_toggle_cards_one_to_nine(qtbot, window):
+    window.group_size_spin.setValue(9)
+    before = card(window, 8).property("correct")
+    qtbot.keyClick(window, Qt.Key.Key_9)
+    assert card(window, 8).property("correct") is (not before)
+    qtbot.keyClick(window, Qt.Key.Key_2)
+    assert card(window, 1).property("correct") is True
+
+
+def test_changing_g_keeps_the_remaining_cards_and_builds_that_many(qtbot, window):
+    click_card(qtbot, window, 1)  # now 1,1,0,1
+    window.group_size_spin.setValue(12)
+    assert window.findChild(TraceCard, "traceCard11") is not None
+    assert window.findChild(TraceCard, "traceCard12") is None
+    assert [card(window, i).property("correct") for i in range(4)] == [True, True, False, True]
+    assert len(chart(window).bar_heights()) == 12
+    window.group_size_spin.setValue(3)
+    assert window.findChild(TraceCard, "traceCard3") is None
+    assert [card(window, i).property("correct") for i in range(3)] == [True, True, False]
+
+
+def test_g_64_builds_64_cards_and_64_bars(window):
+    window.group_size_spin.setValue(64)
+    assert window.findChild(TraceCard, "traceCard63") is not None
+    assert len(chart(window).bar_heights()) == 64
+
+
+def test_presets_and_undo_restore_the_previous_group(qtbot, window):
+    window.preset_actions["hard"].trigger()
+    assert chart(window).bar_heights() == pytest.approx([2.0, -0.5, -0.5, -0.5, -0.5])
+    assert window.undo_action.text() == "&Undo Preset Hard 1,0,0,0,0"
+    window.undo_action.trigger()
+    assert chart(window).bar_heights() == pytest.approx([1.0, -1.0, -1.0, 1.0])
+    assert "23 × 47" in window.windowTitle()
+
+
+def test_sample_a_group_shows_its_seed_and_replays(qtbot, window):
+    window.group_size_spin.setValue(16)
+    window.sample_action.trigger()
+    first = [card(window, i).property("correct") for i in range(16)]
+    assert "seed 1" in window.statusBar().currentMessage()
+    window.sample_action.trigger()
+    assert "seed 2" in window.statusBar().currentMessage()
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    window.next_sample_seed = 1
+    window.sample_action.trigger()
+    assert [card(window, i).property("correct") for i in range(16)] == first
+
+
+def test_choosing_another_problem_shows_its_prompt_and_preset(qtbot, window):
+    window.request_problem("easy-add-17-25")
+    assert "17 + 25" in window.findChild(QLabel, "problemPrompt").text()
+    assert chart(window).bar_heights() == pytest.approx([0.5, 0.5, 0.5, 0.5, -2.0])
+
+
+def test_toggling_a_card_moves_no_card(qtbot, window):
+    geometries = [card(window, i).geometry() for i in range(4)]
+    click_card(qtbot, window, 2)
+    assert [card(window, i).geometry() for i in range(4)] == geometries
+
+
+def test_the_banner_appearing_moves_nothing(qtbot, window):
+    watched = [card(window, 0), chart(window), window.findChild(QWidget, "statsPanel")]
+    before = [w.mapTo(window, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
+    set_cards(qtbot, window, [1, 1, 1, 1])
+    assert banner_visible(window)
+    after = [w.mapTo(window, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
+    assert after == before
