@@ -1,22 +1,20 @@
 """The problem editor: a lecturer writes their own problem and its traces, graded live.
 
 Every trace is one sampled answer in two versions: the card shows the correct one when its reward is
-1 and the wrong one when it is 0. The same checker that grades the cards in the lab
-(:func:`grpo_desktop.core.checker.grade`) grades both versions while the lecturer types, so a
-problem can only be used when :func:`grpo_desktop.core.problems.parse_problem` accepts it:
-every correct version grades 1, every wrong version grades 0, and there are at least
-:data:`MIN_TRACES` traces. A problem that passes here can never show "reward 1" next to a wrong
-answer on stage.
+1 and the wrong one when it is 0. While the lecturer types, the dialog reads its fields into a
+:class:`~grpo_desktop.core.problem_draft.ProblemDraft` and renders what the draft answers: each
+version's checker verdict, the default group's pattern, and whether the fields make a usable
+problem (every correct version grades 1, every wrong version grades 0, at least
+:data:`~grpo_desktop.core.problems.MIN_TRACES` traces, and
+:func:`~grpo_desktop.core.problems.parse_problem` accepts it) or the one reason they do not. The
+grading and the rules live in that pure module; this one only shows them.
 
 The dialog edits plain data and returns a new :class:`Problem`; it changes no lab state itself.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import re
-import unicodedata
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -43,21 +41,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.checker import grade
+# ID_PREFIX, VersionCheck, check_version, preset_pattern, problem_id_for and slugify lived here
+# before the grading moved to the pure layer; they stay importable from this module.
+from grpo_desktop.core.problem_draft import (
+    ID_PREFIX,
+    DraftValidation,
+    ProblemDraft,
+    TraceCheck,
+    VersionCheck,
+    check_version,
+    preset_pattern,
+    preset_summary,
+    problem_id_for,
+    slugify,
+)
 from grpo_desktop.core.problems import (
     DIFFICULTIES,
     MAX_GROUP_SIZE,
     MAX_ID_CHARS,
     MAX_KEY_CHARS,
-    MAX_PROMPT_CHARS,
     MAX_TITLE_CHARS,
-    MAX_TRACE_CHARS,
     MIN_GROUP_SIZE,
-    MIN_TRACES,
-    SCHEMA_VERSION,
     Problem,
-    ProblemError,
-    parse_problem,
 )
 from grpo_desktop.core.theme import LIGHT, Theme
 
@@ -68,120 +73,12 @@ __all__ = [
     "VersionCheck",
     "check_version",
     "edit_problem",
+    "preset_pattern",
     "problem_id_for",
     "slugify",
 ]
 
-ID_PREFIX = "custom-"
-#: A final answer longer than this is shortened with "…" in a verdict line.
-_SHOWN_ANSWER_CHARS = 40
-#: Up to this group size the default group's pattern is drawn (✓ ✗ ✗ ✓); beyond, only counted.
-_SHOWN_PATTERN_CARDS = 12
-_SOURCE = "editor"
-
 DEFAULT_SIZE = (900, 640)
-
-
-def slugify(text: str) -> str:
-    """Lower-case ASCII letters, digits and single hyphens: ``"Multiply 23 × 47"`` →
-    ``"multiply-23-47"`` (accents are dropped: ``"Café"`` → ``"cafe"``)."""
-    # Accents go (their combining marks are dropped); any other non-ASCII character separates
-    # words, so "½" (NFKD "1⁄2") reads "1-2", not "12".
-    decomposed = unicodedata.normalize("NFKD", text)
-    ascii_text = "".join(
-        ch if ch.isascii() else " " for ch in decomposed if not unicodedata.combining(ch)
-    )
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-
-
-def problem_id_for(title: str) -> str:
-    """The id of a lecturer's problem: ``custom-`` + the title's slug, at most 64 characters,
-    always matching ``[a-z0-9-]+`` (``custom-problem`` when the title has no letter or digit)."""
-    slug = slugify(title) or "problem"
-    return (ID_PREFIX + slug)[:MAX_ID_CHARS].rstrip("-")
-
-
-def _shown(answer: str) -> str:
-    answer = " ".join(answer.split())
-    if len(answer) > _SHOWN_ANSWER_CHARS:
-        return answer[: _SHOWN_ANSWER_CHARS - 1] + "…"
-    return answer
-
-
-@dataclasses.dataclass(frozen=True)
-class VersionCheck:
-    """What the checker says about one version of a trace, in words.
-
-    ``line`` is the checker's verdict ("Checker: final answer 1081 → reward 1 ✓"); ``problem`` is
-    None when the version grades as it must, else the reason in plain words.
-    """
-
-    line: str
-    problem: str | None = None
-
-
-def check_version(text: str, answer_key: str, *, correct: bool) -> VersionCheck:
-    """Grade the ``correct`` (must grade 1) or wrong (must grade 0) version of a trace."""
-    kind = "correct" if correct else "wrong"
-    key = answer_key.strip()
-    if not key:
-        return VersionCheck("Checker: waiting for an answer key")
-    if not text.strip():
-        if correct:
-            need = f"write an answer whose final answer is the key {_shown(key)}"
-        else:
-            need = f"write an answer whose final answer is not the key {_shown(key)}"
-        return VersionCheck("Checker: nothing to grade yet", f"the {kind} version is empty: {need}")
-    verdict = grade(text, key)
-    mark = "✓" if verdict.reward else "✗"
-    if verdict.final_answer is None:
-        line = f"Checker: no final answer found → reward {verdict.reward} {mark}"
-    else:
-        line = (
-            f"Checker: final answer {_shown(verdict.final_answer)} → reward {verdict.reward} {mark}"
-        )
-    if len(text) > MAX_TRACE_CHARS:
-        return VersionCheck(
-            line,
-            f"the {kind} version is {len(text):,} characters long; the limit is "
-            f"{MAX_TRACE_CHARS:,}",
-        )
-    if correct and verdict.reward != 1:
-        if verdict.final_answer is None:
-            return VersionCheck(
-                line,
-                "the correct version grades 0: the checker finds no final answer in it (end it "
-                f"with a line like “Answer: {_shown(key)}”)",
-            )
-        return VersionCheck(
-            line,
-            f"the correct version grades 0: its final answer {_shown(verdict.final_answer)} "
-            f"does not match the key {_shown(key)}",
-        )
-    if not correct and verdict.reward != 0:
-        return VersionCheck(
-            line,
-            f"the wrong version grades 1: its final answer {_shown(verdict.final_answer or '')} "
-            f"matches the key {_shown(key)}, so it is not wrong",
-        )
-    return VersionCheck(line)
-
-
-def _capitalised(sentence: str) -> str:
-    return sentence[:1].upper() + sentence[1:]
-
-
-def preset_pattern(original: Problem, pass_rate: float, group_size: int) -> tuple[bool, ...]:
-    """The default group's correct/wrong pattern for the edited problem.
-
-    The original problem's preset while its group size and pass rate are unchanged; otherwise
-    ``round(pass_rate · G)`` correct answers spread evenly, computed by :meth:`Problem.preset_for`.
-    """
-    if group_size == original.group_size and pass_rate == original.pass_rate:
-        return tuple(bool(r) for r in original.preset_rewards)
-    # group_size 0 never matches, so preset_for computes the spread pattern.
-    scratch = dataclasses.replace(original, pass_rate=pass_rate, group_size=0, preset_rewards=())
-    return scratch.preset_for(group_size)
 
 
 class ProblemEditor(QDialog):
@@ -196,7 +93,7 @@ class ProblemEditor(QDialog):
         self._original = problem
         self._theme = theme
         self._traces: list[list[str]] = [[t.correct, t.wrong] for t in problem.traces]
-        self._checks: list[tuple[VersionCheck, VersionCheck]] = []
+        self._checks: tuple[TraceCheck, ...] = ()  # the last draft's verdicts, one per trace
         self._problem: Problem | None = None  # the problem the fields describe, when valid
         self._result: Problem | None = None
         self._loading = False
@@ -408,12 +305,12 @@ class ProblemEditor(QDialog):
         for sequence in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(sequence), self)
             shortcut.activated.connect(self.accept)
-        self.title_edit.textChanged.connect(self._on_title_changed)
-        self.prompt_edit.textChanged.connect(self._validate)
-        self.answer_key_edit.textChanged.connect(self._on_key_changed)
-        self.difficulty_combo.currentIndexChanged.connect(self._validate)
-        self.pass_rate_spin.valueChanged.connect(self._on_group_changed)
-        self.group_size_spin.valueChanged.connect(self._on_group_changed)
+        self.title_edit.textChanged.connect(self._refresh)
+        self.prompt_edit.textChanged.connect(self._refresh)
+        self.answer_key_edit.textChanged.connect(self._refresh)
+        self.difficulty_combo.currentIndexChanged.connect(self._refresh)
+        self.pass_rate_spin.valueChanged.connect(self._refresh)
+        self.group_size_spin.valueChanged.connect(self._refresh)
         self.trace_list.currentRowChanged.connect(self._show_trace)
         self.add_button.clicked.connect(self.add_trace)
         self.duplicate_button.clicked.connect(self.duplicate_trace)
@@ -436,11 +333,8 @@ class ProblemEditor(QDialog):
                 self.trace_list.addItem(QListWidgetItem())
         finally:
             self._loading = False
-        self._on_title_changed()
-        self._regrade_all()
         self.trace_list.setCurrentRow(0 if self._traces else -1)
         self._show_trace(self.trace_list.currentRow())
-        self._on_group_changed()
 
     # ----------------------------------------------------------------------------- public API
     def result_problem(self) -> Problem | None:
@@ -449,23 +343,7 @@ class ProblemEditor(QDialog):
 
     def problem_data(self) -> dict[str, Any]:
         """The fields as a problem file's JSON object (``resources/problems/*.json``)."""
-        title = self.title_edit.text().strip()
-        group_size = self.group_size_spin.value()
-        pass_rate = self._pass_rate()
-        return {
-            "schema": SCHEMA_VERSION,
-            "id": problem_id_for(title),
-            "title": title,
-            "prompt": self.prompt_edit.toPlainText().strip(),
-            "answer_key": self.answer_key_edit.text().strip(),
-            "difficulty": self.difficulty_combo.currentData(),
-            "pass_rate": pass_rate,
-            "group_size": group_size,
-            "preset_rewards": [
-                int(r) for r in preset_pattern(self._original, pass_rate, group_size)
-            ],
-            "traces": [{"correct": correct, "wrong": wrong} for correct, wrong in self._traces],
-        }
+        return self._draft().to_data()
 
     def is_valid(self) -> bool:
         """Whether the fields make a problem :func:`parse_problem` accepts (OK is enabled)."""
@@ -491,16 +369,13 @@ class ProblemEditor(QDialog):
         if not 0 <= row < len(self._traces):
             return
         del self._traces[row]
-        del self._checks[row]
         self._loading = True
         try:
             self.trace_list.takeItem(row)
         finally:
             self._loading = False
-        self._relabel()
         self.trace_list.setCurrentRow(min(row, len(self._traces) - 1))
         self._show_trace(self.trace_list.currentRow())
-        self._validate()
 
     def accept(self) -> None:
         """Accept only a valid problem (Ctrl+Return on an invalid one does nothing)."""
@@ -510,44 +385,30 @@ class ProblemEditor(QDialog):
         super().accept()
 
     # ----------------------------------------------------------------------------- reactions
-    def _pass_rate(self) -> float:
-        value = round(self.pass_rate_spin.value(), 2)
-        # Keep the original's exact value while the (2-decimal) box still shows it.
-        if value == round(self._original.pass_rate, 2):
-            return self._original.pass_rate
-        return value
+    def _draft(self) -> ProblemDraft:
+        """The fields as typed; the draft grades and validates them."""
+        return ProblemDraft(
+            original=self._original,
+            title=self.title_edit.text(),
+            prompt=self.prompt_edit.toPlainText(),
+            answer_key=self.answer_key_edit.text(),
+            difficulty=self.difficulty_combo.currentData(),
+            shown_pass_rate=self.pass_rate_spin.value(),
+            group_size=self.group_size_spin.value(),
+            traces=tuple((correct, wrong) for correct, wrong in self._traces),
+        )
 
     def _insert_trace(self, texts: list[str]) -> None:
         row = self.trace_list.currentRow() + 1 if self._traces else 0
         self._traces.insert(row, texts)
-        key = self.answer_key_edit.text()
-        self._checks.insert(row, self._check_trace(texts, key))
         self._loading = True
         try:
             self.trace_list.insertItem(row, QListWidgetItem())
         finally:
             self._loading = False
-        self._relabel()
         self.trace_list.setCurrentRow(row)
         self._show_trace(row)
-        self._validate()
         self.correct_edit.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def _on_title_changed(self) -> None:
-        self.id_label.setText(problem_id_for(self.title_edit.text().strip()))
-        self._validate()
-
-    def _on_key_changed(self) -> None:
-        self._regrade_all()
-        self._validate()
-
-    def _on_group_changed(self) -> None:
-        pattern = preset_pattern(self._original, self._pass_rate(), self.group_size_spin.value())
-        text = f"{sum(pattern)} of {len(pattern)} right"
-        if len(pattern) <= _SHOWN_PATTERN_CARDS:
-            text += "\n" + " ".join("✓" if r else "✗" for r in pattern)
-        self.preset_label.setText(text)
-        self._validate()
 
     def _on_text_edited(self, version: int) -> None:
         if self._loading:
@@ -557,10 +418,7 @@ class ProblemEditor(QDialog):
             return
         edit = self.correct_edit if version == 0 else self.wrong_edit
         self._traces[row][version] = edit.toPlainText()
-        self._checks[row] = self._check_trace(self._traces[row], self.answer_key_edit.text())
-        self._relabel(row)
-        self._show_verdicts(row)
-        self._validate()
+        self._refresh()
 
     def _show_trace(self, row: int) -> None:
         if self._loading:
@@ -576,34 +434,32 @@ class ProblemEditor(QDialog):
             widget.setEnabled(has_trace)
         self.duplicate_button.setEnabled(has_trace)
         self.remove_button.setEnabled(has_trace)
-        self._show_verdicts(row)
+        self._refresh()
 
-    # ----------------------------------------------------------------------------- grading
-    @staticmethod
-    def _check_trace(texts: list[str], key: str) -> tuple[VersionCheck, VersionCheck]:
-        return (
-            check_version(texts[0], key, correct=True),
-            check_version(texts[1], key, correct=False),
-        )
-
-    def _regrade_all(self) -> None:
-        key = self.answer_key_edit.text()
-        self._checks = [self._check_trace(texts, key) for texts in self._traces]
+    # ----------------------------------------------------------------------------- rendering
+    def _refresh(self) -> None:
+        """Ask a draft of the fields for its verdicts and show them all."""
+        if self._loading:
+            return
+        draft = self._draft()
+        self._checks = draft.trace_checks
+        validation = draft.validate()
+        self._problem = validation.problem
+        self.id_label.setText(draft.problem_id)
+        self.preset_label.setText(preset_summary(draft.preset))
         self._relabel()
         self._show_verdicts(self.trace_list.currentRow())
+        self._show_status(validation)
 
-    def _relabel(self, only_row: int | None = None) -> None:
-        rows = range(len(self._traces)) if only_row is None else (only_row,)
-        for row in rows:
+    def _relabel(self) -> None:
+        for row, check in enumerate(self._checks):
             item = self.trace_list.item(row)
             if item is None:
                 continue
-            problems = [c.problem for c in self._checks[row] if c.problem]
-            if problems:
+            if check.problems:
                 item.setText(f"Trace {row + 1} ⚠")
                 item.setForeground(QColor(self._theme.down))
-                tip = "; ".join(problems)
-                item.setToolTip(_capitalised(tip))
+                item.setToolTip(check.advice)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Trace {row + 1}: needs work")
             else:
                 item.setText(f"Trace {row + 1}")
@@ -618,9 +474,9 @@ class ProblemEditor(QDialog):
                 label.setText("Select or add a trace to edit it.")
                 self._style_line(label, error=False)
                 continue
-            check = self._checks[row][index]
-            if check.problem:
-                label.setText(f"{check.line}\n⚠ {_capitalised(check.problem)}.")
+            check = self._checks[row].versions[index]
+            if check.advice:
+                label.setText(f"{check.line}\n⚠ {check.advice}")
             else:
                 label.setText(check.line)
             self._style_line(label, error=check.problem is not None)
@@ -638,54 +494,14 @@ class ProblemEditor(QDialog):
             )
         label.setProperty("error", error)
 
-    # ----------------------------------------------------------------------------- validation
-    def _first_reason(self, data: dict[str, Any]) -> str | None:
-        """The first thing keeping the fields from being a usable problem, in plain words."""
-        if not data["title"]:
-            return "Give the problem a title: the problem chooser lists it by that name."
-        if not data["prompt"]:
-            return "Write the prompt: the question the model answers."
-        if len(data["prompt"]) > MAX_PROMPT_CHARS:
-            return (
-                f"Shorten the prompt to at most {MAX_PROMPT_CHARS:,} characters "
-                f"({len(data['prompt']):,} now)."
-            )
-        if not data["answer_key"]:
-            return "Enter the answer key: the checker compares every final answer with it."
-        count = len(self._traces)
-        if count < MIN_TRACES:
-            return (
-                f"Add at least {MIN_TRACES} traces ({count} so far): a group of answers needs "
-                "samples to draw from."
-            )
-        for row, checks in enumerate(self._checks):
-            for check in checks:
-                if check.problem:
-                    return f"Trace {row + 1}: {check.problem}."
-        return None
-
-    def _validate(self) -> None:
-        if self._loading:
-            return
-        data = self.problem_data()
-        reason = self._first_reason(data)
-        problem: Problem | None = None
-        if reason is None:
-            try:
-                problem = parse_problem(data, _SOURCE)
-            except ProblemError as exc:  # a rule the checks above do not phrase yet
-                reason = str(exc).removeprefix(f"{_SOURCE}: ")
-        self._problem = problem
-        self.ok_button.setEnabled(problem is not None)
+    def _show_status(self, validation: DraftValidation) -> None:
+        self.ok_button.setEnabled(validation.ok)
         theme = self._theme
-        if problem is not None:
-            self.status_label.setText(
-                f"✓ Ready: {len(problem.traces)} traces, every correct version grades 1 and every "
-                "wrong version grades 0. Ctrl+Return uses this problem."
-            )
+        if validation.ok:
+            self.status_label.setText(f"✓ {validation.message} Ctrl+Return uses this problem.")
             self.status_label.setStyleSheet(f"color: {theme.up};")
         else:
-            self.status_label.setText(f"⚠ {reason}")
+            self.status_label.setText(f"⚠ {validation.message}")
             self.status_label.setStyleSheet(f"color: {theme.down}; font-weight: bold;")
 
 
