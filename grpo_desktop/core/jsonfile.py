@@ -1,18 +1,55 @@
 """Reading the app's small JSON files (problems, lessons) safely, with errors a person reads.
 
 Shared by ``problems`` and ``lessons``: the same size cap, encoding, duplicate-key and syntax
-checks, each failing with one sentence that names the file.
+checks, each failing with one sentence that names the file, and the two error classes their own
+errors derive from (:class:`ResourceFileError`, :class:`UnknownResourceError`), so a message about
+a problem file and one about a lesson file read alike.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
+
+__all__ = [
+    "ResourceFileError",
+    "UnknownResourceError",
+    "json_type_name",
+    "read_json_file",
+]
+
+_Error = TypeVar("_Error", bound="ResourceFileError")
+_Unknown = TypeVar("_Unknown", bound="UnknownResourceError")
+
+
+class ResourceFileError(ValueError):
+    """A shipped file (a problem, a lesson) or an id is unusable; the message names the file and
+    the field, so a broken file fails at load time with one sentence rather than on stage."""
+
+    @classmethod
+    def for_field(cls: type[_Error], source: str, field: str, problem: str) -> _Error:
+        """``"<source>: field '<field>' <problem>"``, the one shape of a bad-field message."""
+        return cls(f"{source}: field '{field}' {problem}")
+
+
+class UnknownResourceError(ResourceFileError, KeyError):
+    """No shipped resource has this id (also a ``KeyError``, for dict-like callers)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message; keep it readable
+        return str(self.args[0]) if self.args else ""
+
+    @classmethod
+    def for_id(
+        cls: type[_Unknown], kind: str, resource_id: str, valid_ids: Iterable[str]
+    ) -> _Unknown:
+        """``"unknown <kind> id '<id>'; valid ids: a, b"``: the fix is in the message."""
+        return cls(f"unknown {kind} id {resource_id!r}; valid ids: {', '.join(valid_ids)}")
 
 
 def json_type_name(value: object) -> str:

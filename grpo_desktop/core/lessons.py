@@ -45,7 +45,12 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.core.advantages import DEFAULT_CONVENTION, convention_names, get_convention
-from grpo_desktop.core.jsonfile import json_type_name, read_json_file
+from grpo_desktop.core.jsonfile import (
+    ResourceFileError,
+    UnknownResourceError,
+    json_type_name,
+    read_json_file,
+)
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
@@ -101,15 +106,12 @@ _LAB_REQUIRED = ("problem_id", "correct")
 _LAB_FIELDS = (*_LAB_REQUIRED, "convention")
 
 
-class LessonError(ValueError):
+class LessonError(ResourceFileError):
     """A lesson file or id is unusable; the message names the file and the field."""
 
 
-class UnknownLessonError(LessonError, KeyError):
+class UnknownLessonError(LessonError, UnknownResourceError):
     """No lesson has this id (also a ``KeyError``, for dict-like callers)."""
-
-    def __str__(self) -> str:  # KeyError would repr() the message; keep it readable
-        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True)
@@ -161,8 +163,7 @@ class Lesson:
 # --- validation helpers --------------------------------------------------------------------------
 
 
-def _fail(source: str, field: str, problem: str) -> LessonError:
-    return LessonError(f"{source}: field '{field}' {problem}")
+_fail = LessonError.for_field
 
 
 def _check_keys(
@@ -414,5 +415,5 @@ def get_lesson(lesson_id: str) -> Lesson:
     try:
         return _lessons_by_id()[lesson_id]
     except KeyError:
-        valid = ", ".join(lesson.id for lesson in load_lessons())
-        raise UnknownLessonError(f"unknown lesson id {lesson_id!r}; valid ids: {valid}") from None
+        valid = (lesson.id for lesson in load_lessons())
+        raise UnknownLessonError.for_id("lesson", lesson_id, valid) from None

@@ -18,7 +18,12 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.core.checker import grade
-from grpo_desktop.core.jsonfile import json_type_name, read_json_file
+from grpo_desktop.core.jsonfile import (
+    ResourceFileError,
+    UnknownResourceError,
+    json_type_name,
+    read_json_file,
+)
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -72,15 +77,12 @@ _FIELDS = (
 )
 
 
-class ProblemError(ValueError):
+class ProblemError(ResourceFileError):
     """A problem file or id is unusable; the message names the file and the field."""
 
 
-class UnknownProblemError(ProblemError, KeyError):
+class UnknownProblemError(ProblemError, UnknownResourceError):
     """No problem has this id (also a ``KeyError``, for dict-like callers)."""
-
-    def __str__(self) -> str:  # KeyError would repr() the message; keep it readable
-        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,7 @@ class Problem:
         return tuple((i * n_correct) % group_size < n_correct for i in range(group_size))
 
 
-def _fail(source: str, field: str, problem: str) -> ProblemError:
-    return ProblemError(f"{source}: field '{field}' {problem}")
+_fail = ProblemError.for_field
 
 
 def _string(data: Mapping[str, Any], source: str, field: str, max_chars: int) -> str:
@@ -361,7 +362,5 @@ def get_problem(problem_id: str) -> Problem:
     try:
         return by_id[problem_id]
     except KeyError:
-        valid = ", ".join(problem.id for problem in load_problems())
-        raise UnknownProblemError(
-            f"unknown problem id {problem_id!r}; valid ids: {valid}"
-        ) from None
+        valid = (problem.id for problem in load_problems())
+        raise UnknownProblemError.for_id("problem", problem_id, valid) from None

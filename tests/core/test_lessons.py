@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from grpo_desktop import core
+from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.lessons import (
     HIGHLIGHTS,
     VIEWS,
@@ -28,7 +29,7 @@ from grpo_desktop.core.lessons import (
     load_lessons,
     parse_lesson,
 )
-from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.problems import ProblemError, get_problem
 
 LESSONS = load_lessons()
 STEP_CASES = [
@@ -224,6 +225,23 @@ def test_get_lesson_lists_valid_ids() -> None:
     assert "'nope'" in message
     assert "group-is-baseline" in message and "same-formula-two-groups" in message
     assert isinstance(info.value, KeyError) and isinstance(info.value, LessonError)
+    assert message == (
+        "unknown lesson id 'nope'; valid ids: group-is-baseline, same-formula-two-groups"
+    )
+
+
+def test_lesson_errors_share_the_resource_file_base_with_problem_errors() -> None:
+    assert issubclass(LessonError, ResourceFileError)
+    assert issubclass(LessonError, ValueError)
+    assert issubclass(UnknownLessonError, UnknownResourceError)
+    assert not issubclass(LessonError, ProblemError)
+    with pytest.raises(ResourceFileError) as info:
+        get_lesson("nope")
+    assert type(info.value) is UnknownLessonError
+    assert str(info.value).startswith("unknown lesson id 'nope'")  # not KeyError's quoted repr
+    bad_field = LessonError.for_field("mine.json", "steps", "is missing")
+    assert type(bad_field) is LessonError
+    assert str(bad_field) == "mine.json: field 'steps' is missing"
 
 
 # --- broken lesson files -------------------------------------------------------------------------

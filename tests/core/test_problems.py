@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from grpo_desktop.core.checker import grade
+from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.problems import (
     DEFAULT_PROBLEM_ID,
     DIFFICULTIES,
@@ -131,6 +132,31 @@ def test_unknown_id_error_lists_the_valid_ids() -> None:
     assert all(problem.id in message for problem in PROBLEMS)
     assert isinstance(info.value, KeyError)
     assert isinstance(info.value, ProblemError)
+    assert message == (
+        "unknown problem id 'no-such-problem'; valid ids: "
+        + ", ".join(problem.id for problem in PROBLEMS)
+    )
+
+
+def test_problem_errors_share_the_resource_file_base_with_lesson_errors() -> None:
+    assert issubclass(ProblemError, ResourceFileError)
+    assert issubclass(ProblemError, ValueError)
+    assert issubclass(UnknownProblemError, UnknownResourceError)
+    with pytest.raises(ResourceFileError) as info:
+        get_problem("no-such-problem")
+    assert isinstance(info.value, UnknownProblemError)
+    # KeyError's str() would quote the message; the shared base keeps it readable.
+    assert str(info.value).startswith("unknown problem id 'no-such-problem'; valid ids: ")
+
+
+def test_error_constructors_keep_the_problem_error_class() -> None:
+    bad_field = ProblemError.for_field("mine.json", "title", "is missing")
+    assert type(bad_field) is ProblemError
+    assert str(bad_field) == "mine.json: field 'title' is missing"
+    unknown = UnknownProblemError.for_id("problem", "nope", iter(["a", "b"]))
+    assert type(unknown) is UnknownProblemError
+    assert str(unknown) == "unknown problem id 'nope'; valid ids: a, b"
+    assert str(UnknownProblemError()) == ""
 
 
 # --- Trace and Problem behaviour -----------------------------------------------------------------
@@ -206,6 +232,16 @@ def test_invalid_json_names_the_file_and_position(tmp_path: Path) -> None:
 def test_missing_file_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(ProblemError, match=r"^gone\.json: cannot read"):
         load_problem_file(tmp_path / "gone.json")
+
+
+def test_a_broken_file_is_a_resource_file_error_but_not_a_key_error(tmp_path: Path) -> None:
+    data = _valid_data()
+    del data["title"]
+    with pytest.raises(ResourceFileError) as info:
+        load_problem_file(_write(tmp_path, data))
+    assert type(info.value) is ProblemError
+    assert not isinstance(info.value, KeyError)
+    assert str(info.value) == "mult-23x47.json: field 'title' is missing"
 
 
 def test_non_utf8_file_names_the_file(tmp_path: Path) -> None:
