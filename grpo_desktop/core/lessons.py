@@ -29,9 +29,10 @@ File format (schema 1; unknown fields are rejected everywhere)::
 
 A step sets exactly one of ``lab`` and ``compare`` (the other is absent or null). ``correct`` holds
 2–64 entries, each ``1``/``0`` or ``true``/``false``; ``convention`` is optional (default
-``"textbook"``). Rules that keep the stage unsurprising: ``highlight: "compare"`` only on a compare
-step, and a compare step highlights ``"compare"`` or ``"none"``; ``hide_advantages`` needs the
-advantage view. Pure Python, no Qt.
+``"textbook"``). Rules that keep the stage unsurprising: every group on screen shares one advantage
+convention, so a compare step's two labs name the same one (:attr:`LessonStep.convention`);
+``highlight: "compare"`` only on a compare step, and a compare step highlights ``"compare"`` or
+``"none"``; ``hide_advantages`` needs the advantage view. Pure Python, no Qt.
 """
 
 from __future__ import annotations
@@ -140,6 +141,15 @@ class LessonStep:
     view: str  # one of VIEWS
     hide_advantages: bool = False  # predict-then-reveal: opens hidden until the lecturer reveals
 
+    def __post_init__(self) -> None:
+        # Every group on screen shares one advantage convention; parse_lesson words this for a
+        # file, this guards steps built in code so `convention` can never pick one of two.
+        if self.compare is not None and self.compare[0].convention != self.compare[1].convention:
+            raise ValueError(
+                "a compare step's labs must share one convention, got "
+                f"{self.compare[0].convention!r} and {self.compare[1].convention!r}"
+            )
+
     @property
     def labs(self) -> tuple[LessonLab, ...]:
         """The groups on screen: ``(lab,)`` or the two compared labs."""
@@ -147,6 +157,11 @@ class LessonStep:
             return self.compare
         assert self.lab is not None  # parse_lesson guarantees exactly one is set
         return (self.lab,)
+
+    @property
+    def convention(self) -> str:
+        """The step's one advantage convention: its lab's, or the one both compared labs share."""
+        return self.labs[0].convention
 
 
 @dataclass(frozen=True)
@@ -301,6 +316,14 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
             _parse_lab(raw_compare[0], source, f"{field}.compare[0]"),
             _parse_lab(raw_compare[1], source, f"{field}.compare[1]"),
         )
+        first, second = (lab.convention for lab in compare)
+        if first != second:  # every group on screen shares one advantage convention
+            raise _fail(
+                source,
+                f"{field}.compare[1].convention",
+                f"must be the same as '{field}.compare[0].convention' ({first!r}), got "
+                f"{second!r}: both groups of a compare step share one advantage convention",
+            )
 
     highlight = _choice(value["highlight"], source, f"{field}.highlight", HIGHLIGHTS)
     if compare is None and highlight == "compare":
@@ -338,7 +361,8 @@ def parse_lesson(data: object, source: str) -> Lesson:
     """Validate decoded JSON and build a :class:`Lesson`; ``source`` names it in error messages.
 
     Checks every field's type and range, rejects unknown fields, and checks that each lab's problem
-    is shipped and its convention exists, so a broken lesson fails at load time, not on stage.
+    is shipped, its convention exists and a compare step's two labs share one convention, so a
+    broken lesson fails at load time, not on stage.
     """
     if not isinstance(data, dict):
         raise LessonError(

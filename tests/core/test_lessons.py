@@ -384,6 +384,18 @@ BAD_FIELDS = [
         "'compare' or 'none' on a compare step",
         id="compare-step-highlights-cards",
     ),
+    pytest.param(
+        _compare_step(1, [{**_LAB, "convention": "textbook"}, {**_LAB, "convention": "trl"}]),
+        "steps[1].compare[1].convention",
+        "must be the same as 'steps[1].compare[0].convention' ('textbook'), got 'trl'",
+        id="compare-labs-differ-in-convention",
+    ),
+    pytest.param(
+        _compare_step(1, [{**_LAB, "convention": "dr_grpo"}, _LAB]),
+        "steps[1].compare[1].convention",
+        "('dr_grpo'), got 'textbook': both groups of a compare step share one advantage convention",
+        id="compare-lab-defaults-to-another-convention",
+    ),
     pytest.param(_set("id", "same-formula-two-groups"), "id", "file name", id="id-not-file-name"),
     pytest.param(_set("id", "Group_Is_Baseline"), "id", "a-z", id="bad-id-pattern"),
     pytest.param(_set("order", "first"), "order", "integer", id="order-not-int"),
@@ -449,3 +461,35 @@ def test_parse_lesson_accepts_booleans_and_defaults() -> None:
     assert step.lab == LessonLab("mult-23x47", (True, False), "textbook")
     assert step.hide_advantages is False
     assert lesson.order == 10
+
+
+# --- one convention per step ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lesson", "index"), STEP_CASES)
+def test_every_shipped_step_shows_one_convention(lesson: Lesson, index: int) -> None:
+    step = lesson.steps[index]
+    assert {lab.convention for lab in step.labs} == {step.convention}
+
+
+def test_a_steps_convention_is_its_labs_or_the_one_its_compared_labs_share() -> None:
+    data = _shipped_data()
+    data["steps"][0]["lab"] = {**_LAB, "convention": "trl"}
+    _compare_step(1, [{**_LAB, "convention": "dr_grpo"}, {**_LAB, "convention": "dr_grpo"}])(data)
+    lesson = parse_lesson(data, "inline")
+    assert lesson.steps[0].convention == "trl"
+    assert lesson.steps[1].compare is not None
+    assert lesson.steps[1].convention == "dr_grpo"
+    shipped = get_lesson("same-formula-two-groups")
+    compared = [step.convention for step in shipped.steps if step.compare is not None]
+    assert compared and set(compared) == {"textbook"}
+
+
+def test_a_compare_step_built_in_code_refuses_two_conventions() -> None:
+    easy = LessonLab("easy-add-17-25", (True, True, True, True, False), "textbook")
+    hard = LessonLab("hard-remainder-7-pow-100", (True, False, False, False, False), "trl")
+    with pytest.raises(ValueError, match=r"share one convention, got 'textbook' and 'trl'"):
+        LessonStep("t", "x", None, (easy, hard), "compare", "advantage")
+    step = LessonStep("t", "x", None, (easy, dataclasses.replace(hard, convention="textbook")),
+                      "compare", "advantage")  # fmt: skip
+    assert step.convention == "textbook"
