@@ -178,11 +178,11 @@ class LabSetup:
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
+    from grpo_desktop.core.lab_limits import check_group_size, parse_reward_pattern
     from grpo_desktop.core.lessons import get_lesson
     from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, get_problem
     from grpo_desktop.core.scenario import load_scenario
     from grpo_desktop.core.theme import get_theme
-    from grpo_desktop.model.lab_state import check_group_size, parse_reward_pattern
 
     problem_id = args.problem or DEFAULT_PROBLEM_ID
     get_problem(problem_id)  # UnknownProblemError lists the valid ids
@@ -272,22 +272,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_window(setup: LabSetup):
     """The main window with the lab the command line asked for (a QApplication must exist)."""
     from grpo_desktop.model.lab_state import LabState
+    from grpo_desktop.model.workbench import Workbench
     from grpo_desktop.window.main_window import MainWindow
 
-    state = LabState()
+    state = LabState(convention=setup.convention)
     state.set_problem(setup.problem_id, setup.correct)
     if setup.group_size is not None:
         state.set_group_size(setup.group_size)
     if setup.sample_seed is not None:
         state.sample(setup.sample_seed)
-    window = MainWindow(state)
+    workbench = Workbench(state)
     if setup.sample_seed is not None:
-        window.next_sample_seed = setup.sample_seed + 1
-    window.request_convention(setup.convention)
-    window.undo_stack.clear()  # the starting lab is not an edit to undo
+        workbench.next_sample_seed = setup.sample_seed + 1
+    window = MainWindow(workbench=workbench)
+    workbench.setParent(window)
     if setup.scenario is not None:
-        window.document.apply(setup.scenario)
-        window.document.adopt_path(setup.scenario_path)
+        window.document.apply(setup.scenario, setup.scenario_path)
     if setup.view is not None or setup.scenario is None:
         window.set_view(setup.view or "advantage", animate=False)
     if setup.theme is not None:

@@ -1,7 +1,7 @@
 """A lecturer's prepared lab, saved as a ``.grpo.json`` file and loaded back exactly.
 
-Pure Python, no Qt (``tests/test_scenario.py`` checks that importing this module loads no PySide6;
-the one bridge to the Qt state, :meth:`Scenario.to_memento`, imports the lab state lazily).
+Pure Python, no Qt (the import-linter contracts in ``pyproject.toml`` hold every module of
+``grpo_desktop.core`` to that).
 
 File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
 
@@ -46,14 +46,14 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.atomic import write_text_atomically
 from grpo_desktop.core.jsonfile import json_type_name
+from grpo_desktop.core.lab_limits import VIEWS, group_size_problem
+from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import (
-    MAX_GROUP_SIZE,
-    MIN_GROUP_SIZE,
     Problem,
     ProblemError,
     UnknownProblemError,
@@ -61,9 +61,6 @@ from grpo_desktop.core.problems import (
     parse_problem,
     problem_to_dict,
 )
-
-if TYPE_CHECKING:  # state.py imports PySide6; never at run time from here
-    from grpo_desktop.model.lab_state import LabMemento
 
 __all__ = [
     "MAX_SCENARIO_BYTES",
@@ -88,7 +85,6 @@ SCENARIO_SCHEMA = 1
 #: A scenario with an inline problem is a few KB; anything past this is a mistake or an attack.
 MAX_SCENARIO_BYTES = 2_000_000
 MAX_TITLE_CHARS = 200
-VIEWS = ("advantage", "reward")
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
@@ -148,11 +144,9 @@ class Scenario:
             isinstance(flag, bool) for flag in self.correct
         ):
             raise ValueError("correct must be a tuple of bools")
-        if not MIN_GROUP_SIZE <= len(self.correct) <= MAX_GROUP_SIZE:
-            raise ValueError(
-                f"correct must have {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE} entries, "
-                f"got {len(self.correct)}"
-            )
+        size_problem = group_size_problem(len(self.correct))
+        if size_problem is not None:
+            raise ValueError(f"the number of correct flags {size_problem}")
         if self.convention not in convention_names():
             raise ValueError(
                 f"unknown convention {_short(self.convention)}; "
@@ -181,24 +175,24 @@ class Scenario:
         return len(self.correct)
 
     @classmethod
-    def from_memento(cls, memento: LabMemento, view: str, title: str = "") -> Scenario:
-        """A scenario of the lab as ``memento`` describes it (duck-typed: no Qt import)."""
+    def from_lab(
+        cls, memento: LabMemento, convention: str, view: str, title: str = ""
+    ) -> Scenario:
+        """A scenario of the lab ``memento`` describes, under the workbench's convention."""
         problem = memento.problem
         return cls(
             problem=problem,
             custom_problem=is_custom_problem(problem),
             correct=tuple(memento.correct),
-            convention=memento.convention,
+            convention=convention,
             view=view,
             sample_seed=memento.sample_seed,
             title=title,
         )
 
-    def to_memento(self) -> LabMemento:
-        """The lab state to ``LabState.restore`` (imports the Qt-side lab state lazily)."""
-        from grpo_desktop.model.lab_state import LabMemento
-
-        return LabMemento(self.problem, self.correct, self.convention, self.sample_seed)
+    def lab_memento(self) -> LabMemento:
+        """The lab this scenario restores (its convention and view belong to the workbench)."""
+        return LabMemento(self.problem, self.correct, self.sample_seed)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -394,13 +388,9 @@ def _parse_document(data: Any, source: str) -> Scenario:
     group_size = data["group_size"]
     if not _is_int(group_size):
         raise _field(source, "group_size", f"must be an integer, got {json_type_name(group_size)}")
-    if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
-        raise _field(
-            source,
-            "group_size",
-            f"must be between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}, "
-            f"got {_short(group_size, raw=True)}",
-        )
+    size_problem = group_size_problem(group_size)
+    if size_problem is not None:
+        raise _field(source, "group_size", size_problem)
 
     correct = data["correct"]
     if not isinstance(correct, list):

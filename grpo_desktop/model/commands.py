@@ -1,23 +1,26 @@
-"""Undoable changes to the lab: each command records the state before and after, nothing else.
+"""Undoable changes: each command records the state before and after, nothing else.
 
-Commands change the state only through its public methods (DESIGN §2); no view knows undo exists.
+Commands change a lab only through its public methods, and the convention only through the
+workbench (DESIGN §2); no view knows undo exists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
+from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import Problem
-from grpo_desktop.model.lab_state import LabMemento, LabState
+from grpo_desktop.model.lab_state import LabState
 
 # Consecutive group-size changes (spinning the G box) merge into one undo step.
 GROUP_SIZE_MERGE_ID = 1
 
 
 class LabCommand(QUndoCommand):
-    """Runs ``change`` on the state once; undo and redo restore the recorded mementos."""
+    """Runs ``change`` on one lab once; undo and redo restore the recorded mementos."""
 
     def __init__(
         self, state: LabState, text: str, change: Callable[[LabState], None], merge_id: int = -1
@@ -47,10 +50,39 @@ class LabCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # Qt override
         if not isinstance(other, LabCommand) or other.id() != self.id() or self.id() < 0:
             return False
+        if other._state is not self._state:
+            return False
         self._after = other._after
         self.setText(other.text())
         self.setObsolete(self._after == self._before)  # spun back to where it started
         return True
+
+
+class ConventionHolder(Protocol):
+    """What a convention command changes: the one convention every lab on screen shares."""
+
+    @property
+    def convention(self) -> str: ...
+
+    def apply_convention(self, name: str) -> None: ...
+
+
+class ConventionCommand(QUndoCommand):
+    """Switch every group on screen to one convention; undo switches them all back together."""
+
+    def __init__(self, holder: ConventionHolder, name: str, label: str) -> None:
+        super().__init__(f"Convention {label}")
+        self._holder = holder
+        self._before = holder.convention
+        self._after = name
+        if name == self._before:
+            self.setObsolete(True)
+
+    def redo(self) -> None:  # Qt override
+        self._holder.apply_convention(self._after)
+
+    def undo(self) -> None:  # Qt override
+        self._holder.apply_convention(self._before)
 
 
 def toggle_trace(state: LabState, index: int, prefix: str = "") -> LabCommand:
@@ -58,32 +90,27 @@ def toggle_trace(state: LabState, index: int, prefix: str = "") -> LabCommand:
     return LabCommand(state, f"{prefix}Mark trace {index + 1} {verdict}", lambda s: s.toggle(index))
 
 
-def set_group_size(state: LabState, group_size: int) -> LabCommand:
+def set_group_size(state: LabState, group_size: int, prefix: str = "") -> LabCommand:
     return LabCommand(
         state,
-        f"Group size {group_size}",
+        f"{prefix}Group size {group_size}",
         lambda s: s.set_group_size(group_size),
         merge_id=GROUP_SIZE_MERGE_ID,
     )
 
 
-def apply_preset(state: LabState, key: str, label: str) -> LabCommand:
-    return LabCommand(state, f"Preset {label}", lambda s: s.apply_preset(key))
+def apply_preset(state: LabState, key: str, label: str, prefix: str = "") -> LabCommand:
+    return LabCommand(state, f"{prefix}Preset {label}", lambda s: s.apply_preset(key))
 
 
-def sample_group(state: LabState, seed: int) -> LabCommand:
-    return LabCommand(state, f"Sample a group (seed {seed})", lambda s: s.sample(seed))
+def sample_group(state: LabState, seed: int, prefix: str = "") -> LabCommand:
+    return LabCommand(state, f"{prefix}Sample a group (seed {seed})", lambda s: s.sample(seed))
 
 
 def set_problem(state: LabState, problem: Problem | str, title: str) -> LabCommand:
     """Switch to a shipped problem (by id) or a custom one; ``title`` names the undo step."""
-    text = title if title.startswith("Edit problem") else f"Problem {title}"
-    return LabCommand(state, text, lambda s: s.set_problem(problem))
+    return LabCommand(state, title, lambda s: s.set_problem(problem))
 
 
-def set_convention(state: LabState, name: str, label: str) -> LabCommand:
-    return LabCommand(state, f"Convention {label}", lambda s: s.set_convention(name))
-
-
-def reset_all(state: LabState) -> LabCommand:
-    return LabCommand(state, "Reset all", lambda s: s.reset())
+def reset_all(state: LabState, prefix: str = "") -> LabCommand:
+    return LabCommand(state, f"{prefix}Reset all", lambda s: s.reset())

@@ -7,81 +7,17 @@ It is the only caller of ``core`` and of the checker (DESIGN §2). Every change 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from grpo_desktop import core
 from grpo_desktop.core.checker import Verdict, grade
-from grpo_desktop.core.problems import (
-    DEFAULT_PROBLEM_ID,
-    MAX_GROUP_SIZE,
-    MIN_GROUP_SIZE,
-    Problem,
-    get_problem,
-    verify_answers,
-)
+from grpo_desktop.core.lab_limits import check_group_size
+from grpo_desktop.core.lab_memento import LabMemento
+from grpo_desktop.core.presets import get_preset
+from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, Problem, get_problem, verify_answers
 from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
-
-EASY_PROBLEM_ID = "easy-add-17-25"
-HARD_PROBLEM_ID = "hard-remainder-7-pow-100"
-
-
-@dataclass(frozen=True)
-class LabMemento:
-    """Everything needed to put the lab back exactly as it was (undo, reset, scenarios)."""
-
-    problem: Problem
-    correct: tuple[bool, ...]
-    convention: str
-    sample_seed: int | None
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A named group the toolbar and the Presets menu offer."""
-
-    key: str
-    label: str
-    tooltip: str
-    problem_id: str | None  # switch to this problem first; None keeps the current one
-    correct: tuple[bool, ...] | None  # None: every card of the current size, see ``fill``
-    fill: bool = True
-
-
-PRESETS: tuple[Preset, ...] = (
-    Preset(
-        "seed",
-        "1, 0, 0, 1",
-        "The seed's worked example: two right, two wrong (G = 4)",
-        None,
-        (True, False, False, True),
-    ),
-    Preset("all-correct", "All ✓", "Every answer right: a degenerate group", None, None, True),
-    Preset("all-wrong", "All ✗", "Every answer wrong: a degenerate group", None, None, False),
-    Preset(
-        "easy",
-        "Easy 1,1,1,1,0",
-        "An easy problem: four of five right; the lone wrong one gets −2.0",
-        EASY_PROBLEM_ID,
-        (True, True, True, True, False),
-    ),
-    Preset(
-        "hard",
-        "Hard 1,0,0,0,0",
-        "A hard problem: one of five right (the lone right one gets +2.0)",
-        HARD_PROBLEM_ID,
-        (True, False, False, False, False),
-    ),
-)
-
-
-def get_preset(key: str) -> Preset:
-    for preset in PRESETS:
-        if preset.key == key:
-            return preset
-    raise ValueError(f"unknown preset {key!r}; choose one of: {', '.join(p.key for p in PRESETS)}")
 
 
 class LabState(QObject):
@@ -90,12 +26,17 @@ class LabState(QObject):
     snapshot_changed = Signal(object)  # LabSnapshot
     problem_changed = Signal(object)  # Problem; emitted before snapshot_changed
 
-    def __init__(self, problem: Problem | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        problem: Problem | None = None,
+        parent: QObject | None = None,
+        convention: str = core.DEFAULT_CONVENTION,
+    ) -> None:
         super().__init__(parent)
         self._problem = problem or get_problem(DEFAULT_PROBLEM_ID)
         verify_answers(self._problem)
         self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
-        self._convention = core.DEFAULT_CONVENTION
+        self._convention = core.get_convention(convention).name
         self._sample_seed: int | None = None
         self._verdicts: dict[tuple[int, bool], Verdict] = {}
         self._snapshot = self._build()
@@ -123,13 +64,13 @@ class LabState(QObject):
         return self._convention
 
     def memento(self) -> LabMemento:
-        return LabMemento(self._problem, self._correct, self._convention, self._sample_seed)
+        return LabMemento(self._problem, self._correct, self._sample_seed)
 
     # --- changing ---------------------------------------------------------------------------
 
     def restore(self, memento: LabMemento) -> None:
         """Put the lab back exactly as ``memento`` describes (undo/redo, reset, scenarios)."""
-        self._apply(memento.problem, memento.correct, memento.convention, memento.sample_seed)
+        self._apply(memento.problem, memento.correct, self._convention, memento.sample_seed)
 
     def set_problem(self, problem: Problem | str, correct: Sequence[bool] | None = None) -> None:
         """Switch problem; its own preset group unless ``correct`` says otherwise."""
@@ -161,6 +102,7 @@ class LabState(QObject):
         self._apply(self._problem, flags, self._convention, None)
 
     def set_convention(self, name: str) -> None:
+        """Only the workbench calls this, for every lab at once: one convention on screen."""
         core.get_convention(name)  # raises a readable ValueError for a bad name
         self._apply(self._problem, self._correct, name, self._sample_seed)
 
@@ -217,23 +159,3 @@ class LabState(QObject):
         return build_snapshot(
             self._problem, self._correct, self._convention, self._sample_seed, self._verdict
         )
-
-
-def check_group_size(group_size: int) -> None:
-    if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
-        raise ValueError(
-            f"group size must be between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}, got {group_size}"
-        )
-
-
-def parse_reward_pattern(text: str) -> tuple[bool, ...]:
-    """``"1,0,0,1"`` -> correct flags; the message says what is accepted."""
-    parts = [part.strip() for part in text.replace(" ", ",").split(",") if part.strip()]
-    if not parts or any(part not in ("0", "1") for part in parts):
-        raise ValueError(
-            f"rewards must be 0s and 1s separated by commas, e.g. 1,0,0,1 (got {text!r}): "
-            "each is the checker's verdict on one answer"
-        )
-    flags = tuple(part == "1" for part in parts)
-    check_group_size(len(flags))
-    return flags

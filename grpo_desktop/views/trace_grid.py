@@ -71,8 +71,21 @@ class TraceGrid(QScrollArea):
         for card in self._cards[: self._count]:
             card.set_presentation(card.index in self._highlighted, advantages_hidden)
 
-    def show_snapshot(self, snapshot: LabSnapshot) -> None:
-        """One card per answer of ``snapshot``; re-lays out only if G, mode or problem changed."""
+    def show_snapshot(
+        self,
+        snapshot: LabSnapshot,
+        highlighted: Sequence[int] | None = None,
+        advantages_hidden: bool | None = None,
+    ) -> None:
+        """One card per answer of ``snapshot``; re-lays out only if G, mode or problem changed.
+
+        ``highlighted`` and ``advantages_hidden``, when given, change the presentation in the
+        same pass (see :meth:`set_presentation`), so a click styles each card once.
+        """
+        if highlighted is not None:
+            self._highlighted = frozenset(highlighted)
+        if advantages_hidden is not None:
+            self._advantages_hidden = advantages_hidden
         count = snapshot.group_size
         compact = count > self.compact_above
         while len(self._cards) < count:

@@ -1,10 +1,9 @@
 """File ▸ Export and Edit ▸ Copy image: the lab as pictures for slides and as a table.
 
-``install_export_actions(window)`` adds the actions to a ``MainWindow`` (once; a second call
-returns the first result). Every export renders to bytes first and only then writes the file
-atomically (``atomic.write_bytes_atomically``), so a failed render or a full disk never leaves a
-half-written file or harms the one already there; a failure shows one warning and leaves the lab
-untouched.
+The controller makes the actions; the window places them in its menus. Every export renders to
+bytes first and only then writes the file atomically (``atomic.write_bytes_atomically``), so a
+failed render or a full disk never leaves a half-written file or harms the one already there; a
+failure shows one warning and leaves the lab untouched.
 
 The file dialog is one method, ``ExportController.ask_path(title, default_name, filters)``,
 that tests replace.
@@ -18,15 +17,18 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QStandardPaths
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPixmap, QShortcut
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar
 
 from grpo_desktop.core import atomic
 from grpo_desktop.core.group_csv import default_file_stem, group_csv_bytes
+from grpo_desktop.model.workbench import Workbench
+from grpo_desktop.views.advantage_chart import AdvantageChart
 
-__all__ = ["CHART_PNG_SCALE", "SHORTCUTS", "ExportController", "install_export_actions"]
+__all__ = ["CHART_PNG_SCALE", "SHORTCUTS", "ExportController", "ExportWindow"]
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +50,28 @@ SHORTCUTS = {
 }
 
 
+class ExportWindow(Protocol):
+    """What exports ask of the window: its picture, its charts and its status bar."""
+
+    @property
+    def active_chart(self) -> AdvantageChart: ...
+
+    @property
+    def charts(self) -> tuple[AdvantageChart, ...]: ...
+
+    def grab(self) -> QPixmap: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+
 class ExportController(QObject):
     """The export and copy actions of one window, and the code behind them."""
 
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: ExportWindow, workbench: Workbench) -> None:
         super().__init__(window)
         self.setObjectName("exportActions")
         self.window = window
+        self.workbench = workbench
         self.last_folder: Path | None = None  # remembered while the app runs, not saved
 
         self.window_png_action = self._action(
@@ -89,27 +106,7 @@ class ExportController(QObject):
         )
         self.copy_action.triggered.connect(self.copy_window_image)
 
-        self.export_menu = None
-        file_menu = getattr(window, "file_menu", None)
-        if file_menu is not None:
-            self.export_menu = file_menu.addMenu("&Export")  # appended, then moved before Quit
-            self.export_menu.setObjectName("exportMenu")
-            for action in (
-                self.window_png_action,
-                self.chart_png_action,
-                self.chart_svg_action,
-                self.csv_action,
-            ):
-                self.export_menu.addAction(action)
-            quit_action = getattr(window, "quit_action", None)
-            if quit_action is not None and quit_action in file_menu.actions():
-                file_menu.removeAction(self.export_menu.menuAction())
-                file_menu.insertMenu(quit_action, self.export_menu)
-                file_menu.insertSeparator(quit_action)
-        edit_menu = getattr(window, "edit_menu", None)
-        if edit_menu is not None:
-            edit_menu.addSeparator()
-            edit_menu.addAction(self.copy_action)
+        self.export_menu = None  # the window's File ▸ Export menu, once it placed the actions
 
     def _action(self, text: str, name: str, tip: str) -> QAction:
         action = QAction(text, self.window, objectName=name)
@@ -127,26 +124,24 @@ class ExportController(QObject):
         return action
 
     @property
-    def actions(self) -> tuple[QAction, ...]:
+    def file_actions(self) -> tuple[QAction, ...]:
+        """What File ▸ Export lists."""
         return (
             self.window_png_action,
             self.chart_png_action,
             self.chart_svg_action,
             self.csv_action,
-            self.copy_action,
         )
+
+    @property
+    def actions(self) -> tuple[QAction, ...]:
+        return (*self.file_actions, self.copy_action)
 
     # --- what is exported ---------------------------------------------------------------------
 
-    def _pane(self):
-        """The lab the user is working in (one of the two in easy vs hard), else the main lab."""
-        return getattr(self.window, "active_pane", None) or self.window.lab
-
     def _finish_animations(self) -> None:
         """Jump every chart to its final view: no stage caption or half-grown bar in a picture."""
-        panes = getattr(self.window, "panes", None) or (self.window.lab,)
-        for pane in panes:
-            chart = pane.chart
+        for chart in self.window.charts:
             if chart.is_animating():
                 chart.set_view(chart.view(), animate=False)
 
@@ -159,7 +154,7 @@ class ExportController(QObject):
         from pyqtgraph.exporters import ImageExporter
 
         self._finish_animations()
-        exporter = ImageExporter(self._pane().chart.getPlotItem())
+        exporter = ImageExporter(self.window.active_chart.getPlotItem())
         width = int(exporter.parameters()["width"])
         if width <= 0:
             raise ValueError("the chart has no size yet")
@@ -177,13 +172,13 @@ class ExportController(QObject):
 
         self._finish_animations()
         with _svg_paths_closed_explicitly():
-            data = SVGExporter(self._pane().chart.getPlotItem()).export(toBytes=True)
+            data = SVGExporter(self.window.active_chart.getPlotItem()).export(toBytes=True)
         if not data:
             raise ValueError("the chart could not be drawn")
         return _unstroked_clip_paths(bytes(data))
 
     def group_csv_bytes(self) -> bytes:
-        return group_csv_bytes(self._pane().state.snapshot)
+        return group_csv_bytes(self.workbench.active_lab.snapshot)
 
     # --- the actions --------------------------------------------------------------------------
 
@@ -210,7 +205,7 @@ class ExportController(QObject):
         self, title: str, noun: str, suffix: str, filters: str, render: Callable[[], bytes]
     ) -> Path | None:
         """Ask for a path, render, write atomically; the path written, or None (cancel, error)."""
-        default_name = default_file_stem(self._pane().state.snapshot) + suffix
+        default_name = default_file_stem(self.workbench.active_lab.snapshot) + suffix
         answer = self.ask_path(title, default_name, filters)
         if not answer:
             return None
@@ -357,18 +352,8 @@ def _reason(exc: OSError, path: Path) -> str:
     return (exc.strerror or str(exc)).rstrip(".").lower()
 
 
-def _shortcut_taken(window: QMainWindow, sequence: QKeySequence) -> bool:
+def _shortcut_taken(window: QObject, sequence: QKeySequence) -> bool:
     for action in window.findChildren(QAction):
         if sequence in action.shortcuts():
             return True
     return any(shortcut.key() == sequence for shortcut in window.findChildren(QShortcut))
-
-
-def install_export_actions(window: QMainWindow) -> ExportController:
-    """Add File ▸ Export and Edit ▸ Copy image to ``window`` (once) and return the actions."""
-    existing = getattr(window, "export_actions", None)
-    if existing is not None:
-        return existing
-    actions = ExportController(window)
-    window.export_actions = actions
-    return actions

@@ -1,22 +1,21 @@
-"""One complete lab — a state and the views that render it — wired to a shared undo stack.
+"""One lab on screen: a LabState's views, fed its snapshots, their requests sent to the workbench.
 
-The main window shows one; the easy-vs-hard comparison shows two side by side. Each pane turns its
-views' ``*_requested`` signals into undoable commands and renders every snapshot its state emits.
-How the views are laid out is up to the window that hosts the pane.
+The main window shows one; the easy-vs-hard comparison shows two side by side. A presenter holds
+no state the model lacks: it turns ``*_requested`` signals into workbench calls and renders every
+snapshot its lab emits, once. How the views are laid out is up to the page that hosts them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import QObject
 
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import Theme
-from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
+from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.degenerate_banner import DegenerateBanner
 from grpo_desktop.views.problem_panel import ProblemPanel
@@ -25,27 +24,21 @@ from grpo_desktop.views.trace_grid import TraceGrid
 
 
 class LabPresenter(QObject):
-    """A LabState plus its problem panel, stat tiles, trace grid, chart and banner."""
-
-    activated = Signal(object)  # this pane; emitted when the user acts on it (keys 1–9 follow)
+    """A LabState's problem panel, stat tiles, trace grid, chart and banner."""
 
     def __init__(
         self,
         state: LabState,
-        undo_stack: QUndoStack,
+        workbench: Workbench,
         problems: Sequence[Problem],
         theme: Theme,
-        name: str = "",
         object_prefix: str = "",
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.state = state
-        self.undo_stack = undo_stack
-        self._problems = {problem.id: problem for problem in problems}
-        self._label = f"{name}: " if name else ""
+        self.workbench = workbench
         self.highlight_loudest = False
-        self.advantages_hidden = False
 
         self.problem_panel = ProblemPanel(problems, theme)
         self.stats_panel = StatsPanel(theme)
@@ -54,7 +47,7 @@ class LabPresenter(QObject):
         self.banner = DegenerateBanner(theme)
         if object_prefix:
             # The automation names (statPar, traceCard0, …) belong to the main lab; a second
-            # pane's widgets are told apart by a prefix such as "easy.".
+            # lab's widgets are told apart by a prefix such as "easy.".
             self.trace_grid.card_name_prefix = object_prefix
             for view in self.views:
                 for named in (view, *view.findChildren(QObject)):
@@ -63,52 +56,52 @@ class LabPresenter(QObject):
 
         state.snapshot_changed.connect(self.render)
         state.problem_changed.connect(self.problem_panel.show_problem)
+        workbench.advantages_hidden_changed.connect(self._show_advantages_hidden)
         self.trace_grid.toggle_requested.connect(self.request_toggle)
         self.problem_panel.problem_requested.connect(self.request_problem)
         self.problem_panel.show_problem(state.problem)
+        if workbench.advantages_hidden:
+            self._show_advantages_hidden(True)
         self.render(state.snapshot)
 
     @property
     def views(self) -> tuple:
         return (self.problem_panel, self.stats_panel, self.trace_grid, self.chart, self.banner)
 
-    # --- requests: each becomes one undoable command ----------------------------------------
+    @property
+    def advantages_hidden(self) -> bool:
+        return self.workbench.advantages_hidden
+
+    # --- requests: straight to the workbench ------------------------------------------------
 
     def request_toggle(self, index: int) -> None:
-        if 0 <= index < self.state.group_size:
-            self.activated.emit(self)
-            self.undo_stack.push(commands.toggle_trace(self.state, index, self._label))
+        self.workbench.toggle(index, self.state)
 
     def request_problem(self, problem_id: str) -> None:
-        if problem_id != self.state.problem.id and problem_id in self._problems:
-            self.activated.emit(self)
-            title = self._label + self._problems[problem_id].title
-            self.undo_stack.push(commands.set_problem(self.state, problem_id, title))
+        self.workbench.set_problem(problem_id, self.state)
 
     # --- rendering --------------------------------------------------------------------------
 
     def render(self, snapshot: LabSnapshot) -> None:
+        """Every view from one snapshot; the cards get their presentation in the same pass."""
         self.stats_panel.show_snapshot(snapshot)
-        self.trace_grid.show_snapshot(snapshot)
+        self.trace_grid.show_snapshot(snapshot, self._loudest(snapshot), self.advantages_hidden)
         self.chart.show_snapshot(snapshot)
         self.banner.show_snapshot(snapshot)
-        self._present(snapshot)
 
     def set_highlight_loudest(self, on: bool) -> None:
         """Star the rare answers whose advantage is loudest (the easy-vs-hard comparison)."""
         self.highlight_loudest = on
-        self._present(self.state.snapshot)
+        self.trace_grid.set_presentation(self._loudest(self.state.snapshot), self.advantages_hidden)
 
-    def set_advantages_hidden(self, hidden: bool) -> None:
+    def _show_advantages_hidden(self, hidden: bool) -> None:
         """Predict, then reveal: hide every advantage (cards, counts, chart) until revealed."""
-        self.advantages_hidden = hidden
         self.stats_panel.set_advantages_hidden(hidden)
         self.chart.set_advantages_hidden(hidden)
-        self._present(self.state.snapshot)
+        self.trace_grid.set_presentation(self._loudest(self.state.snapshot), hidden)
 
-    def _present(self, snapshot: LabSnapshot) -> None:
-        loudest = snapshot.worked_math.loudest if self.highlight_loudest else ()
-        self.trace_grid.set_presentation(loudest, self.advantages_hidden)
+    def _loudest(self, snapshot: LabSnapshot) -> tuple[int, ...]:
+        return snapshot.worked_math.loudest if self.highlight_loudest else ()
 
     def set_theme(self, theme: Theme) -> None:
         for view in self.views:

@@ -1,27 +1,23 @@
-"""The lab window: builds the views, owns the actions, menus and undo stack, and wires signals.
+"""The main window: lays out the workspaces, owns the menus, toolbar and actions, wires signals.
 
-One click end to end (DESIGN §2): a card emits ``toggle_requested(i)``; its ``LabPresenter``
-pushes a command on the undo stack; the command changes the ``LabState``; the state emits one
-snapshot; every view renders it.
+Behaviour lives in the :class:`~grpo_desktop.model.workbench.Workbench` it is built from. One
+click end to end (DESIGN §2): a card emits ``toggle_requested(i)``; its ``LabPresenter`` asks the
+workbench, which pushes one undo command; the command changes the ``LabState``; the state emits
+one snapshot; every view of that lab renders it. The window follows the workbench's
+``*_changed`` signals to keep its controls (G box, convention, view toggle, title) in step.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
-    QCloseEvent,
-    QKeySequence,
-    QShortcut,
-    QUndoStack,
-)
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QSpinBox,
@@ -33,24 +29,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop import __version__, core
-from grpo_desktop.core.problems import MAX_GROUP_SIZE, MIN_GROUP_SIZE, load_problems
+from grpo_desktop import __version__
+from grpo_desktop.core import advantages
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from grpo_desktop.core.presets import PRESETS
+from grpo_desktop.core.problems import load_problems
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
-from grpo_desktop.model import commands
-from grpo_desktop.model.lab_state import EASY_PROBLEM_ID, HARD_PROBLEM_ID, PRESETS, LabState
+from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import AppSettings
+from grpo_desktop.model.workbench import COMPARE, LAB, Workbench
+from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
 from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog
-from grpo_desktop.window.compare_page import EASY_REWARDS, HARD_REWARDS, CompareView
+from grpo_desktop.window.compare_page import CompareView
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
-VIEWS = ("advantage", "reward")
+EXPLANATION_TABS = ("math", "ppo")  # the worked math, "one model, not four"
 
 
 class MainWindow(QMainWindow):
@@ -61,20 +61,18 @@ class MainWindow(QMainWindow):
         state: LabState | None = None,
         theme: Theme = LIGHT,
         settings: AppSettings | None = None,
+        workbench: Workbench | None = None,
     ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings or AppSettings()
         self.theme = theme
-        self.undo_stack = QUndoStack(self)
-        self.next_sample_seed = 1
-        problems = load_problems()
-
-        self.state = state or LabState(parent=self)
-        self.lab = LabPresenter(self.state, self.undo_stack, problems, theme, parent=self)
-        self.active_pane = self.lab
+        self.workbench = workbench or Workbench(state, parent=self)
+        self._problems = load_problems()
+        self.lab = LabPresenter(
+            self.workbench.lab, self.workbench, self._problems, theme, parent=self
+        )
         self._compare: CompareView | None = None  # built on first use: start-up stays quick
-        self._view_animates = True
         self._shown_once = False
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
@@ -87,7 +85,7 @@ class MainWindow(QMainWindow):
         self._build_lab_page()
         self._build_actions()
         self.presentation = StageControls(self, self.settings)
-        self.document = ScenarioFiles(self, self.settings)
+        self.document = ScenarioFiles(self, self.workbench, self.settings)
         self._build_menus_and_toolbar()
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
@@ -105,7 +103,8 @@ class MainWindow(QMainWindow):
             self.presentation.theme_name = theme.name
         self.presentation.apply()
         self.animate_action.setChecked(self.settings.animate)
-        self._on_snapshot_changed(self.state.snapshot)
+        self._show_group_size(self.workbench.active_lab.snapshot)
+        self._show_convention(self.workbench.convention)
         self._update_title()
         self.resize(1280, 800)
         geometry = self.settings.geometry
@@ -128,7 +127,7 @@ class MainWindow(QMainWindow):
     def _make_convention_combo(self) -> QComboBox:
         combo = QComboBox(objectName="conventionCombo")
         combo.setAccessibleName("Convention")
-        for convention in core.CONVENTIONS.values():
+        for convention in advantages.CONVENTIONS.values():
             combo.addItem(convention.label, convention.name)
             combo.setItemData(
                 combo.count() - 1,
@@ -225,9 +224,9 @@ class MainWindow(QMainWindow):
         )
         self.reset_action.triggered.connect(self.request_reset)
         self.grow_action = self._action("Larger group", "growAction", "]", "One more answer")
-        self.grow_action.triggered.connect(lambda: self.group_size_spin.stepBy(1))
+        self.grow_action.triggered.connect(lambda: self._step_group_size(1))
         self.shrink_action = self._action("Smaller group", "shrinkAction", "[", "One answer fewer")
-        self.shrink_action.triggered.connect(lambda: self.group_size_spin.stepBy(-1))
+        self.shrink_action.triggered.connect(lambda: self._step_group_size(-1))
 
         self.view_toggle = self._action(
             "Show advantages",
@@ -237,7 +236,9 @@ class MainWindow(QMainWindow):
         )
         self.view_toggle.setCheckable(True)
         self.view_toggle.setChecked(True)
-        self.view_toggle.toggled.connect(self._on_view_toggled)
+        self.view_toggle.toggled.connect(
+            lambda checked: self.workbench.set_view("advantage" if checked else "reward")
+        )
         self.animate_action = self._action(
             "Animate reward → advantage",
             "animateAction",
@@ -275,7 +276,7 @@ class MainWindow(QMainWindow):
         self.card_shortcuts = []
         for number in range(1, 10):
             shortcut = QShortcut(QKeySequence(str(number)), self)
-            shortcut.activated.connect(lambda n=number: self.active_pane.request_toggle(n - 1))
+            shortcut.activated.connect(lambda n=number: self.workbench.toggle(n - 1))
             self.card_shortcuts.append(shortcut)
 
     def _build_menus_and_toolbar(self) -> None:
@@ -299,7 +300,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         convention_menu = self.view_menu.addMenu("Convention")
         self.convention_actions = QActionGroup(self)
-        for convention in core.CONVENTIONS.values():
+        for convention in advantages.CONVENTIONS.values():
             action = QAction(convention.label, self, checkable=True)
             action.setData(convention.name)
             action.setStatusTip(f"{convention.formula} — {convention.source}")
@@ -348,63 +349,89 @@ class MainWindow(QMainWindow):
         row.addWidget(field)
         return box
 
+    @staticmethod
+    def _labelled(text: str, field: QWidget) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 0, 8, 0)
+        label = QLabel(text)
+        label.setBuddy(field)
+        row.addWidget(label)
+        row.addWidget(field)
+        return box
+
     def install_deferred_features(self) -> None:
         """Add the Lesson menu and the export actions (once)."""
-        from grpo_desktop.window.export_controller import install_export_actions
-        from grpo_desktop.window.lesson_controller import install_lesson_mode
+        from grpo_desktop.window.export_controller import ExportController
+        from grpo_desktop.window.lesson_controller import LessonController
 
         if self.export_actions is None:
-            self.export_actions = install_export_actions(self)
+            self.export_actions = ExportController(self, self.workbench)
+            self._place_export_actions(self.export_actions)
         if self.lessons is None:
-            self.lessons = install_lesson_mode(self)
+            self.lessons = LessonController(self, self.workbench)
 
-    def _connect_pane(self, pane: LabPresenter) -> None:
-        pane.state.snapshot_changed.connect(self._on_snapshot_changed)
-        pane.state.problem_changed.connect(self._update_title)
-        pane.activated.connect(self._set_active_pane)
+    def _place_export_actions(self, exports) -> None:
+        """File ▸ Export (before Quit) and Edit ▸ Copy image."""
+        menu = QMenu("&Export", self, objectName="exportMenu")
+        for action in exports.file_actions:
+            menu.addAction(action)
+        self.file_menu.insertMenu(self.quit_action, menu)
+        self.file_menu.insertSeparator(self.quit_action)
+        exports.export_menu = menu
+        self.edit_menu.addSeparator()
+        self.edit_menu.addAction(exports.copy_action)
 
     def _connect(self) -> None:
-        self._connect_pane(self.lab)
-        self.state.snapshot_changed.connect(self.math_panel.show_snapshot)
-        self.math_panel.show_snapshot(self.state.snapshot)
+        workbench = self.workbench
+        self._connect_lab(self.lab)
+        workbench.lab.snapshot_changed.connect(self.math_panel.show_snapshot)
+        workbench.lab.problem_changed.connect(self._update_title)
+        self.math_panel.show_snapshot(workbench.lab.snapshot)
+        workbench.convention_changed.connect(self._show_convention)
+        workbench.view_changed.connect(self._show_view)
+        workbench.workspace_changed.connect(self._show_workspace)
+        workbench.active_lab_changed.connect(lambda lab: self._show_group_size(lab.snapshot))
+        workbench.comparison_created.connect(self._build_compare_page)
+        workbench.advantages_hidden_changed.connect(self.math_panel.set_advantages_hidden)
+        workbench.document_changed.connect(self._update_title)
         self.group_size_spin.valueChanged.connect(self.request_group_size)
         self.convention_combo.activated.connect(
             lambda index: self.request_convention(self.convention_combo.itemData(index))
         )
-        self.undo_stack.cleanChanged.connect(self._update_title)
-        self.document.path_changed.connect(self._update_title)
 
-    # --- requests: each becomes one undoable command ----------------------------------------
+    def _connect_lab(self, presenter: LabPresenter) -> None:
+        state = presenter.state
+        state.snapshot_changed.connect(lambda snapshot: self._on_snapshot_changed(state, snapshot))
+
+    # --- the workbench's state, as the window and its controllers read it -------------------
+
+    @property
+    def state(self) -> LabState:
+        """The main lab's state."""
+        return self.workbench.lab
+
+    @property
+    def undo_stack(self) -> QUndoStack:
+        return self.workbench.undo_stack
+
+    @property
+    def view(self) -> str:
+        return self.workbench.view
+
+    @property
+    def next_sample_seed(self) -> int:
+        return self.workbench.next_sample_seed
+
+    @next_sample_seed.setter
+    def next_sample_seed(self, seed: int) -> None:
+        self.workbench.next_sample_seed = seed
 
     @property
     def compare_view(self) -> CompareView:
         """The easy-vs-hard page, built the first time it is needed."""
-        if self._compare is None:
-            problems = load_problems()
-            panes = []
-            for name, problem_id, rewards in (
-                ("Easy", EASY_PROBLEM_ID, EASY_REWARDS),
-                ("Hard", HARD_PROBLEM_ID, HARD_REWARDS),
-            ):
-                state = LabState(parent=self)
-                state.set_problem(problem_id, rewards)
-                state.set_convention(self.state.convention)
-                pane = LabPresenter(
-                    state, self.undo_stack, problems, self.theme, name, f"{name.lower()}.", self
-                )
-                pane.chart.set_animation_enabled(self.animate_action.isChecked())
-                pane.chart.animation_ms = self.lab.chart.animation_ms
-                pane.chart.set_view(self.view, animate=False)
-                self._connect_pane(pane)
-                panes.append(pane)
-            self._compare = CompareView(panes[0], panes[1], self.theme)
-            # Two labs need more room than one: on a small screen at a large type size the
-            # page scrolls rather than squeezing its text or growing the window off the screen.
-            scroller = QScrollArea(objectName="compareScroll")
-            scroller.setWidget(self._compare)
-            scroller.setWidgetResizable(True)
-            scroller.setFrameShape(QFrame.Shape.NoFrame)
-            self.pages.addWidget(scroller)
+        self.workbench.comparison  # noqa: B018 - creating the labs builds the page
+        assert self._compare is not None
         return self._compare
 
     @property
@@ -422,141 +449,175 @@ class MainWindow(QMainWindow):
 
     @property
     def panes(self) -> tuple[LabPresenter, ...]:
-        """Every lab that exists: the main one, and the comparison's two once it was opened."""
+        """Every lab on screen: the main one, and the comparison's two once it was opened."""
         return (self.lab,) if self._compare is None else (self.lab, *self._compare.panes)
 
     @property
+    def active_pane(self) -> LabPresenter:
+        active = self.workbench.active_lab
+        return next(pane for pane in self.panes if pane.state is active)
+
+    @property
     def active_state(self) -> LabState:
-        return self.active_pane.state
+        return self.workbench.active_lab
+
+    @property
+    def active_chart(self) -> AdvantageChart:
+        return self.active_pane.chart
+
+    @property
+    def charts(self) -> tuple[AdvantageChart, ...]:
+        return tuple(pane.chart for pane in self.panes)
+
+    # --- requests: each goes to the workbench -------------------------------------------------
 
     def request_toggle(self, index: int) -> None:
-        self.active_pane.request_toggle(index)
+        self.workbench.toggle(index)
 
     def request_group_size(self, group_size: int) -> None:
-        if group_size != self.active_state.group_size:
-            self.undo_stack.push(commands.set_group_size(self.active_state, group_size))
+        self.workbench.set_group_size(group_size)
+
+    def _step_group_size(self, step: int) -> None:
+        size = self.workbench.active_lab.group_size + step
+        if MIN_GROUP_SIZE <= size <= MAX_GROUP_SIZE:
+            self.workbench.set_group_size(size)
 
     def request_preset(self, key: str) -> None:
-        label = self.preset_actions[key].text()
-        self.undo_stack.push(commands.apply_preset(self.active_state, key, label))
+        self.workbench.apply_preset(key)
 
     def request_sample(self) -> None:
-        seed = self.next_sample_seed
-        self.next_sample_seed += 1
-        self.undo_stack.push(commands.sample_group(self.active_state, seed))
+        self.workbench.sample()
 
     def request_reset(self) -> None:
-        self.undo_stack.push(commands.reset_all(self.active_state))
+        self.workbench.reset()
 
     def request_problem(self, problem_id: str) -> None:
-        self.active_pane.request_problem(problem_id)
+        self.workbench.set_problem(problem_id)
 
     def request_edit_problem(self) -> None:
         """The lecturer writes a problem; the current lab switches to it as one undo step."""
         from grpo_desktop.views.problem_editor import edit_problem  # loaded when first used
 
-        problem = edit_problem(self.active_state.problem, self)
+        problem = edit_problem(self.workbench.active_lab.problem, self)
         if problem is not None:
-            title = f"Edit problem {problem.title}"
-            self.undo_stack.push(commands.set_problem(self.active_state, problem, title))
+            self.workbench.set_problem(problem)
 
     def request_convention(self, name: str) -> None:
-        """One convention for every group on screen, as one undo step."""
-        if all(pane.state.convention == name for pane in self.panes):
-            return
-        label = core.get_convention(name).label
-        self.undo_stack.beginMacro(f"Convention {label}")
-        for pane in self.panes:
-            self.undo_stack.push(commands.set_convention(pane.state, name, label))
-        self.undo_stack.endMacro()
-
-    # --- views ------------------------------------------------------------------------------
+        self.workbench.set_convention(name)
 
     def set_view(self, view: str, animate: bool = True) -> None:
-        """Rewards or advantages on every chart; the lab's own chart animates the change."""
-        if view not in VIEWS:
-            raise ValueError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
-        self._view_animates = animate
-        try:
-            if self.view_toggle.isChecked() != (view == "advantage"):
-                self.view_toggle.setChecked(view == "advantage")  # renders via _on_view_toggled
-            else:
-                self._render_view()
-        finally:
-            self._view_animates = True
+        """Rewards or advantages on every chart; the visible charts animate the change."""
+        self.workbench.set_view(view, animate)
 
-    @property
-    def view(self) -> str:
-        return "advantage" if self.view_toggle.isChecked() else "reward"
-
-    def _on_view_toggled(self, checked: bool) -> None:
-        self.view_toggle.setText("Show advantages" if checked else "Show rewards")
-        self._render_view()
-
-    def _render_view(self) -> None:
-        for pane in self.panes:
-            visible = pane.chart.isVisible()
-            pane.chart.set_view(self.view, animate=self._view_animates and visible)
+    def show_compare(self, on: bool) -> None:
+        self.workbench.set_workspace(COMPARE if on else LAB)
 
     def set_animation_enabled(self, enabled: bool) -> None:
         if self.animate_action.isChecked() != enabled:
             self.animate_action.setChecked(enabled)
             return
         self.settings.animate = enabled
-        for pane in self.panes:
-            pane.chart.set_animation_enabled(enabled)
+        for chart in self.charts:
+            chart.set_animation_enabled(enabled)
 
-    def show_compare(self, on: bool) -> None:
-        if self.compare_action.isChecked() != on:
-            self.compare_action.setChecked(on)
-            return
-        self.pages.setCurrentWidget(self.compare_page if on else self.lab_page)
-        self._set_active_pane(self.easy if on else self.lab)
+    # --- following the workbench ------------------------------------------------------------
 
-    def _set_active_pane(self, pane: LabPresenter) -> None:
-        self.active_pane = pane
-        self._sync_controls(pane.state.snapshot)
+    def _build_compare_page(self, labs: tuple[LabState, LabState]) -> None:
+        presenters = []
+        for lab, name in zip(labs, ("easy", "hard")):
+            presenter = LabPresenter(
+                lab, self.workbench, self._problems, self.theme, f"{name}.", self
+            )
+            presenter.chart.set_animation_enabled(self.animate_action.isChecked())
+            presenter.chart.animation_ms = self.lab.chart.animation_ms
+            presenter.chart.set_view(self.view, animate=False)
+            self._connect_lab(presenter)
+            presenters.append(presenter)
+        self._compare = CompareView(presenters[0], presenters[1], self.theme)
+        # Two labs need more room than one: on a small screen at a large type size the
+        # page scrolls rather than squeezing its text or growing the window off the screen.
+        scroller = QScrollArea(objectName="compareScroll")
+        scroller.setWidget(self._compare)
+        scroller.setWidgetResizable(True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.pages.addWidget(scroller)
+
+    def _show_workspace(self, workspace: str) -> None:
+        comparing = workspace == COMPARE
+        self.pages.setCurrentWidget(self.compare_page if comparing else self.lab_page)
+        if self.compare_action.isChecked() != comparing:
+            self.compare_action.setChecked(comparing)  # its toggled signal asks again: a no-op
         self._update_title()
 
-    # --- rendering --------------------------------------------------------------------------
+    def _show_view(self, view: str, animate: bool) -> None:
+        checked = view == "advantage"
+        self.view_toggle.setText("Show advantages" if checked else "Show rewards")
+        if self.view_toggle.isChecked() != checked:
+            self.view_toggle.setChecked(checked)  # its toggled signal asks again: a no-op
+        for chart in self.charts:
+            chart.set_view(view, animate=animate and chart.isVisible())
 
-    def _on_snapshot_changed(self, snapshot: LabSnapshot) -> None:
-        if snapshot is self.active_state.snapshot:
-            self._sync_controls(snapshot)
+    def _show_convention(self, name: str) -> None:
+        self.convention_combo.setCurrentIndex(self.convention_combo.findData(name))
+        for action in self.convention_actions.actions():
+            action.setChecked(action.data() == name)
+
+    def _on_snapshot_changed(self, lab: LabState, snapshot: LabSnapshot) -> None:
+        if lab is self.workbench.active_lab:
+            self._show_group_size(snapshot)
         if snapshot.sample_seed is not None:
             self.statusBar().showMessage(
                 f"Sampled with seed {snapshot.sample_seed}: each answer right with probability "
                 f"{snapshot.problem.pass_rate:.0%} (replay it with --sample {snapshot.sample_seed})"
             )
 
-    def _sync_controls(self, snapshot: LabSnapshot) -> None:
-        """Controls that show the active lab (G, convention) follow it without re-requesting."""
-        for widget, setter, value in (
-            (self.group_size_spin, self.group_size_spin.setValue, snapshot.group_size),
-            (
-                self.convention_combo,
-                self.convention_combo.setCurrentIndex,
-                self.convention_combo.findData(snapshot.convention.name),
-            ),
-        ):
-            widget.blockSignals(True)
-            setter(value)
-            widget.blockSignals(False)
-        for action in self.convention_actions.actions():
-            action.setChecked(action.data() == snapshot.convention.name)
+    def _show_group_size(self, snapshot: LabSnapshot) -> None:
+        """The G box shows the active lab without asking for a change itself."""
+        self.group_size_spin.blockSignals(True)
+        self.group_size_spin.setValue(snapshot.group_size)
+        self.group_size_spin.blockSignals(False)
 
     def _update_title(self, *_args: object) -> None:
         subject = (
-            "Easy vs hard"
-            if self._compare is not None and self.pages.currentWidget() is not self.lab_page
-            else self.state.problem.title
+            "Easy vs hard" if self.workbench.workspace == COMPARE else self.state.problem.title
         )
-        self.setWindowTitle(f"{subject} — {self.document.display_name}[*] — {APP_NAME}")
-        self.setWindowModified(self.document.modified)
+        path = self.workbench.path
+        name = path.name if path else "Untitled"
+        self.setWindowTitle(f"{subject} — {name}[*] — {APP_NAME}")
+        self.setWindowModified(self.workbench.modified)
+
+    # --- what the lesson controller may ask of the window -----------------------------------
+
+    def add_top_bar(self, bar: QWidget) -> None:
+        """A bar above the workspaces (the lesson bar)."""
+        self.central_column.insertWidget(0, bar)
+
+    def insert_menu(self, menu: QMenu) -> None:
+        """A menu before Help (the Lesson menu)."""
+        self.menuBar().insertMenu(self.help_menu.menuAction(), menu)
+
+    def show_explanation(self, which: str) -> None:
+        """Bring the worked math (``"math"``) or "One model, not four" (``"ppo"``) to the front."""
+        self.explain_tabs.setCurrentIndex(EXPLANATION_TABS.index(which))
+
+    def highlight_target(self, name: str) -> QWidget | None:
+        """The widget a lesson step rings: cards, stats, chart, banner, math, ppo or compare."""
+        targets = {
+            "cards": lambda: self.lab.trace_grid,
+            "stats": lambda: self.lab.stats_panel,
+            "chart": lambda: self.lab.chart,
+            "banner": lambda: self.lab.banner,
+            "math": lambda: self.explain_tabs,
+            "ppo": lambda: self.explain_tabs,
+            "compare": lambda: self.compare_page,
+        }
+        return targets.get(name, lambda: None)()
+
+    # --- look -------------------------------------------------------------------------------
 
     def apply_theme(self, theme: Theme) -> None:
-        # Window background and label colours come from the application palette (presentation.py);
-        # a window-wide stylesheet would push every child onto Qt's slower stylesheet style.
+        # Window background and label colours come from the application palette (stage
+        # controls); a window-wide stylesheet would push every child onto Qt's slower style.
         self.theme = theme
         self.lab.set_theme(theme)
         self._balance_splitter()

@@ -1,14 +1,15 @@
-"""The lecturer's scenario file behind the window: open, save, recent files, unsaved changes.
+"""File ▸ Open, Save, Save as and Open recent: the dialogs around the workbench's document.
 
-The undo stack's clean state is the saved state, so "modified" means exactly "there is something
-to undo since the last save". Opening a file that cannot be loaded says why and changes nothing.
+The workbench holds the document (its path, and "modified": something to undo since the last
+save); this controller asks the user, reads and writes the files, and says why when it cannot.
+Opening a file that cannot be loaded changes nothing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtCore import QObject, QStandardPaths
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
@@ -20,20 +21,19 @@ from grpo_desktop.core.scenario import (
     save_scenario,
 )
 from grpo_desktop.model.settings import AppSettings
+from grpo_desktop.model.workbench import Workbench
 
 FILE_FILTER = f"GRPO scenarios (*{SCENARIO_SUFFIX});;All files (*)"
 
 
 class ScenarioFiles(QObject):
-    """File actions of one window and the path of the scenario it shows."""
+    """The file actions of one window; ``window`` is only the dialogs' parent and status bar."""
 
-    path_changed = Signal(object)  # Path | None
-
-    def __init__(self, window: QMainWindow, settings: AppSettings) -> None:
+    def __init__(self, window: QMainWindow, workbench: Workbench, settings: AppSettings) -> None:
         super().__init__(window)
         self.window = window
+        self.workbench = workbench
         self.settings = settings
-        self.path: Path | None = None
         self.open_action = self._action(
             "&Open scenario…", "openAction", "Ctrl+O"
         )
@@ -72,7 +72,8 @@ class ScenarioFiles(QObject):
         return path or None
 
     def ask_save_path(self) -> str | None:
-        name = self.path.name if self.path else f"{self.window.state.problem.id}{SCENARIO_SUFFIX}"
+        problem_id = self.workbench.lab.problem.id
+        name = self.path.name if self.path else f"{problem_id}{SCENARIO_SUFFIX}"
         path, _ = QFileDialog.getSaveFileName(
             self.window, "Save scenario", str(self._folder() / name), FILE_FILTER
         )
@@ -111,8 +112,12 @@ class ScenarioFiles(QObject):
     # --- state -------------------------------------------------------------------------------
 
     @property
+    def path(self) -> Path | None:
+        return self.workbench.path
+
+    @property
     def modified(self) -> bool:
-        return not self.window.undo_stack.isClean()
+        return self.workbench.modified
 
     @property
     def display_name(self) -> str:
@@ -145,22 +150,15 @@ class ScenarioFiles(QObject):
             if str(Path(path).resolve()) in self.settings.recent_files:
                 self.settings.remove_recent_file(str(Path(path).resolve()))
             return False
-        self.apply(scenario)
-        self.adopt_path(path)
+        self.apply(scenario, path)
         self.window.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
         return True
 
-    def apply(self, scenario: Scenario) -> None:
-        window = self.window
-        window.show_compare(False)
-        window.state.restore(scenario.to_memento())
-        window.set_view(scenario.view, animate=False)
-        window.undo_stack.clear()
-        window.undo_stack.setClean()
-
-    def current_scenario(self) -> Scenario:
-        window = self.window
-        return Scenario.from_memento(window.state.memento(), window.view)
+    def apply(self, scenario: Scenario, path: str | Path | None = None) -> None:
+        """Show ``scenario`` as the document (read from ``path``, remembered as recent)."""
+        self.workbench.open_scenario(scenario, path)
+        if path is not None:
+            self.settings.add_recent_file(path)
 
     def save(self) -> bool:
         if self.path is None:
@@ -178,25 +176,15 @@ class ScenarioFiles(QObject):
 
     def _write(self, path: Path) -> bool:
         try:
-            save_scenario(self.current_scenario(), path)
+            save_scenario(self.workbench.current_scenario(), path)
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             self.show_error("Could not save the scenario", f"{path}: {reason}")
             return False
-        self.window.undo_stack.setClean()
-        self._set_path(path)
+        self.workbench.mark_saved(path)
         self.settings.add_recent_file(path)
         self.window.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
-
-    def adopt_path(self, path: str | Path) -> None:
-        """The lab shows this file's scenario (opened from the command line): remember it."""
-        self._set_path(Path(path))
-        self.settings.add_recent_file(path)
-
-    def _set_path(self, path: Path | None) -> None:
-        self.path = path
-        self.path_changed.emit(path)
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -7,6 +7,8 @@ and spin boxes match it too.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -16,7 +18,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QPalette,
 )
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtWidgets import QApplication, QStatusBar
 
 from grpo_desktop.core.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
@@ -55,10 +57,24 @@ def palette_for(theme: Theme) -> QPalette:
     return palette
 
 
+class StageWindow(Protocol):
+    """What the stage controls ask of the window: Qt's own calls, and re-styling for a theme."""
+
+    def apply_theme(self, theme: Theme) -> None: ...
+
+    def addAction(self, action: QAction) -> None: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+    def showFullScreen(self) -> None: ...
+
+    def showNormal(self) -> None: ...
+
+
 class StageControls:
     """Theme, zoom and full screen for one window, remembered in the settings."""
 
-    def __init__(self, window: QMainWindow, settings: AppSettings) -> None:
+    def __init__(self, window: StageWindow, settings: AppSettings) -> None:
         self.window = window
         self.settings = settings
         app = QApplication.instance()

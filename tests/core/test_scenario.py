@@ -7,13 +7,12 @@ import json
 import os
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from grpo_desktop.core import convention_names
-from grpo_desktop.core import scenario as scenario_module
+from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import (
     DEFAULT_PROBLEM_ID,
     Problem,
@@ -143,10 +142,7 @@ def test_round_trip_custom_problem(tmp_path, convention, view):
 @pytest.mark.parametrize("problem", load_problems(), ids=lambda problem: problem.id)
 def test_every_shipped_problem_round_trips(problem):
     assert parse_problem(problem_to_dict(problem), "test") == problem
-    scenario = Scenario.from_memento(
-        SimpleNamespace(problem=problem, correct=(True, False), convention="rloo", sample_seed=3),
-        "reward",
-    )
+    scenario = Scenario.from_lab(LabMemento(problem, (True, False), 3), "rloo", "reward")
     assert not scenario.custom_problem
     assert parse_scenario(scenario_to_json(scenario), FILE_NAME) == scenario
 
@@ -224,32 +220,30 @@ def test_save_uses_the_path_as_given(tmp_path):
     assert load_scenario(str(path)) == _shipped_scenario()
 
 
-def test_memento_conversion():
-    from grpo_desktop.model.lab_state import LabMemento
-
+def test_a_lab_and_the_workbench_convention_round_trip_through_a_scenario():
     problem = _custom_problem()
-    memento = LabMemento(problem, (True, True, False), "dr_grpo", 42)
-    if "dr_grpo" not in convention_names():
-        memento = LabMemento(problem, (True, True, False), convention_names()[-1], 42)
-    scenario = Scenario.from_memento(memento, "reward", title="note")
+    memento = LabMemento(problem, (True, True, False), 42)
+    scenario = Scenario.from_lab(memento, "dr_grpo", "reward", title="note")
     assert scenario.custom_problem
+    assert scenario.convention == "dr_grpo"
     assert scenario.view == "reward"
     assert scenario.title == "note"
     assert scenario.group_size == 3
-    assert scenario.to_memento() == memento
+    assert scenario.lab_memento() == memento
 
 
 def test_memento_restores_into_lab_state(tmp_path):
     from grpo_desktop.model.lab_state import LabState
 
     state = LabState()
-    state.set_convention(convention_names()[1])
     state.sample(11)
     path = tmp_path / FILE_NAME
-    save_scenario(Scenario.from_memento(state.memento(), "reward"), path)
+    save_scenario(Scenario.from_lab(state.memento(), convention_names()[1], "reward"), path)
     fresh = LabState()
-    fresh.restore(load_scenario(path).to_memento())
+    loaded = load_scenario(path)
+    fresh.restore(loaded.lab_memento())
     assert fresh.memento() == state.memento()
+    assert loaded.convention == convention_names()[1]
 
 
 @pytest.mark.parametrize(
@@ -560,6 +554,3 @@ def test_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert load_scenario(path) == _shipped_scenario()
 
 
-def test_state_is_imported_lazily():
-    # to_memento() is the only bridge to state.py (which imports Qt); it imports it when called.
-    assert "LabMemento" not in vars(scenario_module)

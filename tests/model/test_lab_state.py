@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from grpo_desktop.core.lab_limits import parse_reward_pattern
+from grpo_desktop.core.presets import PRESETS
 from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import Push
-from grpo_desktop.model.lab_state import (
-    PRESETS,
-    LabState,
-    parse_reward_pattern,
-)
+from grpo_desktop.model.lab_state import LabState
 
 
 @pytest.fixture
@@ -101,9 +99,10 @@ def test_switching_problem_emits_problem_changed_and_uses_its_preset(state, qtbo
 def test_memento_restores_the_lab_exactly(state):
     memento = state.memento()
     state.set_problem("hard-sum-odd-to-99")
-    state.set_convention("trl")
+    state.sample(5)
     state.restore(memento)
     assert state.memento() == memento
+    assert state.snapshot.problem.id == memento.problem.id
 
 
 def test_unknown_convention_is_refused_with_the_valid_names(state):

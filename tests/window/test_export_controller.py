@@ -27,9 +27,8 @@ def window(qtbot):
 
 @pytest.fixture
 def actions(window):
-    from grpo_desktop.window.export_controller import install_export_actions
-
-    return install_export_actions(window)
+    window.install_deferred_features()
+    return window.export_actions
 
 
 @pytest.fixture
@@ -66,9 +65,7 @@ def load_image(path: Path):
 
 
 def test_install_is_idempotent_and_fills_file_and_edit_menus(window, actions):
-    from grpo_desktop.window.export_controller import install_export_actions
-
-    assert install_export_actions(window) is actions
+    window.install_deferred_features()
     assert window.export_actions is actions
     export_menu = actions.export_menu
     assert export_menu is not None

@@ -13,12 +13,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 
 from grpo_desktop.core.lessons import LessonError, UnknownLessonError, get_lesson, load_lessons
 from grpo_desktop.core.theme import PROJECTOR
-from grpo_desktop.window.lesson_controller import (
-    FINISH_TEXT,
-    NEXT_TEXT,
-    LessonController,
-    install_lesson_mode,
-)
+from grpo_desktop.window.lesson_controller import FINISH_TEXT, NEXT_TEXT, LessonController
 from grpo_desktop.window.main_window import MainWindow
 
 BASELINE = "group-is-baseline"
@@ -27,9 +22,8 @@ TWO_GROUPS = "same-formula-two-groups"
 
 @pytest.fixture
 def lessons(window) -> LessonController:
-    # The integrator adds ``self.lessons = install_lesson_mode(self)`` to MainWindow; until then
-    # the test installs it itself.
-    return getattr(window, "lessons", None) or install_lesson_mode(window)
+    window.install_deferred_features()
+    return window.lessons
 
 
 def settle(qtbot, window: MainWindow) -> None:
@@ -546,7 +540,8 @@ def test_a_lesson_started_before_the_window_shows_lays_out_like_any_other(qtbot)
     # The --lesson ID path: app.py starts the lesson, then shows the window.
     window = MainWindow()
     qtbot.addWidget(window)
-    lessons = getattr(window, "lessons", None) or install_lesson_mode(window)
+    window.install_deferred_features()
+    lessons = window.lessons
     window.resize(1280, 800)
     lessons.start(BASELINE)
     lessons.go_to(step_of("Predict, then reveal", BASELINE))

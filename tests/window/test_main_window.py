@@ -169,3 +169,45 @@ def test_the_banner_appearing_moves_nothing(qtbot, window):
     assert banner_visible(window)
     after = [w.mapTo(window, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
     assert after == before
+
+
+def combo_convention(window: MainWindow) -> str:
+    combo = window.findChild(QWidget, "conventionCombo")
+    return combo.currentData()
+
+
+def conventions_on_screen(window: MainWindow) -> set[str]:
+    return {pane.state.snapshot.convention.name for pane in window.panes}
+
+
+def test_verl_then_easy_vs_hard_then_undo_keeps_every_group_on_one_convention(qtbot, window):
+    # The bug the architecture review found: after Ctrl+Z the lab was back on textbook while
+    # the easy/hard groups stayed on verl, and the combo still said verl while comparing.
+    combo = window.findChild(QWidget, "conventionCombo")
+    combo.setCurrentIndex(combo.findData("verl"))
+    combo.activated.emit(combo.currentIndex())
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert window.pages.currentWidget() is window.compare_page
+    assert conventions_on_screen(window) == {"verl"} and combo_convention(window) == "verl"
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert conventions_on_screen(window) == {"textbook"}
+    assert combo_convention(window) == "textbook"
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert conventions_on_screen(window) == {"textbook"}
+    assert combo_convention(window) == "textbook"
+
+
+def test_a_card_click_styles_each_card_once_and_sets_the_g_box_once(qtbot, window, monkeypatch):
+    from grpo_desktop.views.trace_grid import TraceGrid
+
+    grid = window.findChild(TraceGrid)
+    spin = window.findChild(QSpinBox, "groupSizeSpin")
+    presentation_passes, spin_updates = [], []
+    monkeypatch.setattr(grid, "set_presentation", lambda *a: presentation_passes.append(a))
+    original = spin.setValue
+    monkeypatch.setattr(spin, "setValue", lambda v: (spin_updates.append(v), original(v)))
+    click_card(qtbot, window, 1)
+    assert presentation_passes == []  # the snapshot pass styled the cards itself
+    assert spin_updates == [4]
+    assert card(window, 1).property("correct") is True

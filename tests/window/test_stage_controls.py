@@ -10,7 +10,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
 from grpo_desktop.core.problems import get_problem
-from grpo_desktop.core.scenario import Scenario, load_scenario, save_scenario
+from grpo_desktop.core.scenario import load_scenario, save_scenario
 from grpo_desktop.core.theme import get_theme
 from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog, shortcut_rows
 from grpo_desktop.views.trace_card import TraceCard
@@ -140,7 +140,7 @@ def test_a_custom_problem_becomes_the_lab_and_saves_inline(qtbot, window, tmp_pa
     assert window.state.problem.id == "custom-my-23x47"
     assert "My 23 × 47 (custom)" in window.lab.problem_panel.chooser.currentText()
     path = tmp_path / "custom.grpo.json"
-    save_scenario(Scenario.from_memento(window.state.memento(), window.view), path)
+    save_scenario(window.workbench.current_scenario(), path)
     assert load_scenario(path).custom_problem
     window.undo_action.trigger()
     assert window.state.problem.id == "mult-23x47"

@@ -1,0 +1,262 @@
+"""The window-level model: every lab on screen, one convention, the view, the workspace, the file.
+
+Napari's ``ViewerModel`` is the pattern (DESIGN §2): a plain object, no widget, that owns the
+state and emits ``*_changed``; the window only lays out views and forwards what the user asked
+for. Every edit is one undoable command on :attr:`Workbench.undo_stack`. Opening a scenario and
+showing a lesson step replace the whole lab and start a fresh history, as a new document does.
+
+The convention lives here and nowhere else: :meth:`apply_convention` sets it on every lab that
+exists, a lab created later starts on it, and a lab's own undo history never records it, so no
+sequence of edits, undos and redos can leave two groups on screen on different conventions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from grpo_desktop.core import advantages
+from grpo_desktop.core.lab_limits import DEFAULT_VIEW, check_group_size, check_view
+from grpo_desktop.core.lessons import LessonStep
+from grpo_desktop.core.presets import (
+    EASY_PROBLEM_ID,
+    EASY_REWARDS,
+    HARD_PROBLEM_ID,
+    HARD_REWARDS,
+    get_preset,
+)
+from grpo_desktop.core.problems import Problem, get_problem
+from grpo_desktop.core.scenario import Scenario
+from grpo_desktop.model import commands
+from grpo_desktop.model.lab_state import LabState
+
+LAB = "lab"
+COMPARE = "compare"
+WORKSPACES = (LAB, COMPARE)  # the update step and a training run join this list
+
+
+class Workbench(QObject):
+    """The labs, their shared convention, the chart view, the active workspace and document."""
+
+    convention_changed = Signal(str)
+    view_changed = Signal(str, bool)  # the view, and whether the change should animate
+    workspace_changed = Signal(str)
+    active_lab_changed = Signal(object)  # LabState: the lab that G, presets and keys 1–9 act on
+    comparison_created = Signal(object)  # (easy, hard) LabStates, the first time they are needed
+    advantages_hidden_changed = Signal(bool)  # predict, then reveal
+    document_changed = Signal()  # the file path or the saved/modified state
+
+    def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.lab = lab or LabState(parent=self)
+        self._convention = self.lab.convention
+        self._comparison: tuple[LabState, LabState] | None = None
+        self._prefixes: dict[LabState, str] = {self.lab: ""}
+        self._view = DEFAULT_VIEW
+        self._workspace = LAB
+        self._active = self.lab
+        self._advantages_hidden = False
+        self.next_sample_seed = 1
+        self._path: Path | None = None
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def convention(self) -> str:
+        return self._convention
+
+    @property
+    def view(self) -> str:
+        return self._view
+
+    @property
+    def workspace(self) -> str:
+        return self._workspace
+
+    @property
+    def active_lab(self) -> LabState:
+        return self._active
+
+    @property
+    def advantages_hidden(self) -> bool:
+        return self._advantages_hidden
+
+    @property
+    def comparison(self) -> tuple[LabState, LabState]:
+        """The easy and the hard lab, created (on the shared convention) the first time."""
+        if self._comparison is None:
+            easy = LabState(get_problem(EASY_PROBLEM_ID), self, self._convention)
+            easy.set_correct_flags(EASY_REWARDS)
+            hard = LabState(get_problem(HARD_PROBLEM_ID), self, self._convention)
+            hard.set_correct_flags(HARD_REWARDS)
+            self._comparison = (easy, hard)
+            self._prefixes.update({easy: "Easy: ", hard: "Hard: "})
+            self.comparison_created.emit(self._comparison)
+        return self._comparison
+
+    @property
+    def labs(self) -> tuple[LabState, ...]:
+        """Every lab that exists: the main one, and the comparison's two once they were made."""
+        return (self.lab,) if self._comparison is None else (self.lab, *self._comparison)
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def modified(self) -> bool:
+        """Something to undo since the last save: the undo stack's clean state is the file."""
+        return not self.undo_stack.isClean()
+
+    # --- edits: each one undoable command ---------------------------------------------------
+
+    def toggle(self, index: int, lab: LabState | None = None) -> None:
+        """Mark card ``index`` of ``lab`` (default: the active lab) right or wrong."""
+        lab = self._acting_on(lab)
+        if 0 <= index < lab.group_size:
+            self.undo_stack.push(commands.toggle_trace(lab, index, self._prefixes[lab]))
+
+    def set_problem(self, problem: str | Problem, lab: LabState | None = None) -> None:
+        """Switch ``lab`` to a shipped problem (by id) or to one the lecturer wrote."""
+        lab = self._acting_on(lab)
+        chosen = get_problem(problem) if isinstance(problem, str) else problem
+        if chosen == lab.problem:
+            return
+        verb = "Problem" if isinstance(problem, str) else "Edit problem"
+        title = f"{self._prefixes[lab]}{verb} {chosen.title}"
+        self.undo_stack.push(commands.set_problem(lab, chosen, title))
+
+    def set_group_size(self, group_size: int) -> None:
+        check_group_size(group_size)
+        lab = self._active
+        if group_size != lab.group_size:
+            self.undo_stack.push(commands.set_group_size(lab, group_size, self._prefixes[lab]))
+
+    def apply_preset(self, key: str) -> None:
+        preset = get_preset(key)
+        lab = self._active
+        self.undo_stack.push(commands.apply_preset(lab, key, preset.label, self._prefixes[lab]))
+
+    def sample(self) -> int:
+        """Draw the active group at its problem's pass rate; returns the (visible) seed."""
+        seed = self.next_sample_seed
+        self.next_sample_seed += 1
+        lab = self._active
+        self.undo_stack.push(commands.sample_group(lab, seed, self._prefixes[lab]))
+        return seed
+
+    def reset(self) -> None:
+        lab = self._active
+        self.undo_stack.push(commands.reset_all(lab, self._prefixes[lab]))
+
+    def set_convention(self, name: str) -> None:
+        """One convention for every group on screen, as one undo step."""
+        label = advantages.get_convention(name).label  # a readable ValueError for a bad name
+        if name != self._convention:
+            self.undo_stack.push(commands.ConventionCommand(self, name, label))
+
+    def apply_convention(self, name: str) -> None:
+        """Put every lab on ``name`` now (the convention command's redo and undo)."""
+        advantages.get_convention(name)
+        self._convention = name
+        for lab in self.labs:
+            lab.set_convention(name)
+        self.convention_changed.emit(name)
+
+    # --- presentation state: not edits, so not on the undo stack ----------------------------
+
+    def set_view(self, view: str, animate: bool = True) -> None:
+        """Rewards or advantages on every chart."""
+        check_view(view)
+        if view != self._view:
+            self._view = view
+            self.view_changed.emit(view, animate)
+
+    def set_workspace(self, workspace: str) -> None:
+        if workspace not in WORKSPACES:
+            raise ValueError(
+                f"unknown workspace {workspace!r}; choose one of: {', '.join(WORKSPACES)}"
+            )
+        if workspace == self._workspace:
+            return
+        active = self.comparison[0] if workspace == COMPARE else self.lab
+        self._workspace = workspace
+        self.workspace_changed.emit(workspace)
+        self.activate(active)
+
+    def activate(self, lab: LabState) -> None:
+        """The lab that G, presets, sampling and keys 1–9 act on (the last one the user touched)."""
+        if lab not in self._prefixes:
+            raise ValueError("that lab is not on this workbench")
+        if lab is not self._active:
+            self._active = lab
+            self.active_lab_changed.emit(lab)
+
+    def set_advantages_hidden(self, hidden: bool) -> None:
+        if hidden != self._advantages_hidden:
+            self._advantages_hidden = hidden
+            self.advantages_hidden_changed.emit(hidden)
+
+    # --- whole documents: a fresh history ---------------------------------------------------
+
+    def open_scenario(self, scenario: Scenario, path: str | Path | None = None) -> None:
+        """Show ``scenario`` in the lab as a saved document (nothing to undo, nothing modified)."""
+        self.set_workspace(LAB)
+        self.apply_convention(scenario.convention)
+        self.lab.restore(scenario.lab_memento())
+        self.set_view(scenario.view, animate=False)
+        self._start_history()
+        self._set_path(Path(path) if path is not None else None)
+
+    def current_scenario(self) -> Scenario:
+        return Scenario.from_lab(self.lab.memento(), self._convention, self._view)
+
+    def mark_saved(self, path: str | Path) -> None:
+        self.undo_stack.setClean()
+        self._set_path(Path(path))
+
+    def start_fresh_history(self) -> None:
+        """The lab as it is now is the starting point (the command line's lab, not an edit)."""
+        self._start_history()
+
+    def show_lesson_step(self, step: LessonStep) -> None:
+        """Put a lesson step's group(s) and convention on screen; a step is not an edit to undo."""
+        self.apply_convention((step.lab or step.compare[0]).convention)
+        if step.compare is None:
+            assert step.lab is not None
+            self.set_workspace(LAB)
+            pairs: Sequence[tuple[LabState, object]] = ((self.lab, step.lab),)
+        else:
+            easy, hard = self.comparison
+            pairs = ((easy, step.compare[0]), (hard, step.compare[1]))
+        for lab, lesson_lab in pairs:
+            lab.set_problem(lesson_lab.problem_id, lesson_lab.correct)
+        if step.compare is not None:
+            self.set_workspace(COMPARE)
+        self._start_history()
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _acting_on(self, lab: LabState | None) -> LabState:
+        """The lab a request names becomes the active one (keys 1–9 follow the last touched)."""
+        if lab is None:
+            return self._active
+        self.activate(lab)
+        return lab
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.document_changed.emit()
+
+    def _start_history(self) -> None:
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+
+    def _set_path(self, path: Path | None) -> None:
+        if path != self._path:
+            self._path = path
+            self.document_changed.emit()

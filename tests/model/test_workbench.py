@@ -1,0 +1,166 @@
+"""The workbench: every edit is one undo step, and every group on screen shares one convention."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grpo_desktop.core import convention_names
+from grpo_desktop.core.lessons import get_lesson
+from grpo_desktop.core.scenario import Scenario
+from grpo_desktop.model.workbench import COMPARE, LAB, Workbench
+
+
+@pytest.fixture
+def workbench(qapp) -> Workbench:
+    return Workbench()
+
+
+def conventions_on_screen(workbench: Workbench) -> set[str]:
+    names = {lab.convention for lab in workbench.labs}
+    names |= {lab.snapshot.convention.name for lab in workbench.labs}
+    return names | {workbench.convention}
+
+
+def test_verl_then_comparison_then_undo_puts_every_group_back_on_textbook(workbench):
+    # The bug the architecture issue replays: the lab went back, the easy/hard groups stayed.
+    workbench.set_convention("verl")
+    workbench.set_workspace(COMPARE)
+    workbench.set_workspace(LAB)
+    workbench.undo_stack.undo()
+    assert conventions_on_screen(workbench) == {"textbook"}
+    workbench.undo_stack.redo()
+    assert conventions_on_screen(workbench) == {"verl"}
+
+
+def test_a_comparison_made_later_starts_on_the_shared_convention(workbench):
+    workbench.set_convention("openrlhf")
+    easy, hard = workbench.comparison
+    assert easy.convention == hard.convention == "openrlhf"
+
+
+def test_a_card_click_is_one_named_undo_step_and_makes_its_lab_active(workbench):
+    easy, _hard = workbench.comparison
+    workbench.toggle(4, easy)
+    assert workbench.active_lab is easy
+    assert workbench.undo_stack.count() == 1
+    assert workbench.undo_stack.undoText() == "Easy: Mark trace 5 right"
+    assert easy.correct[4] is True
+    workbench.undo_stack.undo()
+    assert easy.correct[4] is False
+
+
+def test_a_card_that_does_not_exist_changes_nothing(workbench):
+    workbench.toggle(9)
+    assert workbench.undo_stack.count() == 0
+
+
+def test_group_size_preset_sample_and_reset_act_on_the_active_lab(workbench):
+    workbench.set_workspace(COMPARE)
+    easy, _hard = workbench.comparison
+    workbench.set_group_size(8)
+    assert easy.group_size == 8 and workbench.lab.group_size == 4
+    seed = workbench.sample()
+    assert easy.snapshot.sample_seed == seed and workbench.next_sample_seed == seed + 1
+    workbench.apply_preset("all-wrong")
+    assert easy.snapshot.rewards == (0,) * 8
+    workbench.reset()
+    assert easy.correct == easy.problem.preset_for(easy.problem.group_size)
+
+
+def test_an_unknown_convention_view_or_workspace_is_refused_and_changes_nothing(workbench):
+    for call, bad in (
+        (workbench.set_convention, "ppo"),
+        (workbench.set_view, "logits"),
+        (workbench.set_workspace, "garden"),
+    ):
+        with pytest.raises(ValueError, match="choose one of"):
+            call(bad)
+    assert (workbench.convention, workbench.view, workbench.workspace) == (
+        "textbook",
+        "advantage",
+        LAB,
+    )
+    assert workbench.undo_stack.count() == 0
+
+
+def test_view_changes_are_announced_once_and_are_not_edits(workbench, qtbot):
+    with qtbot.waitSignal(workbench.view_changed) as signal:
+        workbench.set_view("reward", animate=False)
+    assert signal.args == ["reward", False]
+    with qtbot.assertNotEmitted(workbench.view_changed):
+        workbench.set_view("reward")
+    assert not workbench.modified
+
+
+def test_opening_a_scenario_sets_lab_convention_view_and_a_clean_history(workbench, tmp_path):
+    workbench.set_convention("trl")
+    workbench.toggle(0)
+    scenario = Scenario.from_lab(workbench.lab.memento(), "rloo", "reward")
+    workbench.set_workspace(COMPARE)
+    workbench.open_scenario(scenario, tmp_path / "week3.grpo.json")
+    assert workbench.workspace == LAB
+    assert conventions_on_screen(workbench) == {"rloo"}
+    assert workbench.view == "reward"
+    assert workbench.lab.memento() == scenario.lab_memento()
+    assert workbench.undo_stack.count() == 0 and not workbench.modified
+    assert workbench.path == tmp_path / "week3.grpo.json"
+    assert workbench.current_scenario() == scenario
+
+
+def test_a_lesson_step_sets_its_groups_and_convention_with_a_fresh_history(workbench):
+    lesson = get_lesson("same-formula-two-groups")
+    compare_step = next(step for step in lesson.steps if step.compare is not None)
+    trl_step = next(step for step in lesson.steps if step.lab and step.lab.convention == "trl")
+    workbench.toggle(0)
+    workbench.show_lesson_step(trl_step)
+    assert conventions_on_screen(workbench) == {"trl"}
+    workbench.show_lesson_step(compare_step)
+    assert workbench.workspace == COMPARE
+    easy, hard = workbench.comparison
+    assert easy.correct == compare_step.compare[0].correct
+    assert hard.correct == compare_step.compare[1].correct
+    assert conventions_on_screen(workbench) == {compare_step.compare[0].convention}
+    assert workbench.undo_stack.count() == 0
+
+
+ACTIONS = st.one_of(
+    st.tuples(st.just("convention"), st.sampled_from(convention_names())),
+    st.tuples(st.just("workspace"), st.sampled_from((LAB, COMPARE))),
+    st.tuples(st.just("toggle"), st.integers(0, 7)),
+    st.tuples(st.just("size"), st.integers(2, 9)),
+    st.tuples(st.just("preset"), st.sampled_from(("seed", "all-correct", "easy", "hard"))),
+    st.tuples(st.just("sample"), st.none()),
+    st.tuples(st.just("reset"), st.none()),
+    st.tuples(st.just("undo"), st.none()),
+    st.tuples(st.just("redo"), st.none()),
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(actions=st.lists(ACTIONS, max_size=30))
+def test_no_sequence_of_edits_undos_and_redos_leaves_two_conventions_on_screen(qapp, actions):
+    workbench = Workbench()
+    for verb, value in actions:
+        if verb == "convention":
+            workbench.set_convention(value)
+        elif verb == "workspace":
+            workbench.set_workspace(value)
+        elif verb == "toggle":
+            workbench.toggle(value)
+        elif verb == "size":
+            workbench.set_group_size(value)
+        elif verb == "preset":
+            workbench.apply_preset(value)
+        elif verb == "sample":
+            workbench.sample()
+        elif verb == "reset":
+            workbench.reset()
+        elif verb == "undo":
+            workbench.undo_stack.undo()
+        else:
+            workbench.undo_stack.redo()
+        assert len(conventions_on_screen(workbench)) == 1
