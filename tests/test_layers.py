@@ -1,12 +1,18 @@
-"""The layer rules of DESIGN §2 that an import graph can check."""
+"""The layers of DESIGN §2: import-linter's contracts hold, and the pure core loads no Qt."""
 
 from __future__ import annotations
 
 import os
+import pkgutil
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+import grpo_desktop.core
 
 QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def loaded_qt_modules_after(code: str) -> list[str]:
@@ -26,8 +32,21 @@ def loaded_qt_modules_after(code: str) -> list[str]:
     return [name for name in marker[3:].split(",") if name]
 
 
-def test_core_imports_no_qt():
-    assert loaded_qt_modules_after("import grpo_desktop.core") == []
+def test_the_import_contracts_in_pyproject_hold():
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert lint_imports, "import-linter is a test dependency: pip install '.[test]'"
+    result = subprocess.run([lint_imports], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def test_every_module_of_the_pure_core_loads_no_qt():
+    names = [
+        f"grpo_desktop.core.{module.name}"
+        for module in pkgutil.iter_modules(grpo_desktop.core.__path__)
+    ]
+    assert "grpo_desktop.core.advantages" in names and len(names) > 10
+    assert loaded_qt_modules_after("\n".join(f"import {name}" for name in names)) == []
 
 
 def test_score_command_imports_no_qt():
