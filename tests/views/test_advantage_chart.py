@@ -1,4 +1,8 @@
-"""AdvantageChart: bars, colours, labels, y range and the reward <-> advantage animation."""
+"""AdvantageChart as the app uses it: a snapshot in, bars, labels, y range and the animation out.
+
+The pieces have their own tests too: test_advantage_plot.py (drawing given values),
+test_chart_values.py (what each view shows), test_stage_caption.py and test_chart_animator.py.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,10 @@ import pytest
 from PySide6.QtGui import QBrush, QColor, QImage
 
 from grpo_desktop.core.problems import get_problem, load_problems
-from grpo_desktop.core.snapshot import LabSnapshot, Push, build_snapshot
+from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
 from grpo_desktop.core.theme import LIGHT
-from grpo_desktop.views.advantage_chart import (
-    AdvantageChart,
-    _SignedAxis,
-    nice_ceiling,
-    par_label,
-    reverse_stage_labels,
-)
+from grpo_desktop.views.advantage_chart import AdvantageChart, reverse_stage_labels
+from grpo_desktop.views.advantage_plot import AdvantagePlot
 
 PROBLEM_ID = "mult-23x47"
 NICE = {m * 10.0**k for m in (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8) for k in range(-2, 3)}
@@ -56,7 +55,7 @@ def chart(make_chart) -> AdvantageChart:
 def visible_labels(chart: AdvantageChart) -> list[pg.TextItem]:
     """The visible value labels, after a paint: TextItem fixes its transform lazily on paint."""
     chart.grab()
-    return [item for item in chart._labels if item.isVisible()]
+    return [item for item in chart.advantage_plot.value_labels if item.isVisible()]
 
 
 def items_of(chart: AdvantageChart, kind: type) -> list:
@@ -69,6 +68,7 @@ def items_of(chart: AdvantageChart, kind: type) -> list:
 def test_identity_and_stage_safety(chart):
     assert chart.objectName() == "advantageChart"
     plot = chart.getPlotItem()
+    assert plot is chart.advantage_plot and isinstance(plot, AdvantagePlot)  # exporters use it
     assert plot.getViewBox().state["mouseEnabled"] == [False, False]
     assert not plot.menuEnabled()
     assert not plot.autoBtn.isVisible()
@@ -96,12 +96,12 @@ def test_all_equal_group_is_visible_as_no_signal(chart):
     assert chart.bar_colours() == [LIGHT.neutral] * 4
     assert chart.label_texts() == ["0.00"] * 4
     # Zero-height bars get a neutral dot on the zero line, so "no signal" is seen.
-    xs, ys = chart._markers.getData()
+    xs, ys = chart.advantage_plot.markers.getData()
     assert list(xs) == [1, 2, 3, 4]
     assert list(ys) == [0, 0, 0, 0]
     # ... and the dots go away when the group has signal again.
     chart.show_snapshot(make_snapshot([1, 0, 1, 1]))
-    assert len(chart._markers.getData()[0]) == 0
+    assert len(chart.advantage_plot.markers.getData()[0]) == 0
 
 
 def test_labels_sit_above_positive_and_below_negative_bars(chart):
@@ -140,29 +140,12 @@ def test_x_ticks_are_thinned_at_g64(chart):
     assert chart.getPlotItem().getViewBox().viewRange()[0] == pytest.approx([0.4, 64.6])
     assert 1 in ticks
     assert 4 <= len(ticks) < 64
-    px_per_card = chart._px_per_card()
+    px_per_card = chart.advantage_plot.px_per_card()
     gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert min(gaps) * px_per_card >= 20  # room for "64" and a gap
 
 
-def test_value_axis_uses_the_real_minus_sign(qtbot):
-    axis = _SignedAxis("left")
-    assert axis.tickStrings([-1.0, 0.0, 1.0], 1.0, 0.5) == ["\u22121.0", "0", "1.0"]
-
-
 # ------------------------------------------------------------------------------ the y range
-
-
-def test_nice_ceiling():
-    assert nice_ceiling(1.0) == 1.0
-    assert nice_ceiling(1.2) == 1.25
-    assert nice_ceiling(1.26) == 1.5
-    assert nice_ceiling(2.4) == 2.5
-    assert nice_ceiling(7.0) == 8.0
-    assert nice_ceiling(9.5) == 10.0
-    assert nice_ceiling(0.14) == 0.15
-    assert nice_ceiling(0.0) == 1.0
-    assert nice_ceiling(float("nan")) == 1.0
 
 
 def test_y_range_is_symmetric_nice_and_covers_the_bars(chart):
@@ -272,20 +255,15 @@ def test_labels_hide_at_g64_on_a_laptop_sized_chart_and_return_when_wide(chart):
     assert_no_overlap(chart)
 
 
-def test_render_bars_rejects_mismatched_inputs(chart):
-    with pytest.raises(ValueError, match="one push and one label per bar"):
-        chart.render_bars([1.0, -1.0], [Push.UP], ["+1.00", "\u22121.00"])
-
-
 def test_reference_line_moves_and_show_snapshot_resets_it(chart):
     chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
     chart.set_reference_line(0.5, "par = 0.5")
     assert chart.reference_line() == (0.5, "par = 0.5")
-    assert chart._ref_line.value() == 0.5
+    assert chart.advantage_plot.ref_line.value() == 0.5
     assert len(items_of(chart, pg.InfiniteLine)) == 1
     chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
     assert chart.reference_line() == (0.0, "0")
-    assert chart._ref_line.value() == 0.0
+    assert chart.advantage_plot.ref_line.value() == 0.0
 
 
 # ----------------------------------------------------------------------------- theme, pixels
@@ -355,13 +333,13 @@ def record_frames(chart: AdvantageChart) -> list[tuple[int, list[float], tuple, 
     def record(*_):
         frames.append((chart.stage(), chart.bar_heights(), chart.y_range(), chart.reference_line()))
 
-    chart._animation.valueChanged.connect(record)  # after the chart's own frame handler
+    chart.animator.clock.valueChanged.connect(record)  # after the chart's own frame handler
     return frames
 
 
 def seek(chart: AdvantageChart, fraction: float) -> None:
     """Stop the animation clock at ``fraction`` of its duration (deterministic frames)."""
-    animation = chart._animation
+    animation = chart.animator.clock
     animation.pause()
     animation.setCurrentTime(round(animation.duration() * fraction))
 
@@ -375,7 +353,7 @@ def test_views_switch_instantly_to_exact_rewards_and_advantages(chart):
     assert chart.view() == "reward"
     assert chart.bar_heights() == rewards_of(snapshot) == [1.0, 0.0, 0.0, 1.0]
     assert chart.reference_line() == (0.5, "par = 0.5")
-    assert chart._ref_line.value() == 0.5
+    assert chart.advantage_plot.ref_line.value() == 0.5
     assert chart.label_texts() == ["1", "0", "0", "1"]
     assert left_title(chart) == "reward r"
     # Push colours in both views: the class sees in advance who will go up.
@@ -397,14 +375,10 @@ def test_seed_11110_in_both_views(chart):
     assert chart.reference_line() == (0.8, "par = 0.8")
     assert chart.label_texts() == ["1", "1", "1", "1", "0"]
     # The wrong answer's r = 0 bar has no height: its dot carries the push colour instead.
-    xs, _ = chart._markers.getData()
+    xs, _ = chart.advantage_plot.markers.getData()
     assert list(xs) == [5]
-    assert [QBrush(b).color().name() for b in chart._markers.data["brush"]] == [LIGHT.down]
-
-
-def test_negative_par_uses_the_real_minus_sign():
-    assert par_label(-0.25) == "par = \u22120.25"
-    assert par_label(1 / 3) == "par = 0.3333"
+    brushes = chart.advantage_plot.markers.data["brush"]
+    assert [QBrush(b).color().name() for b in brushes] == [LIGHT.down]
 
 
 def test_set_view_validates_and_signals_only_changes(chart, qtbot):
@@ -440,7 +414,7 @@ def test_animation_ends_at_exact_values_both_ways(chart, qtbot):
     assert chart.bar_heights() == rewards_of(snapshot)
     assert chart.reference_line() == (0.8, "par = 0.8")
     assert chart.label_texts() == ["1", "1", "1", "1", "0"]
-    assert chart.caption_text() == "" and not chart._caption.isVisible()
+    assert chart.caption_text() == "" and not chart.advantage_plot.caption.isVisible()
     assert left_title(chart) == "reward r"
     with qtbot.waitSignal(chart.animation_finished, timeout=2000):
         chart.set_view("advantage")
@@ -523,23 +497,11 @@ def test_reverse_animation_undoes_the_stages(chart, qtbot):
     seek(chart, 0.75)
     line, text = chart.reference_line()
     assert line == pytest.approx(0.4) and text == "par = 0.8"  # par slides back up
-    chart._animation.resume()
+    chart.animator.clock.resume()
     with qtbot.waitSignal(chart.animation_finished, timeout=3000):
         pass
     assert chart.bar_heights() == rewards_of(snapshot)
     assert chart.reference_line() == (0.8, "par = 0.8")
-
-
-@pytest.mark.parametrize(
-    "convention", ["textbook", "trl", "trl_batch", "verl", "openrlhf", "dr_grpo", "rloo"]
-)
-def test_every_convention_has_reverse_captions(convention):
-    for rewards in ([1, 0, 0, 1], [1, 1, 1, 1]):
-        snapshot = make_snapshot(rewards, convention)
-        first, second = reverse_stage_labels(snapshot)
-        assert first.startswith("Step 1 of 2 (reverse): ")
-        assert second.startswith("Step 2 of 2 (reverse): add par back (mean = ")
-    assert "1e-4" in reverse_stage_labels(make_snapshot([1, 0, 0, 1], "trl"))[0]
 
 
 def test_a_snapshot_mid_animation_ends_it_at_the_new_values(chart, qtbot):
@@ -630,14 +592,15 @@ def test_y_range_never_moves_during_an_animation(chart, qtbot, rewards, conventi
     assert {frame[0] for frame in frames} >= {1, 2}
 
 
-def caption_clear_of_bars(chart: AdvantageChart) -> None:
+def caption_clear_of_bars(chart: AdvantageChart, snapshot: LabSnapshot) -> None:
     """The caption is inside the plot and above every bar (and every bar top it may reach)."""
     chart.grab()
     view = chart.getPlotItem().getViewBox()
-    caption = chart._caption.sceneBoundingRect()
-    assert chart._caption.isVisible()
+    caption = chart.advantage_plot.caption.sceneBoundingRect()
+    assert chart.advantage_plot.caption.isVisible()
     assert view.sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(caption)
-    tallest = max(chart._reserve_extent, 0.0)
+    stages = rewards_of(snapshot) + centered_of(snapshot) + advantages_of(snapshot)
+    tallest = max(abs(value) for value in stages)
     bar_top = view.mapViewToScene(pg.Point(1, tallest)).y()
     assert caption.bottom() <= bar_top
 
@@ -662,7 +625,7 @@ def test_the_caption_never_covers_a_bar(make_chart, size, rewards, convention):
         chart.set_view(view)
         for fraction in (0.25, 0.75):
             seek(chart, fraction)
-            caption_clear_of_bars(chart)
+            caption_clear_of_bars(chart, snapshot)
         chart.set_view(view, animate=False)  # the same view, instantly: finishes it
         assert chart.stage() == 0 and chart.caption_text() == ""
 

@@ -1,0 +1,150 @@
+"""The reward <-> advantage animation: GRPO's two stages, each eased and captioned on the plot.
+
+Forward, bars go from r to r − mean (the par line slides to 0), then to A (divided by the std);
+back, the same stages are undone in reverse order. One ``QVariantAnimation`` on the event loop
+drives it (never blocking it), and a frame only interpolates values read off the snapshot once,
+so it costs no more than a click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QAbstractAnimation, QEasingCurve, QObject, QVariantAnimation, Signal
+
+from grpo_desktop.core.snapshot import Push
+from grpo_desktop.views.advantage_plot import AdvantagePlot
+from grpo_desktop.views.chart_values import ChartValues
+
+__all__ = ["ANIMATION_MS", "ChartAnimator"]
+
+ANIMATION_MS = 500  # reward <-> advantage, both stages together
+
+
+class ChartAnimator(QObject):
+    """Animates an ``AdvantagePlot`` between the reward and advantage views, in two stages.
+
+    Each stage takes half of ``animation_ms`` and starts exactly where the previous one ended
+    (r, then r − mean to the bit, then A). Value labels hide while bars move. When the animation
+    ends, completed or cut short by ``finish``, ``land`` draws the target view's exact state.
+    """
+
+    stage_changed = Signal(int)  # 1 or 2 as a stage starts (heights exact at its start), 0 at end
+    animation_finished = Signal()  # a running animation ended: completed or cut short
+
+    def __init__(
+        self, plot: AdvantagePlot, land: Callable[[], None], parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.animation_ms = ANIMATION_MS
+        self._plot = plot
+        self._land = land
+        self._enabled = True
+        self._stage = 0
+        self._keyframes: tuple[Sequence[float], ...] = ((), (), ())
+        self._line_keys = (0.0, 0.0, 0.0)
+        self._line_moves = (False, False)  # per stage: whether the reference line slides
+        self._captions: tuple[str, str] = ("", "")
+        self._pushes: Sequence[Push] = ()
+        self._texts: Sequence[str] = ()
+        self._par_text = "par = 0"
+        self._easing = QEasingCurve(QEasingCurve.Type.InOutCubic)
+        self.clock = QVariantAnimation(self)
+        self.clock.setStartValue(0.0)
+        self.clock.setEndValue(1.0)  # linear clock; each stage eases itself (InOutCubic)
+        self.clock.valueChanged.connect(self._on_frame)
+        self.clock.finished.connect(self._end)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Allow animations or not; turning them off ends a running one at once."""
+        self._enabled = bool(enabled)
+        if not enabled:
+            self.finish()
+
+    def enabled(self) -> bool:
+        return self._enabled
+
+    def can_animate(self) -> bool:
+        """Whether a view switch should animate (enabled, with a duration)."""
+        return self._enabled and self.animation_ms > 0
+
+    def is_running(self) -> bool:
+        return self.clock.state() == QAbstractAnimation.State.Running
+
+    def stage(self) -> int:
+        """The stage in progress: 1 or 2, 0 when not animating."""
+        return self._stage
+
+    def start(self, values: ChartValues, forward: bool) -> None:
+        """reward -> advantage (``forward``) or back, in two stages of half the time each."""
+        if forward:
+            self._keyframes = (values.rewards, values.centered, values.advantages)
+            self._line_keys = (values.mean, 0.0, 0.0)
+            self._line_moves = (True, False)
+            self._captions = values.forward_captions
+            self._texts = values.advantage_texts
+        else:
+            self._keyframes = (values.advantages, values.centered, values.rewards)
+            self._line_keys = (0.0, 0.0, values.mean)
+            self._line_moves = (False, True)
+            self._captions = values.reverse_captions
+            self._texts = values.reward_texts
+        self._pushes = values.pushes
+        self._par_text = values.par_text
+        # Up front, once: the range covers r, r − mean and A (the chart reserved them), so no
+        # frame can grow it.
+        self._plot.refit_y_range()
+        self._plot.set_labels_suppressed(True)
+        self.clock.setDuration(max(2, int(self.animation_ms)))
+        self._stage = 0
+        self._enter_stage(1)
+        self.clock.start()
+
+    def finish(self) -> bool:
+        """Cut the animation in progress short at its end state; False if none was in progress."""
+        if self._stage == 0:
+            return False
+        self.clock.stop()  # no finished signal: _end draws the final state
+        self._end()
+        return True
+
+    def _enter_stage(self, stage: int) -> None:
+        """Show stage ``stage``'s caption and its exact starting heights."""
+        self._stage = stage
+        self._plot.show_caption(self._captions[stage - 1])
+        self._render_frame(stage, 0.0)
+        self.stage_changed.emit(stage)
+
+    def _render_frame(self, stage: int, eased: float) -> None:
+        start, end = self._keyframes[stage - 1], self._keyframes[stage]
+        # At eased == 0 the start values themselves: the stage boundary is r − mean to the bit.
+        heights = start if eased == 0.0 else [a + eased * (b - a) for a, b in zip(start, end)]
+        line_from, line_to = self._line_keys[stage - 1], self._line_keys[stage]
+        line = line_from if eased == 0.0 else line_from + eased * (line_to - line_from)
+        moving = self._line_moves[stage - 1]
+        self._plot.set_reference_line(line, self._par_text if moving else "0")
+        self._plot.render_bars(heights, self._pushes, self._texts)
+
+    def _on_frame(self, value: object) -> None:
+        """One tick of the clock (about 60 per second, from Qt's animation timer)."""
+        if self._stage == 0:
+            return  # a last tick after the animation was ended
+        progress = float(value)  # type: ignore[arg-type]
+        stage = 1 if progress < 0.5 else 2
+        if stage != self._stage:
+            self._enter_stage(stage)
+        local = progress * 2 if stage == 1 else progress * 2 - 1
+        eased = self._easing.valueForProgress(min(max(local, 0.0), 1.0))
+        if eased != 0.0:
+            self._render_frame(stage, eased)
+
+    def _end(self) -> None:
+        """Completed or cut short: hide the caption and draw the target view's exact state."""
+        if self._stage == 0:
+            return
+        self._stage = 0
+        self._plot.hide_caption()
+        self._plot.set_labels_suppressed(False)
+        self._land()
+        self.stage_changed.emit(0)
+        self.animation_finished.emit()

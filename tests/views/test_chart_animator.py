@@ -1,0 +1,131 @@
+"""ChartAnimator: r -> r − mean -> A (and back) on a plot, each stage eased and captioned."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.theme import LIGHT
+from grpo_desktop.views.advantage_plot import AdvantagePlot
+from grpo_desktop.views.chart_animator import ChartAnimator
+from grpo_desktop.views.chart_values import ChartValues
+
+
+class Rig:
+    """A plot showing a group's rewards, an animator on it and a record of what it did."""
+
+    def __init__(self, qtbot, rewards: list[int]) -> None:
+        self.plot = AdvantagePlot("reward r")
+        self.widget = pg.PlotWidget(plotItem=self.plot)
+        qtbot.addWidget(self.widget)
+        self.plot.set_theme(LIGHT, self.widget.font())
+        self.widget.resize(640, 400)
+        with qtbot.waitExposed(self.widget):
+            self.widget.show()
+        snapshot = build_snapshot(get_problem("mult-23x47"), [bool(r) for r in rewards], "textbook")
+        self.values = ChartValues.from_snapshot(snapshot)
+        self.plot.reserve(self.values.extent, self.values.label_chars, self.values.par_text)
+        self.plot.set_captions(self.values.captions)
+        self.landed = 0
+        self.stages: list[int] = []
+        self.animator = ChartAnimator(self.plot, land=self.land)
+        self.animator.stage_changed.connect(self.stages.append)
+        self.animator.animation_ms = 1000
+
+    def land(self) -> None:
+        self.landed += 1
+
+    def show(self, view: str) -> None:
+        state = self.values.state(view)
+        self.plot.set_reference_line(state.line, state.line_text)
+        self.plot.render_bars(state.heights, state.pushes, state.texts)
+
+    def seek(self, fraction: float) -> None:
+        """Stop the clock at ``fraction`` of its duration (deterministic frames)."""
+        clock = self.animator.clock
+        clock.pause()
+        clock.setCurrentTime(round(clock.duration() * fraction))
+
+
+@pytest.fixture
+def rig(qtbot) -> Rig:
+    rig = Rig(qtbot, [1, 0, 0, 1])
+    rig.show("reward")
+    return rig
+
+
+def test_forward_goes_through_r_minus_mean_to_a_with_captions(rig):
+    plot, values = rig.plot, rig.values
+    rig.animator.start(values, forward=True)
+    assert rig.animator.is_running() and rig.animator.stage() == 1
+    assert plot.bar_heights() == [1.0, 0.0, 0.0, 1.0]  # exactly r as stage 1 starts
+    assert plot.caption.shown_text() == values.forward_captions[0]
+    assert plot.label_texts() == []  # value labels hide while bars move
+    rig.seek(0.25)  # mid stage 1: InOutCubic is exactly half-way at the middle
+    assert plot.bar_heights() == [0.75, -0.25, -0.25, 0.75]
+    assert plot.reference_line() == (0.25, "par = 0.5")  # par slides down to 0
+    rig.seek(0.5)
+    assert rig.animator.stage() == 2
+    assert plot.bar_heights() == [0.5, -0.5, -0.5, 0.5]  # exactly r − mean
+    assert plot.reference_line() == (0.0, "0")
+    assert plot.caption.shown_text() == values.forward_captions[1]
+    assert rig.landed == 0
+    rig.seek(1.0)  # the clock's end: the animator hands over to land()
+    assert rig.landed == 1 and rig.animator.stage() == 0
+    assert plot.caption.shown_text() == ""
+    assert rig.stages == [1, 2, 0]
+
+
+def test_reverse_undoes_the_scaling_then_the_par(qtbot):
+    rig = Rig(qtbot, [1, 1, 1, 1, 0])
+    rig.show("advantage")
+    rig.animator.start(rig.values, forward=False)
+    assert rig.plot.bar_heights() == pytest.approx([0.5] * 4 + [-2.0])
+    assert rig.plot.caption.shown_text() == rig.values.reverse_captions[0]
+    assert rig.plot.reference_line() == (0.0, "0")
+    rig.seek(0.5)
+    assert rig.plot.bar_heights() == list(rig.values.centered)
+    assert rig.plot.caption.shown_text() == rig.values.reverse_captions[1]
+    rig.seek(0.75)
+    line, text = rig.plot.reference_line()
+    assert line == pytest.approx(0.4) and text == "par = 0.8"  # par slides back up
+
+
+def test_the_y_range_is_fixed_before_the_first_frame(rig):
+    before = rig.plot.y_range()
+    rig.animator.start(rig.values, forward=True)
+    for fraction in (0.1, 0.3, 0.5, 0.7, 0.9):
+        rig.seek(fraction)
+        assert rig.plot.y_range() == before
+
+
+def test_finish_cuts_short_and_lands_once(rig, qtbot):
+    rig.animator.animation_ms = 5000
+    rig.animator.start(rig.values, forward=True)
+    with qtbot.waitSignal(rig.animator.animation_finished, timeout=500):
+        assert rig.animator.finish()
+    assert not rig.animator.is_running() and rig.landed == 1
+    assert rig.plot.caption.shown_text() == ""
+    assert not rig.animator.finish()  # nothing left to finish
+    assert rig.landed == 1
+
+
+def test_runs_on_the_event_loop_and_lands(rig, qtbot):
+    rig.animator.animation_ms = 60
+    with qtbot.waitSignal(rig.animator.animation_finished, timeout=2000):
+        rig.animator.start(rig.values, forward=True)
+        assert rig.animator.is_running()
+    assert rig.landed == 1 and rig.stages == [1, 2, 0]
+
+
+def test_turning_animation_off_ends_a_running_one(rig):
+    assert rig.animator.can_animate()
+    rig.animator.start(rig.values, forward=True)
+    rig.animator.set_enabled(False)
+    assert not rig.animator.is_running() and rig.landed == 1
+    assert not rig.animator.can_animate() and not rig.animator.enabled()
+    rig.animator.set_enabled(True)
+    rig.animator.animation_ms = 0
+    assert not rig.animator.can_animate()  # no duration: views switch instantly
