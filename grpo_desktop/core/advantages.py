@@ -139,8 +139,14 @@ def convention_names() -> tuple[str, ...]:
     return tuple(CONVENTIONS)
 
 
-def get_convention(name: str) -> Convention:
-    """The convention called ``name``; a ValueError that lists the valid names otherwise."""
+def get_convention(name: str | Convention) -> Convention:
+    """The convention called ``name``; a ValueError that lists the valid names otherwise.
+
+    A ``Convention`` passes straight through, so a caller that resolved the name once can hand
+    the result on without it being looked up again.
+    """
+    if isinstance(name, Convention):
+        return name
     try:
         return CONVENTIONS[name]
     except (KeyError, TypeError):
@@ -307,7 +313,9 @@ def _advantages_2d(
     return advantages, std, divisor
 
 
-def group_advantages(rewards: object, convention: str = DEFAULT_CONVENTION) -> np.ndarray:
+def group_advantages(
+    rewards: object, convention: str | Convention = DEFAULT_CONVENTION
+) -> np.ndarray:
     """Advantages for one group ``(G,)`` or a batch of groups ``(B, G)``; same shape out.
 
     Vectorised over groups (no Python loop), so a million groups score in well under a second.
@@ -320,7 +328,7 @@ def group_advantages(rewards: object, convention: str = DEFAULT_CONVENTION) -> n
     return advantages.reshape(array.shape)
 
 
-def group_stats(rewards: object, convention: str = DEFAULT_CONVENTION) -> GroupStats:
+def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTION) -> GroupStats:
     """Mean, std, advantages and push counts of one group, as the window and ``score`` show them."""
     chosen = get_convention(convention)
     array, largest = _as_reward_array(rewards)

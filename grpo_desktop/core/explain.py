@@ -202,9 +202,12 @@ def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
     )
 
 
-def explain(stats: core.GroupStats) -> WorkedMath:
-    """The worked computation of this group's advantages under its own convention."""
-    convention = core.get_convention(stats.convention)
+def explain(stats: core.GroupStats, convention: core.Convention | None = None) -> WorkedMath:
+    """The worked computation of this group's advantages under its own convention.
+
+    ``convention``, when the caller already resolved it, must be the one ``stats`` was scored with.
+    """
+    convention = convention or core.get_convention(stats.convention)
     steps = [_group_step(stats, convention), *_advantage_steps(stats, convention)]
     if stats.degenerate:
         steps.append(

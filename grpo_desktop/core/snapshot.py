@@ -82,7 +82,7 @@ def push_of(advantage: float) -> Push:
 def build_snapshot(
     problem: Problem,
     correct: Sequence[bool],
-    convention: str = core.DEFAULT_CONVENTION,
+    convention: str | Convention = core.DEFAULT_CONVENTION,
     sample_seed: int | None = None,
     verdict: Callable[[int, bool], Verdict] | None = None,
 ) -> LabSnapshot:
@@ -96,8 +96,9 @@ def build_snapshot(
         return grade(problem.trace_for(index).text(flag), problem.answer_key)
 
     judge = verdict or fresh_verdict
+    chosen = core.get_convention(convention)  # resolved once for the scores, math and label
     verdicts = [judge(i, bool(flag)) for i, flag in enumerate(correct)]
-    stats = core.group_stats([v.reward for v in verdicts], convention)
+    stats = core.group_stats([v.reward for v in verdicts], chosen)
     cards = tuple(
         CardState(
             index=i,
@@ -116,7 +117,7 @@ def build_snapshot(
         problem=problem,
         cards=cards,
         stats=stats,
-        convention=core.get_convention(convention),
-        worked_math=explain(stats),
+        convention=chosen,
+        worked_math=explain(stats, chosen),
         sample_seed=sample_seed,
     )

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
+from grpo_desktop.core.advantages import Convention
 from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.model.lab_state import LabState
@@ -61,21 +62,18 @@ class LabCommand(QUndoCommand):
 class ConventionHolder(Protocol):
     """What a convention command changes: the one convention every lab on screen shares."""
 
-    @property
-    def convention(self) -> str: ...
-
-    def apply_convention(self, name: str) -> None: ...
+    def apply_convention(self, convention: Convention) -> None: ...
 
 
 class ConventionCommand(QUndoCommand):
     """Switch every group on screen to one convention; undo switches them all back together."""
 
-    def __init__(self, holder: ConventionHolder, name: str, label: str) -> None:
-        super().__init__(f"Convention {label}")
+    def __init__(self, holder: ConventionHolder, before: Convention, after: Convention) -> None:
+        super().__init__(f"Convention {after.label}")
         self._holder = holder
-        self._before = holder.convention
-        self._after = name
-        if name == self._before:
+        self._before = before
+        self._after = after
+        if after == before:
             self.setObsolete(True)
 
     def redo(self) -> None:  # Qt override

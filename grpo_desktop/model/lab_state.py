@@ -36,7 +36,7 @@ class LabState(QObject):
         self._problem = problem or get_problem(DEFAULT_PROBLEM_ID)
         verify_answers(self._problem)
         self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
-        self._convention = core.get_convention(convention).name
+        self._convention = core.get_convention(convention)
         self._sample_seed: int | None = None
         self._verdicts: dict[tuple[int, bool], Verdict] = {}
         self._snapshot = self._build()
@@ -61,7 +61,7 @@ class LabState(QObject):
 
     @property
     def convention(self) -> str:
-        return self._convention
+        return self._convention.name
 
     def memento(self) -> LabMemento:
         return LabMemento(self._problem, self._correct, self._sample_seed)
@@ -101,10 +101,10 @@ class LabState(QObject):
         check_group_size(len(flags))
         self._apply(self._problem, flags, self._convention, None)
 
-    def set_convention(self, name: str) -> None:
+    def set_convention(self, convention: str | core.Convention) -> None:
         """Only the workbench calls this, for every lab at once: one convention on screen."""
-        core.get_convention(name)  # raises a readable ValueError for a bad name
-        self._apply(self._problem, self._correct, name, self._sample_seed)
+        chosen = core.get_convention(convention)  # a readable ValueError for a bad name
+        self._apply(self._problem, self._correct, chosen, self._sample_seed)
 
     def apply_preset(self, key: str) -> None:
         preset = get_preset(key)
@@ -124,7 +124,11 @@ class LabState(QObject):
     # --- internals --------------------------------------------------------------------------
 
     def _apply(
-        self, problem: Problem, correct: tuple[bool, ...], convention: str, seed: int | None
+        self,
+        problem: Problem,
+        correct: tuple[bool, ...],
+        convention: core.Convention,
+        seed: int | None,
     ) -> None:
         check_group_size(len(correct))
         problem_changed = problem != self._problem

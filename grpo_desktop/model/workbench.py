@@ -53,7 +53,7 @@ class Workbench(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.lab = lab or LabState(parent=self)
-        self._convention = self.lab.convention
+        self._convention = advantages.get_convention(self.lab.convention)
         self._comparison: tuple[LabState, LabState] | None = None
         self._prefixes: dict[LabState, str] = {self.lab: ""}
         self._view = DEFAULT_VIEW
@@ -68,7 +68,7 @@ class Workbench(QObject):
 
     @property
     def convention(self) -> str:
-        return self._convention
+        return self._convention.name
 
     @property
     def view(self) -> str:
@@ -156,17 +156,16 @@ class Workbench(QObject):
 
     def set_convention(self, name: str) -> None:
         """One convention for every group on screen, as one undo step."""
-        label = advantages.get_convention(name).label  # a readable ValueError for a bad name
-        if name != self._convention:
-            self.undo_stack.push(commands.ConventionCommand(self, name, label))
+        chosen = advantages.get_convention(name)  # resolved once: a readable error for a typo
+        if chosen != self._convention:
+            self.undo_stack.push(commands.ConventionCommand(self, self._convention, chosen))
 
-    def apply_convention(self, name: str) -> None:
-        """Put every lab on ``name`` now (the convention command's redo and undo)."""
-        advantages.get_convention(name)
-        self._convention = name
+    def apply_convention(self, convention: str | advantages.Convention) -> None:
+        """Put every lab on ``convention`` now (the convention command's redo and undo)."""
+        self._convention = advantages.get_convention(convention)
         for lab in self.labs:
-            lab.set_convention(name)
-        self.convention_changed.emit(name)
+            lab.set_convention(self._convention)
+        self.convention_changed.emit(self._convention.name)
 
     # --- presentation state: not edits, so not on the undo stack ----------------------------
 
@@ -214,7 +213,7 @@ class Workbench(QObject):
         self._set_path(Path(path) if path is not None else None)
 
     def current_scenario(self) -> Scenario:
-        return Scenario.from_lab(self.lab.memento(), self._convention, self._view)
+        return Scenario.from_lab(self.lab.memento(), self._convention.name, self._view)
 
     def mark_saved(self, path: str | Path) -> None:
         self.undo_stack.setClean()
@@ -226,7 +225,7 @@ class Workbench(QObject):
 
     def show_lesson_step(self, step: LessonStep) -> None:
         """Put a lesson step's group(s) and convention on screen; a step is not an edit to undo."""
-        self.apply_convention((step.lab or step.compare[0]).convention)
+        self.apply_convention(step.convention)
         if step.compare is None:
             assert step.lab is not None
             self.set_workspace(LAB)
