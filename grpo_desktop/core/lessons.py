@@ -52,6 +52,7 @@ from grpo_desktop.core.jsonfile import (
     json_type_name,
     read_json_file,
 )
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE, VIEWS, group_size_problem
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
@@ -80,9 +81,6 @@ SCHEMA_VERSION = 1
 #: The parts of the window a step can draw the eye to.
 HIGHLIGHTS = ("cards", "stats", "chart", "math", "banner", "ppo", "compare", "none")
 #: What the cards and chart show: the advantages A (the usual view) or the raw rewards r.
-VIEWS = ("advantage", "reward")
-MIN_GROUP_SIZE = 2
-MAX_GROUP_SIZE = 64
 MIN_STEPS = 2
 MAX_STEPS = 60
 #: A lesson file is a few KB; anything past this is a mistake, not a lesson.
@@ -262,12 +260,9 @@ def _parse_lab(value: object, source: str, field: str) -> LessonLab:
     name = f"{field}.correct"
     if not isinstance(correct, list):
         raise _fail(source, name, f"must be a list, got {json_type_name(correct)}")
-    if not MIN_GROUP_SIZE <= len(correct) <= MAX_GROUP_SIZE:
-        raise _fail(
-            source,
-            name,
-            f"must have {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE} entries, got {len(correct)}",
-        )
+    size_problem = group_size_problem(len(correct))
+    if size_problem is not None:
+        raise _fail(source, name, f"must have one entry per answer: the group size {size_problem}")
     for index, flag in enumerate(correct):
         if not (isinstance(flag, bool) or (isinstance(flag, int) and flag in (0, 1))):
             raise _fail(source, f"{name}[{index}]", f"must be 1, 0, true or false, got {flag!r}")

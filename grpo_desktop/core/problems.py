@@ -24,6 +24,7 @@ from grpo_desktop.core.jsonfile import (
     json_type_name,
     read_json_file,
 )
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE, group_size_problem
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -51,8 +52,6 @@ __all__ = [
 DEFAULT_PROBLEM_ID = "mult-23x47"
 SCHEMA_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
-MIN_GROUP_SIZE = 2
-MAX_GROUP_SIZE = 64
 MIN_TRACES = 8
 #: A problem file is a few KB; anything past this is a mistake (or an attack), not a problem.
 MAX_FILE_BYTES = 1_000_000
@@ -259,12 +258,9 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
         raise _fail(source, "pass_rate", f"must be strictly between 0 and 1, got {pass_rate}")
 
     group_size = _integer(data, source, "group_size")
-    if not MIN_GROUP_SIZE <= group_size <= MAX_GROUP_SIZE:
-        raise _fail(
-            source,
-            "group_size",
-            f"must be between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}, got {group_size}",
-        )
+    size_problem = group_size_problem(group_size)
+    if size_problem is not None:
+        raise _fail(source, "group_size", size_problem)
 
     preset = data["preset_rewards"]
     if not isinstance(preset, list):

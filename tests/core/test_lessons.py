@@ -313,13 +313,13 @@ BAD_FIELDS = [
     pytest.param(
         _set("steps.2.lab.correct", [1]),
         "steps[2].lab.correct",
-        "2 to 64 entries",
+        "one entry per answer: the group size must be between 2 and 64, got 1",
         id="correct-too-short",
     ),
     pytest.param(
         _set("steps.2.lab.correct", [1, 0] * 33),
         "steps[2].lab.correct",
-        "2 to 64 entries",
+        "the group size must be between 2 and 64",
         id="correct-too-long",
     ),
     pytest.param(
@@ -372,7 +372,7 @@ BAD_FIELDS = [
     pytest.param(
         _compare_step(1, [_LAB, {**_LAB, "correct": [1]}]),
         "steps[1].compare[1].correct",
-        "2 to 64 entries",
+        "the group size must be between 2 and 64",
         id="compare-lab-too-short",
     ),
     pytest.param(
