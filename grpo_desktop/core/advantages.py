@@ -132,6 +132,7 @@ _RESIDUE = 1e-12
 
 # Beyond this magnitude (r - mean)^2 can overflow float64; such batches are rescaled row by row.
 _SAFE_HIGH = 1e150
+_SMALLEST_NORMAL = np.finfo(np.float64).tiny  # squares below this have lost digits
 
 
 def convention_names() -> tuple[str, ...]:
@@ -267,9 +268,10 @@ def _advantages_2d(
     else:
         centered, sum_squares = _center(rewards)
         scale = None
-        # A zero sum of squares means all-equal, unless a tiny spread underflowed when squared.
-        zero_spread = np.flatnonzero(sum_squares == 0.0)
-        if zero_spread.size and (centered[zero_spread] != 0.0).any():
+        # A sum of squares below the smallest normal float is all-equal (exactly 0), or a tiny
+        # spread that underflowed or lost digits when squared: rescale, unless it is all-equal.
+        tiny_spread = np.flatnonzero(sum_squares < _SMALLEST_NORMAL)
+        if tiny_spread.size and (centered[tiny_spread] != 0.0).any():
             centered, sum_squares, scale = _center_rescaled(rewards)
 
     if convention.name == "verl" and group_size == 1:
