@@ -23,19 +23,19 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QWidget
 
+from grpo_desktop.core.lab_limits import check_view
 from grpo_desktop.core.snapshot import LabSnapshot, Push
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.advantage_plot import AdvantagePlot, nice_ceiling
 from grpo_desktop.views.chart_animator import ChartAnimator
 from grpo_desktop.views.chart_values import (
     AXIS_TITLES,
-    VIEWS,
     ChartValues,
     par_label,
     reverse_stage_labels,
 )
 
-__all__ = ["VIEWS", "AdvantageChart", "nice_ceiling", "par_label", "reverse_stage_labels"]
+__all__ = ["AdvantageChart", "nice_ceiling", "par_label", "reverse_stage_labels"]
 
 
 class AdvantageChart(pg.PlotWidget):
@@ -99,8 +99,7 @@ class AdvantageChart(pg.PlotWidget):
         instant. A running animation towards another view first jumps to its end. Asking for the
         view already being animated to lets it run on, or, with ``animate=False``, finishes it.
         """
-        if view not in VIEWS:
-            raise ValueError(f"unknown chart view {view!r}; choose one of: {', '.join(VIEWS)}")
+        check_view(view)
         if view == self._mode:
             if not animate:
                 self.animator.finish()

@@ -18,14 +18,12 @@ from grpo_desktop.core.snapshot import LabSnapshot, Push
 
 __all__ = [
     "AXIS_TITLES",
-    "VIEWS",
     "ChartValues",
     "ViewState",
     "par_label",
     "reverse_stage_labels",
 ]
 
-VIEWS = ("reward", "advantage")
 AXIS_TITLES = {"reward": "reward r", "advantage": "advantage A"}
 
 
