@@ -117,7 +117,7 @@ def bench_clicks(clicks: int) -> None:
         window = MainWindow()
         window.resize(1280, 800)
         window.show()
-        window.state.set_group_size(group_size)
+        window.workbench.set_group_size(group_size)
         app.processEvents()
         window.repaint()
         times = []

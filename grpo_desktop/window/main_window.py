@@ -349,17 +349,6 @@ class MainWindow(QMainWindow):
         row.addWidget(field)
         return box
 
-    @staticmethod
-    def _labelled(text: str, field: QWidget) -> QWidget:
-        box = QWidget()
-        row = QHBoxLayout(box)
-        row.setContentsMargins(8, 0, 8, 0)
-        label = QLabel(text)
-        label.setBuddy(field)
-        row.addWidget(label)
-        row.addWidget(field)
-        return box
-
     def install_deferred_features(self) -> None:
         """Add the Lesson menu and the export actions (once)."""
         from grpo_desktop.window.export_controller import ExportController
