@@ -62,6 +62,7 @@ class Workbench(QObject):
         self._advantages_hidden = False
         self.next_sample_seed = 1
         self._path: Path | None = None
+        self._title = ""  # the scenario file's note for the class, kept when saved back
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
     # --- reading ----------------------------------------------------------------------------
@@ -107,6 +108,11 @@ class Workbench(QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def title(self) -> str:
+        """The open scenario's title ("" when it has none): shown in the title bar, saved back."""
+        return self._title
 
     @property
     def modified(self) -> bool:
@@ -210,10 +216,14 @@ class Workbench(QObject):
         self.lab.restore(scenario.lab_memento())
         self.set_view(scenario.view, animate=False)
         self._start_history()
+        self._title = scenario.title
         self._set_path(Path(path) if path is not None else None)
+        self.document_changed.emit()  # the title may change while the path stays
 
     def current_scenario(self) -> Scenario:
-        return Scenario.from_lab(self.lab.memento(), self._convention.name, self._view)
+        return Scenario.from_lab(
+            self.lab.memento(), self._convention.name, self._view, title=self._title
+        )
 
     def mark_saved(self, path: str | Path) -> None:
         self.undo_stack.setClean()

@@ -570,6 +570,8 @@ class MainWindow(QMainWindow):
         subject = (
             "Easy vs hard" if self.workbench.workspace == COMPARE else self.state.problem.title
         )
+        if self.workbench.title:
+            subject = f"{self.workbench.title} · {subject}"
         path = self.workbench.path
         name = path.name if path else "Untitled"
         self.setWindowTitle(f"{subject} — {name}[*] — {APP_NAME}")

@@ -151,7 +151,8 @@ class ScenarioFiles(QObject):
                 self.settings.remove_recent_file(str(Path(path).resolve()))
             return False
         self.apply(scenario, path)
-        self.window.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
+        title = f": {scenario.title}" if scenario.title else ""
+        self.window.statusBar().showMessage(f"Opened {Path(path).name}{title}", 4000)
         return True
 
     def apply(self, scenario: Scenario, path: str | Path | None = None) -> None:

@@ -164,3 +164,13 @@ def test_no_sequence_of_edits_undos_and_redos_leaves_two_conventions_on_screen(q
         else:
             workbench.undo_stack.redo()
         assert len(conventions_on_screen(workbench)) == 1
+
+
+def test_a_scenario_title_is_kept_and_saved_back(workbench, tmp_path):
+    scenario = Scenario.from_lab(
+        workbench.lab.memento(), "textbook", "advantage", title="Week 3: the lone right answer"
+    )
+    workbench.open_scenario(scenario, tmp_path / "week3.grpo.json")
+    assert workbench.title == "Week 3: the lone right answer"
+    workbench.toggle(1)
+    assert workbench.current_scenario().title == "Week 3: the lone right answer"
