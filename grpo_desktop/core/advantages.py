@@ -288,17 +288,25 @@ def _advantages_2d(
                 centered /= scale[:, None]
                 std /= scale
         divisor = np.full(batch, 1.0 / factor)
-        advantages = np.multiply(centered, factor, out=centered)
+        with np.errstate(over="ignore"):  # an overflow here is reported below
+            advantages = np.multiply(centered, factor, out=centered)
     else:
         if convention.name == "trl_batch":
             # One std over every reward in the batch: TRL's rewards.std() on the flat tensor.
             _, flat_squares, flat_scale = _center_rescaled(rewards.reshape(1, -1))
-            batch_std = np.sqrt(flat_squares[0] / (rewards.size - 1)) / flat_scale[0]
+            with np.errstate(over="ignore"):  # an infinite std is refused by group_stats
+                batch_std = np.sqrt(flat_squares[0] / (rewards.size - 1)) / flat_scale[0]
+            if not np.isfinite(batch_std):
+                raise ValueError(
+                    "rewards are too large: the batch std overflows float64 "
+                    f"(largest |reward| is {largest:.3g}); rescale the rewards"
+                )
             std = np.full(batch, batch_std)
             scaled_std = std * scale if scale is not None else std
         else:
             scaled_std = np.sqrt(sum_squares / (group_size - convention.ddof))
-            std = scaled_std / scale if scale is not None else scaled_std
+            with np.errstate(over="ignore"):  # an infinite std is refused by group_stats
+                std = scaled_std / scale if scale is not None else scaled_std
         eps = convention.eps if scale is None else convention.eps * scale
         scaled_divisor = scaled_std + eps
         divisor = std + convention.eps
@@ -330,6 +338,15 @@ def group_advantages(
     return advantages.reshape(array.shape)
 
 
+def _mean(array: np.ndarray, largest: float) -> float:
+    """The mean of one group; huge rewards are scaled by an exact power of two first, so the
+    sum cannot overflow (the mean of 1.7e308, 1.7e308, 0 is 1.13e308, not inf)."""
+    if largest <= _SAFE_HIGH:
+        return float(np.mean(array))
+    _, exponent = np.frexp(largest)
+    return float(np.ldexp(np.mean(np.ldexp(array, -int(exponent))), int(exponent)))
+
+
 def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTION) -> GroupStats:
     """Mean, std, advantages and push counts of one group, as the window and ``score`` show them."""
     chosen = get_convention(convention)
@@ -345,11 +362,20 @@ def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTI
         residue = _RESIDUE * largest / float(divisor[0])
         advantages[np.abs(advantages) <= residue] = 0.0
     # Equal rewards: the mean is exactly the reward. Otherwise np.mean prints 0.2, not 0.19999…96.
-    group_mean = float(array[0]) if degenerate else float(np.mean(array))
+    group_mean = float(array[0]) if degenerate else _mean(array, largest)
     if chosen.name == "verl" and array.shape[0] == 1:
         group_mean = 0.0  # verl's rule for a lone sample
     advantages += 0.0  # turn any -0.0 into 0.0 so nothing prints as "−0.00"
-    centered = np.zeros_like(array) if degenerate else array - group_mean
+    if degenerate:
+        centered = np.zeros_like(array)
+    else:
+        with np.errstate(over="ignore"):  # an overflow here is reported just below
+            centered = array - group_mean
+    if not (np.isfinite(std[0]) and np.isfinite(divisor[0]) and np.isfinite(centered).all()):
+        raise ValueError(
+            "rewards are too large: their spread overflows float64 "
+            f"(largest |reward| is {largest:.3g}); rescale the rewards"
+        )
     for frozen in (array, advantages, centered):
         frozen.setflags(write=False)
     return GroupStats(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -329,3 +330,19 @@ def test_unknown_convention_lists_the_valid_ones():
 def test_group_stats_refuses_a_batch():
     with pytest.raises(ValueError, match="one group"):
         group_stats([[1, 0], [0, 1]])
+
+
+def test_the_mean_of_huge_rewards_does_not_overflow_or_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stats = group_stats([1.7e308, 1.7e308, 0.0])
+    assert stats.mean == pytest.approx(1.7e308 / 3 * 2)
+    np.testing.assert_allclose(stats.advantages, [0.5**0.5, 0.5**0.5, -(2**0.5)])
+
+
+@pytest.mark.parametrize("convention", ["trl", "trl_batch", "verl", "openrlhf", "rloo"])
+def test_a_spread_too_wide_for_float64_is_refused_without_warnings(convention):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="too large"):
+            group_stats([1.7e308, -1.7e308], convention)
