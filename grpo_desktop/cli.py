@@ -35,6 +35,49 @@ def parse_rewards(tokens: Sequence[str]) -> list[float]:
     return rewards
 
 
+#: Options of ``score`` that take a value (the next argument is never a reward).
+_VALUE_OPTIONS = ("--convention", "-c")
+
+
+def _is_reward_token(token: str) -> bool:
+    """Whether ``token`` reads as rewards (``-1``, ``-1e-3``, ``-1,0,0,1``), not an option."""
+    try:
+        return bool(parse_rewards([token]))
+    except ValueError:
+        return False
+
+
+def _takes_value(token: str) -> bool:
+    """``-c`` or ``--convention`` (or an abbreviation argparse accepts, ``--conv``) without
+    ``=value``: the next argument is the option's value."""
+    if "=" in token:
+        return False
+    return token in _VALUE_OPTIONS or (len(token) > 2 and _VALUE_OPTIONS[0].startswith(token))
+
+
+def split_rewards_from_options(argv: Sequence[str]) -> list[str]:
+    """``argv`` with every reward moved after ``--``, in order, so argparse never mistakes a
+    negative reward (``-1e-3``, ``-1,0,0,1``) for an option it does not know."""
+    options: list[str] = []
+    rewards: list[str] = []
+    tokens = list(argv)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token == "--":
+            rewards.extend(tokens[index + 1 :])
+            break
+        if token.startswith("-") and not _is_reward_token(token):
+            options.append(token)
+            if _takes_value(token) and index + 1 < len(tokens):
+                options.append(tokens[index + 1])
+                index += 1
+        else:
+            rewards.append(token)
+        index += 1
+    return [*options, "--", *rewards] if rewards else options
+
+
 def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentParser:
     parser = OneLineArgumentParser(
         prog=prog,
@@ -72,7 +115,8 @@ def stats_as_json(stats: core.GroupStats) -> str:
             "pushed_down": stats.pushed_down,
             "degenerate": stats.degenerate,
             "convention": stats.convention,
-        }
+        },
+        allow_nan=False,  # strict JSON: a value that is not finite is an error, never "Infinity"
     )
 
 
@@ -117,12 +161,13 @@ def write_text(text: str, stream: TextIO) -> None:
 def run_score(argv: Sequence[str]) -> int:
     """Entry point of ``grpo-desktop score``; returns the process exit status."""
     parser = build_score_parser()
-    args = parser.parse_args(list(argv))
+    args = parser.parse_args(split_rewards_from_options(argv))
     try:
         rewards = parse_rewards(args.rewards)
         stats = core.group_stats(rewards, args.convention)
+        text = stats_as_json(stats) if args.json else stats_as_table(stats)
     except ValueError as error:
         write_text(f"{parser.prog}: error: {error}", sys.stderr)
         return 2
-    write_text(stats_as_json(stats) if args.json else stats_as_table(stats), sys.stdout)
+    write_text(text, sys.stdout)
     return 0

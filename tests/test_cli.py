@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -87,3 +88,35 @@ def test_score_runs_as_a_module_from_the_command_line():
         check=True,
     )
     assert json.loads(result.stdout)["advantages"][0] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "rewards"),
+    [
+        (["1", "-1e-3"], [1.0, -0.001]),
+        (["-1,0,0,1"], [-1.0, 0.0, 0.0, 1.0]),
+        (["--json", "-2", "-1e-3", "--convention", "dr_grpo", "-.5"], [-2.0, -0.001, -0.5]),
+        (["-c", "trl", "-1", "-1E+2"], [-1.0, -100.0]),
+    ],
+)
+def test_score_takes_negative_rewards_in_any_spelling_for_rewards_not_options(
+    capsys, args, rewards
+):
+    assert main(["score", *args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rewards"] == rewards
+
+
+def test_score_json_of_huge_rewards_is_valid_json_with_the_true_mean(capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["score", "1.7e308", "1.7e308", "0", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert data["mean"] == pytest.approx(1.7e308 / 3 * 2)
+    assert captured.err == ""
+
+
+def test_score_json_never_prints_infinity_for_a_spread_too_wide_for_float64(capsys):
+    assert main(["score", "1.7e308", "-1.7e308", "--convention", "trl", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "too large" in captured.err
