@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
@@ -12,6 +13,11 @@ from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
 
 CUSTOM_ROLE_MARK = "custom"
+
+
+def _plain_tooltip(text: str) -> str:
+    """A tooltip that shows ``text`` literally (Qt guesses rich text from a tooltip's tags)."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
 class ProblemPanel(QFrame):
@@ -25,12 +31,17 @@ class ProblemPanel(QFrame):
         self._problems = tuple(problems)
         self._theme = theme
 
+        # A problem may come from a scenario file: its text is shown as text, never as HTML
+        # (an <img> in a prompt must not load, or size the window to a 20000-pixel image).
         self.prompt = QLabel(objectName="problemPrompt")
+        self.prompt.setTextFormat(Qt.TextFormat.PlainText)
         self.prompt.setWordWrap(True)
         self.prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.answer_key = QLabel(objectName="answerKey")
+        self.answer_key.setTextFormat(Qt.TextFormat.RichText)  # the key is escaped into <b>
         self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.details = QLabel(objectName="problemDetails")
+        self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setWordWrap(True)
 
         self.chooser = QComboBox(objectName="problemCombo")
@@ -43,7 +54,7 @@ class ProblemPanel(QFrame):
             self.chooser.addItem(problem.title, problem.id)
             self.chooser.setItemData(
                 self.chooser.count() - 1,
-                f"{problem.prompt} ({problem.difficulty})",
+                _plain_tooltip(f"{problem.prompt} ({problem.difficulty})"),
                 Qt.ItemDataRole.ToolTipRole,
             )
         self.chooser.activated.connect(self._on_chosen)
@@ -64,7 +75,7 @@ class ProblemPanel(QFrame):
 
     def show_problem(self, problem: Problem) -> None:
         self.prompt.setText(problem.prompt)
-        self.answer_key.setText(f"Answer key: <b>{problem.answer_key}</b>")
+        self.answer_key.setText(f"Answer key: <b>{html.escape(problem.answer_key)}</b>")
         self.details.setText(
             f"Verifiable problem · {problem.difficulty} · the model solves it about "
             f"{problem.pass_rate:.0%} of the time"

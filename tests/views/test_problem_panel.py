@@ -1,0 +1,60 @@
+"""ProblemPanel: a problem's text (which may come from a scenario file) is shown as text."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
+
+from grpo_desktop.core.problems import get_problem, load_problems
+from grpo_desktop.views.problem_panel import ProblemPanel
+
+IMAGE = "<img src='data:image/png;base64,AAAA' width=20000 height=20000>"
+
+
+def shown_text(label) -> str:
+    """What a label shows: its text as Qt renders it, in its own text format."""
+    if label.textFormat() == Qt.TextFormat.PlainText:
+        return label.text()
+    document = QTextDocument()
+    document.setHtml(label.text())
+    return document.toPlainText()
+
+
+def make_panel(qtbot) -> ProblemPanel:
+    panel = ProblemPanel(load_problems())
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_html_in_a_custom_prompt_is_shown_as_text_not_rendered(qtbot):
+    panel = make_panel(qtbot)
+    hostile = dataclasses.replace(
+        get_problem("mult-23x47"), id="custom-hostile", prompt=f"Look {IMAGE} <a href='x'>here</a>"
+    )
+    panel.show_problem(hostile)
+    assert shown_text(panel.prompt) == hostile.prompt
+    assert panel.prompt.textFormat() == Qt.TextFormat.PlainText
+    assert panel.sizeHint().height() < 2000  # a rendered 20000-pixel image would size the window
+
+
+def test_an_answer_key_with_a_less_than_sign_is_shown_whole(qtbot):
+    panel = make_panel(qtbot)
+    panel.show_problem(dataclasses.replace(get_problem("mult-23x47"), answer_key="x<y"))
+    assert shown_text(panel.answer_key) == "Answer key: x<y"
+
+
+def test_an_answer_key_holding_an_image_tag_shows_the_tag_as_text(qtbot):
+    panel = make_panel(qtbot)
+    panel.show_problem(dataclasses.replace(get_problem("mult-23x47"), answer_key=IMAGE))
+    assert shown_text(panel.answer_key) == f"Answer key: {IMAGE}"
+    assert panel.sizeHint().width() < 2000
+
+
+def test_the_chooser_tooltips_show_the_prompt_as_text(qtbot):
+    panel = make_panel(qtbot)
+    document = QTextDocument()
+    document.setHtml(panel.chooser.itemData(0, Qt.ItemDataRole.ToolTipRole))
+    problem = load_problems()[0]
+    assert document.toPlainText() == f"{problem.prompt} ({problem.difficulty})"
