@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QWidget
 from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.trace_display import Run, display_lines
 
 __all__ = ["TraceCard"]
 
@@ -136,14 +137,43 @@ class _Style:
         return style
 
 
-def _wrap(text: str, font: QFont, width: float) -> tuple[str, ...]:
-    """The visual lines of ``text`` word-wrapped (or broken anywhere) to ``width`` pixels."""
+# A boxed answer is laid out with a narrow no-break space either side, room for its rectangle.
+_BOX_PAD = "\u202f"
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One visual line of the trace: its text and where its boxes are (x from its left, px)."""
+
+    text: str
+    boxes: tuple[tuple[float, float], ...] = ()
+
+
+def _paragraph(runs: tuple[Run, ...]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The runs of one line as a string, and the character span of each boxed run in it."""
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    length = 0
+    for run in runs:
+        piece = f"{_BOX_PAD}{run.text}{_BOX_PAD}" if run.boxed else run.text
+        if run.boxed:
+            spans.append((length, length + len(piece)))
+        parts.append(piece)
+        length += len(piece)
+    return "".join(parts), tuple(spans)
+
+
+def _wrap(
+    paragraphs: tuple[tuple[Run, ...], ...], font: QFont, fm: QFontMetricsF, width: float
+) -> tuple[_Line, ...]:
+    """The visual lines of the typeset trace, word-wrapped (or broken anywhere) to ``width`` px."""
     option = QTextOption()
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
+    lines: list[_Line] = []
+    for runs in paragraphs:
+        paragraph, spans = _paragraph(runs)
         if not paragraph.strip():
-            lines.append("")
+            lines.append(_Line(""))
             continue
         layout = QTextLayout(paragraph, font)
         layout.setTextOption(option)
@@ -153,8 +183,17 @@ def _wrap(text: str, font: QFont, width: float) -> tuple[str, ...]:
             if not line.isValid():
                 break
             line.setLineWidth(max(1.0, width))
-            start, length = line.textStart(), line.textLength()
-            lines.append(paragraph[start : start + length].rstrip())
+            start, end = line.textStart(), line.textStart() + line.textLength()
+            text = paragraph[start:end].rstrip()
+            boxes = tuple(
+                (
+                    fm.horizontalAdvance(paragraph[start : max(start, box_start)]),
+                    fm.horizontalAdvance(paragraph[start : min(end, box_end)]),
+                )
+                for box_start, box_end in spans
+                if box_start < end and box_end > start
+            )
+            lines.append(_Line(text, boxes))
         layout.endLayout()
     return tuple(lines)
 
@@ -225,7 +264,8 @@ class TraceCard(QWidget):
         self._compact = False
         self._style: _Style | None = None
         self._style_key: tuple[QFont, Theme] | None = None
-        self._wrap_cache: dict[tuple[str, float], tuple[str, ...]] = {}
+        self._wrap_cache: dict[tuple[str, float], tuple[_Line, ...]] = {}
+        self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
         self._focus_visible = False
         self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
         self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
@@ -278,7 +318,13 @@ class TraceCard(QWidget):
             f"<b>Answer {self._index + 1}</b> — {html.escape(_reward_stamp(card, False))}, "
             f"A = {signed(card.advantage, 2)} {card.push.glyph} {card.push.word}"
         )
-        trace = html.escape(card.text).replace("\n", "<br>")
+        trace = "<br>".join(
+            "".join(
+                f"<b>[{html.escape(run.text)}]</b>" if run.boxed else html.escape(run.text)
+                for run in runs
+            )
+            for runs in self._typeset_lines(card.text)
+        )
         self.setToolTip(f"<p>{summary}</p><p>{trace}</p><p><i>{_HINT}</i></p>")
         if hint_changes:
             self.updateGeometry()
@@ -486,14 +532,45 @@ class TraceCard(QWidget):
         limit = footer_top - style.gap
         painter.setFont(style.trace)
         painter.setPen(text)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         for i, line in enumerate(lines):
             if y + fm.height() > limit + 0.5:
                 break
+            shown = line.text
             last_fitting = y + fm.lineSpacing() + fm.height() > limit + 0.5
             if last_fitting and i < len(lines) - 1:
-                line = fm.elidedText(line + " …", Qt.TextElideMode.ElideRight, rect.width())
-            painter.drawText(QPointF(rect.left(), y + fm.ascent()), line)
+                shown = fm.elidedText(shown + " …", Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(QPointF(rect.left(), y + fm.ascent()), shown)
+            if line.boxes:  # a boxed answer, typeset as LaTeX draws \boxed
+                self._paint_boxes(painter, line, shown, fm, rect.left(), y, text)
+                painter.setPen(text)
             y += fm.lineSpacing()
+
+    @staticmethod
+    def _paint_boxes(
+        painter: QPainter,
+        line: _Line,
+        shown: str,
+        fm: QFontMetricsF,
+        left: float,
+        top: float,
+        colour: QColor,
+    ) -> None:
+        right = fm.horizontalAdvance(shown) if shown != line.text else math.inf
+        pen = QPen(colour, max(1.0, fm.height() / 16))
+        painter.setPen(pen)
+        half = pen.widthF() / 2
+        for start, end in line.boxes:
+            end = min(end, right)
+            if end > start:
+                painter.drawRect(
+                    QRectF(
+                        left + start + half,
+                        top + half,
+                        end - start - 2 * half,
+                        fm.height() - 2 * half,
+                    )
+                )
 
     def _paint_compact(
         self, painter: QPainter, style: _Style, card: CardState, rect: QRectF, accent: QColor
@@ -655,14 +732,21 @@ class TraceCard(QWidget):
             + style.fm(style.word).height()
         )
 
-    def _trace_lines(self, style: _Style, width: float) -> tuple[str, ...]:
+    def _typeset_lines(self, text: str) -> tuple[tuple[Run, ...], ...]:
+        """The trace's lines as plain and boxed runs, parsed once per text."""
+        if self._typeset[0] != text or not self._typeset[1]:
+            self._typeset = (text, display_lines(text))
+        return self._typeset[1]
+
+    def _trace_lines(self, style: _Style, width: float) -> tuple[_Line, ...]:
         text = "" if self._card is None else self._card.text
         key = (text, round(width, 1))
         lines = self._wrap_cache.get(key)
         if lines is None:
             if len(self._wrap_cache) > 32:
                 self._wrap_cache.clear()
-            lines = _wrap(text, style.trace, width) if text else ()
+            paragraphs = self._typeset_lines(text)
+            lines = _wrap(paragraphs, style.trace, style.fm(style.trace), width) if text else ()
             self._wrap_cache[key] = lines
         return lines
 

@@ -162,3 +162,46 @@ def test_set_theme_repaints_with_the_new_colours(qtbot, card):
     image = card.grab().toImage()
     # The border is drawn in the push colour of the shown card (pushed down).
     assert image.pixelColor(5, card.height() // 2) == QColor("#123456")
+
+
+def boxed_card(qtbot, problem_id: str = "percent-increase-40-50") -> tuple[TraceCard, CardState]:
+    snapshot = make_snapshot([1] * get_problem(problem_id).group_size, problem_id)
+    state = next(card for card in snapshot.cards if "\\boxed{" in card.text)
+    widget = TraceCard(state.index)
+    qtbot.addWidget(widget)
+    widget.show_card(state, compact=False)
+    widget.resize(widget.sizeHint())
+    widget.show()
+    return widget, state
+
+
+def test_a_boxed_answer_is_drawn_in_a_box_and_no_latex_shows(qtbot):
+    widget, state = boxed_card(qtbot)
+    assert "\\boxed{25\\%}" in state.text  # the checker grades the raw text …
+    assert widget.card_state.text == state.text
+    style = widget._current_style()
+    fm = style.fm(style.trace)
+    inner = widget.width() - 2 * (4 + style.pad)
+    lines = widget._trace_lines(style, inner)
+    shown = " ".join(line.text for line in lines)
+    assert "\\" not in shown and "{" not in shown  # … the reader sees it typeset
+    boxed = [line for line in lines if line.boxes]
+    assert len(boxed) == 1
+    line = boxed[0]
+    assert line.text.strip("\u202f").endswith("25%")
+    start, end = line.boxes[0]
+    # The rectangle surrounds the answer's glyphs, inside the card's content width.
+    answer_left = fm.horizontalAdvance(line.text[: line.text.index("25%")])
+    answer_right = answer_left + fm.horizontalAdvance("25%")
+    assert start < answer_left and answer_right < end <= inner
+    # And it is painted: the box's left edge has ink where a plain line would have none.
+    image = widget.grab().toImage()
+    body_top = 4 + style.pad + widget._header_height(style) + style.gap
+    row = body_top + lines.index(line) * fm.lineSpacing() + fm.height() / 2
+    x = round(4 + style.pad + start + 0.5)
+    assert image.pixelColor(x, round(row)).lightness() < 128
+
+
+def test_the_tooltip_shows_the_typeset_trace(qtbot):
+    widget, _ = boxed_card(qtbot)
+    assert "\\boxed" not in widget.toolTip() and "25%" in widget.toolTip()
