@@ -229,7 +229,7 @@ class MainWindow(QMainWindow):
         self.shrink_action.triggered.connect(lambda: self._step_group_size(-1))
 
         self.view_toggle = self._action(
-            "Show advantages",
+            "Show rewards",  # names what pressing it does; the chart opens on advantages
             "viewToggle",
             "V",
             "Switch the chart between rewards r and advantages A (animated in two steps)",
@@ -540,7 +540,7 @@ class MainWindow(QMainWindow):
 
     def _show_view(self, view: str, animate: bool) -> None:
         checked = view == "advantage"
-        self.view_toggle.setText("Show advantages" if checked else "Show rewards")
+        self.view_toggle.setText("Show rewards" if checked else "Show advantages")  # what V does
         if self.view_toggle.isChecked() != checked:
             self.view_toggle.setChecked(checked)  # its toggled signal asks again: a no-op
         for chart in self.charts:

@@ -211,3 +211,12 @@ def test_a_card_click_styles_each_card_once_and_sets_the_g_box_once(qtbot, windo
     assert presentation_passes == []  # the snapshot pass styled the cards itself
     assert spin_updates == [4]
     assert card(window, 1).property("correct") is True
+
+
+def test_the_view_toggle_names_what_pressing_it_does(window):
+    assert window.view == "advantage"
+    assert window.view_toggle.text() == "Show rewards"
+    window.set_view("reward", animate=False)
+    assert window.view_toggle.text() == "Show advantages"
+    window.set_view("advantage", animate=False)
+    assert window.view_toggle.text() == "Show rewards"
