@@ -21,31 +21,46 @@ FIXED_KEYS = (
 )
 
 
-def _key_text(action: QAction) -> str:
-    keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()]
-    return " or ".join(k for k in keys if k)
+def _keys(action: QAction) -> list[str]:
+    """The action's keys as the user reads them, each once, in the action's order."""
+    keys = (k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+    return list(dict.fromkeys(k for k in keys if k))
 
 
 def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
-    """(menu, key, what it does) for every window action that has a shortcut."""
-    rows: list[tuple[str, str, str]] = []
+    """(menu, key, what it does) for every window action that has a shortcut.
+
+    Each key is listed once: an action's repeated key shows once, and a key two actions share
+    (enabled at different times, e.g. Page Down in and outside a lesson) names both on one row.
+    """
+    entries: list[tuple[str, list[str], list[str]]] = []  # (menu, keys, what they do)
+    row_of_key: dict[str, int] = {}
     seen: set[int] = set()
-    for menu_action in window.menuBar().actions():
-        menu = menu_action.menu()
-        if menu is None:
-            continue
-        title = menu.title().replace("&", "")
-        for action in _all_actions(menu):
-            key = _key_text(action)
-            if key and id(action) not in seen:
-                seen.add(id(action))
-                rows.append((title, key, action.text().replace("&", "")))
-    for action in window.actions():
-        key = _key_text(action)
-        if key and id(action) not in seen:
+    menus = [
+        (m.menu().title().replace("&", ""), _all_actions(m.menu()))
+        for m in window.menuBar().actions()
+        if m.menu() is not None
+    ]
+    for title, actions in [*menus, ("Other", window.actions())]:
+        for action in actions:
+            keys = _keys(action)
+            if not keys or id(action) in seen:
+                continue
             seen.add(id(action))
-            rows.append(("Other", key, action.text().replace("&", "")))
-    return rows
+            text = action.text().replace("&", "")
+            shared = [row_of_key[key] for key in keys if key in row_of_key]
+            if shared:  # the key is listed already: say there what else it does
+                _, listed, texts = entries[shared[0]]
+                listed.extend(key for key in keys if key not in row_of_key)
+                if text not in texts:
+                    texts.append(text)
+                row = shared[0]
+            else:
+                entries.append((title, keys, [text]))
+                row = len(entries) - 1
+            for key in keys:
+                row_of_key.setdefault(key, row)
+    return [(menu, " or ".join(keys), " / ".join(texts)) for menu, keys, texts in entries]
 
 
 def _all_actions(menu) -> list[QAction]:

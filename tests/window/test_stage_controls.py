@@ -6,7 +6,7 @@ import json
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
 from grpo_desktop.core.problems import get_problem
@@ -66,6 +66,21 @@ def test_shortcuts_overlay_lists_every_keyed_action(window):
     dialog = ShortcutsDialog(window)
     assert "Mark card 1–9 right or wrong" in dialog.text.toPlainText()
     assert "Ctrl+R" in dialog.text.toPlainText()
+
+
+def test_the_shortcuts_list_names_each_key_once(window):
+    window.install_deferred_features()  # lessons and the clicker share Page Down / Page Up
+    keys = [key for _menu, shown, _text in shortcut_rows(window) for key in shown.split(" or ")]
+    assert len(keys) == len(set(keys)), sorted(key for key in keys if keys.count(key) > 1)
+    rows = {key: text for _menu, key, text in shortcut_rows(window)}
+    assert "Next step" in rows["PgDown"] and "clicker" in rows["PgDown"]
+
+
+def test_a_key_bound_twice_is_listed_once(window):
+    window.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Shift+Z")])
+    (redo,) = [key for _menu, key, text in shortcut_rows(window) if text == "Redo"]
+    assert redo == "Ctrl+Shift+Z"
+    assert "Ctrl+Shift+Z or Ctrl+Shift+Z" not in ShortcutsDialog(window).text.toPlainText()
 
 
 def test_menus_show_their_shortcuts(window):
