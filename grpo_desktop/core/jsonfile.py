@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,10 +19,13 @@ if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "NotARegularFileError",
     "ResourceFileError",
     "UnknownResourceError",
+    "check_regular_file",
     "json_type_name",
     "read_json_file",
+    "read_regular_file",
 ]
 
 _Error = TypeVar("_Error", bound="ResourceFileError")
@@ -52,6 +56,59 @@ class UnknownResourceError(ResourceFileError, KeyError):
         return cls(f"unknown {kind} id {resource_id!r}; valid ids: {', '.join(valid_ids)}")
 
 
+class NotARegularFileError(OSError):
+    """The path names a folder, a named pipe (FIFO), a device or a socket, not a file: reading
+    it could block forever (a FIFO) or never end (``/dev/zero``), so it is refused unread."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"it is {kind}, not a regular file")
+        self.kind = kind
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def check_regular_file(path: str | os.PathLike[str]) -> os.stat_result:
+    """``os.stat`` of ``path`` (through symlinks); :class:`NotARegularFileError` unless it is a
+    regular file. Any other ``OSError`` (missing, a symlink loop, no permission) passes through."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotARegularFileError(_kind(info.st_mode))
+    return info
+
+
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of ``path`` (so the caller sees "too large"), read only
+    if it is a regular file: never blocks on a FIFO, even one swapped in after the check."""
+    check_regular_file(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(path, flags)  # O_NONBLOCK: opening a FIFO does not wait for a writer
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotARegularFileError(_kind(info.st_mode))
+        chunks: list[bytes] = []
+        remaining = max_bytes + 1
+        while remaining > 0:
+            chunk = os.read(descriptor, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
 def json_type_name(value: object) -> str:
     """How a JSON value's type reads in an error message ("a list", "null", …)."""
     return {
@@ -72,8 +129,13 @@ def read_json_file(
     file: Path | Traversable = Path(path) if isinstance(path, (str, os.PathLike)) else path
     source = file.name
     try:
-        with file.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)
+        if isinstance(file, Path):
+            raw = read_regular_file(file, max_bytes)
+        else:  # a packaged resource (maybe inside a zip): not a path the OS can stat
+            with file.open("rb") as handle:
+                raw = handle.read(max_bytes + 1)
+    except NotARegularFileError as exc:
+        raise error(f"{source}: cannot read the file ({exc})") from exc
     except OSError as exc:
         raise error(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
     if len(raw) > max_bytes:

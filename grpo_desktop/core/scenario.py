@@ -50,7 +50,12 @@ from typing import Any
 
 from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.atomic import write_text_atomically
-from grpo_desktop.core.jsonfile import json_type_name
+from grpo_desktop.core.jsonfile import (
+    NotARegularFileError,
+    check_regular_file,
+    json_type_name,
+    read_regular_file,
+)
 from grpo_desktop.core.lab_limits import VIEWS, group_size_problem
 from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import (
@@ -251,20 +256,16 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     file = Path(path)
     source = file.name or str(file)
     try:
-        if file.is_dir():
-            raise ScenarioError(f"{source}: is a folder, not a scenario file")
-        size = file.stat().st_size
+        size = check_regular_file(file).st_size  # a FIFO or a device is refused unread
+        if size > MAX_SCENARIO_BYTES:
+            raise _too_large(source, size)
+        raw = read_regular_file(file, MAX_SCENARIO_BYTES)  # the file may have grown since
     except FileNotFoundError:
         raise ScenarioError(f"{source}: the file does not exist") from None
-    except OSError as exc:
-        raise ScenarioError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
-    if size > MAX_SCENARIO_BYTES:
-        raise _too_large(source, size)
-    try:
-        with file.open("rb") as handle:
-            raw = handle.read(MAX_SCENARIO_BYTES + 1)  # the file may have grown since stat()
-    except FileNotFoundError:
-        raise ScenarioError(f"{source}: the file does not exist") from None
+    except NotARegularFileError as exc:
+        if exc.kind == "a folder":
+            raise ScenarioError(f"{source}: is a folder, not a scenario file") from None
+        raise ScenarioError(f"{source}: is {exc.kind}, not a scenario file") from None
     except OSError as exc:
         raise ScenarioError(f"{source}: cannot read the file ({exc.strerror or exc})") from exc
     if len(raw) > MAX_SCENARIO_BYTES:

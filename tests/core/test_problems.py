@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +256,27 @@ def test_non_utf8_file_names_the_file(tmp_path: Path) -> None:
 def test_too_large_file_is_refused(tmp_path: Path) -> None:
     message = _error_for(tmp_path, " " * (MAX_FILE_BYTES + 1))
     assert message.startswith("mult-23x47.json: the file is larger than")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_at_once_instead_of_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    errors: list[str] = []
+
+    def load() -> None:
+        try:
+            load_problem_file(fifo, check_answers=False)
+        except ProblemError as error:
+            errors.append(str(error))
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(3.0)
+    assert not worker.is_alive(), "loading a FIFO blocked"
+    assert errors == [
+        "pipe.json: cannot read the file (it is a named pipe (FIFO), not a regular file)"
+    ]
 
 
 def test_top_level_must_be_an_object(tmp_path: Path) -> None:

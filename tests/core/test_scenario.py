@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -486,7 +487,7 @@ def test_unreadable_file(tmp_path, monkeypatch):
     def denied(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "open", denied)  # chmod 0 does not stop root, so simulate it
+    monkeypatch.setattr(os, "open", denied)  # chmod 0 does not stop root, so simulate it
     assert "cannot read the file (Permission denied)" in _load_error(path)
 
 
@@ -508,7 +509,7 @@ def test_large_file_is_refused_before_reading(tmp_path, monkeypatch):
     def no_reading(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a too-large file must be refused before it is read")
 
-    monkeypatch.setattr(Path, "open", no_reading)
+    monkeypatch.setattr(os, "open", no_reading)
     started = time.perf_counter()
     message = _load_error(path)
     assert time.perf_counter() - started < 1.0
@@ -554,3 +555,28 @@ def test_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert load_scenario(path) == _shipped_scenario()
 
 
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_at_once_instead_of_hanging(tmp_path):
+    fifo = tmp_path / FILE_NAME
+    os.mkfifo(fifo)
+    message = _run_with_timeout(lambda: _load_error(fifo))
+    assert message == f"{FILE_NAME}: is a named pipe (FIFO), not a scenario file"
+
+
+def test_a_device_is_refused_unread():
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    assert "zero: is a device, not a scenario file" in _load_error(Path("/dev/zero"))
+
+
+def _run_with_timeout(function: Any, seconds: float = 3.0) -> Any:
+    """Run ``function`` in a daemon thread; fail (rather than hang the suite) if it blocks."""
+    result: list[Any] = []
+    worker = threading.Thread(target=lambda: result.append(function()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        pytest.fail(f"still blocked after {seconds} s")
+    return result[0]
