@@ -1,8 +1,14 @@
-"""The warning shown exactly when every reward in the group is equal: zero learning signal."""
+"""The warning shown exactly when every reward in the group is equal: zero learning signal.
+
+It can take a row of a layout (its space reserved while hidden) or, with ``float_over``, be drawn
+over the bottom edge of another widget, so no blank band waits for it (DESIGN §6: nothing moves
+either way).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
@@ -12,9 +18,15 @@ from grpo_desktop.views.fonts import scaled_font
 class DegenerateBanner(QFrame):
     """Visible only for a degenerate group; its space stays reserved so nothing jumps."""
 
+    covering_changed = Signal(int)  # floating: px of the host's bottom it covers (0 when hidden)
+
+    FLOAT_MARGIN = 8  # px between a floating banner and its host's edges
+
     def __init__(self, theme: Theme = LIGHT, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("degenerateBanner")
+        self._host: QWidget | None = None
+        self._covering = 0
         policy = self.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
@@ -40,6 +52,44 @@ class DegenerateBanner(QFrame):
         self.message.setText(self.message_for(all_right=stats.rewards[0] > 0))
         self.show()
 
+    def float_over(self, host: QWidget) -> None:
+        """Draw over ``host``'s bottom edge, full width, instead of taking a row of a layout."""
+        self._host = host
+        shown = self.isVisibleTo(self.parentWidget()) if self.parentWidget() else False
+        self.setParent(host)
+        self.setVisible(shown)
+        host.installEventFilter(self)
+        self._place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._place()
+        return False
+
+    def setVisible(self, visible: bool) -> None:  # Qt override: hide() and show() come here
+        super().setVisible(visible)
+        if self._host is not None:
+            self._place()
+
+    def covering(self) -> int:
+        """Floating: how many px of the host's bottom the shown banner covers (else 0)."""
+        return self._covering
+
+    def _place(self) -> None:
+        host = self._host
+        if host is None:
+            return
+        margin = self.FLOAT_MARGIN
+        width = max(1, host.width() - 2 * margin)
+        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
+        height = max(height, self.sizeHint().height())
+        self.setGeometry(margin, max(0, host.height() - height - margin), width, height)
+        self.raise_()
+        covering = height + 2 * margin if self.isVisibleTo(host) else 0
+        if covering != self._covering:
+            self._covering = covering
+            self.covering_changed.emit(covering)
+
     @staticmethod
     def message_for(all_right: bool) -> str:
         everyone = "right (reward 1)" if all_right else "wrong (reward 0)"
@@ -59,3 +109,4 @@ class DegenerateBanner(QFrame):
         )
         self.icon.setFont(scaled_font(2.0 * theme.type_scale, bold=True))
         self.message.setFont(scaled_font(1.1 * theme.type_scale))
+        self._place()

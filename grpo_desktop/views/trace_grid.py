@@ -46,6 +46,8 @@ class TraceGrid(QScrollArea):
         self.compact_above = COMPACT_ABOVE  # the comparison, short of room, sets 0
         self._highlighted: frozenset[int] = frozenset()
         self._advantages_hidden = False
+        self._fit_contents = False  # grow to show every card instead of scrolling
+        self._bottom_reserve = 0  # px under the last row kept free (a banner floats there)
 
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -116,6 +118,28 @@ class TraceGrid(QScrollArea):
         for card in self._cards[:count]:
             card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
             card.setVisible(True)
+
+    def set_fit_contents(self, fit: bool) -> None:
+        """Take the height every card needs instead of scrolling: for a page that already
+        budgets its height (the comparison), where a scroll area inside a page is a trap."""
+        self._fit_contents = fit
+        self.setVerticalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if fit else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        )
+        if not fit:
+            self.setMinimumHeight(0)
+            self.setMaximumHeight(16777215)
+        self._layout_key = None
+        self._relayout()
+
+    def set_bottom_reserve(self, pixels: int) -> None:
+        """Let the cards scroll ``pixels`` further, clear of a banner drawn over the grid's
+        bottom edge. No card moves: only the scrollable height grows."""
+        pixels = max(0, int(pixels))
+        if pixels != self._bottom_reserve:
+            self._bottom_reserve = pixels
+            self._layout_key = None
+            self._relayout()
 
     def card(self, index: int) -> TraceCard:
         """The active card for answer ``index`` (0-based)."""
@@ -253,6 +277,8 @@ class TraceGrid(QScrollArea):
         self._layout_key = key
         if not self._count:
             self._contents.resize(max(0, self.viewport().width()), 0)
+            if self._fit_contents:
+                self.setFixedHeight(0)
             return
         minimum = self._cards[0].minimum_card_width()
         fit = max(1, (available + self._spacing) // (minimum + self._spacing))
@@ -275,4 +301,6 @@ class TraceGrid(QScrollArea):
             y = self._margin + row * (height + self._spacing)
             card.setGeometry(QRect(x, y, width + (1 if column < extra else 0), height))
         total = 2 * self._margin + rows * height + (rows - 1) * self._spacing
-        self._contents.resize(self.viewport().width(), total)
+        self._contents.resize(self.viewport().width(), total + self._bottom_reserve)
+        if self._fit_contents:
+            self.setFixedHeight(total + 2 * self.frameWidth())

@@ -4,12 +4,16 @@ The seed's point is that the same reward means different things in different gro
 wrong answer of an easy group gets −2.0, the lone right answer of a hard group +2.0. Each side is a
 complete ``LabPresenter``; the loud rare answers are starred and one sentence under each chart
 says why.
+
+The page fits its window without scrolling (a laptop at 1024×768 included): every card shows at
+its full height, the charts take the height that is left (each shows its whole y range), and the
+degenerate banner floats over its chart's bottom instead of reserving a blank row.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QGridLayout, QLabel, QSplitter, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import Theme
@@ -18,6 +22,8 @@ from grpo_desktop.window.lab_presenter import LabPresenter
 
 EASY_REWARDS = (True, True, True, True, False)
 HARD_REWARDS = (True, False, False, False, False)
+CHART_MIN_HEIGHT = 120  # px: the whole ±R range with its ticks and the bars' labels
+CHART_ROW = 5  # summary, heading, problem, stats, cards, chart, note
 
 
 class CompareSide(QObject):
@@ -35,13 +41,10 @@ class CompareSide(QObject):
         self.note = QLabel(objectName="loudestNote")
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(pane.trace_grid)
-        self.split.addWidget(pane.chart)
-        self.split.setChildrenCollapsible(False)
-        self.split.setStretchFactor(0, 2)
-        self.split.setStretchFactor(1, 3)
         pane.trace_grid.compact_above = 0  # small cards leave the charts room to be read
+        pane.trace_grid.set_fit_contents(True)  # every card shown: no scroll area in the page
+        pane.chart.setMinimumHeight(CHART_MIN_HEIGHT)
+        pane.banner.float_over(pane.chart)
         pane.trace_grid.show_snapshot(pane.state.snapshot)
         pane.set_highlight_loudest(True)
         pane.state.snapshot_changed.connect(self.show_snapshot)
@@ -54,9 +57,9 @@ class CompareSide(QObject):
             self.heading,
             pane.problem_panel,
             pane.stats_panel,
-            self.split,
+            pane.trace_grid,
+            pane.chart,
             self.note,
-            pane.banner,
         )
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
@@ -65,7 +68,7 @@ class CompareSide(QObject):
 
     def set_theme(self, theme: Theme) -> None:
         self.heading.setFont(scaled_font(1.4 * theme.type_scale, bold=True))
-        self.note.setFont(scaled_font(1.15 * theme.type_scale))
+        self.note.setFont(scaled_font(theme.type_scale))  # an explanation: smaller than numbers
         for label in (self.heading, self.note):
             label.setStyleSheet(f"color: {theme.text};")
 
@@ -89,14 +92,22 @@ class CompareView(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(16)
-        grid.setVerticalSpacing(6)
+        grid.setVerticalSpacing(4)
         grid.addWidget(self.summary, 0, 0, 1, 2)
         for column, side in enumerate((self.left, self.right)):
             for row, widget in enumerate(side.rows, start=1):
                 grid.addWidget(widget, row, column)
             grid.setColumnStretch(column, 1)
-        grid.setRowStretch(4, 1)  # the cards and chart take the height that is left
+        grid.setRowStretch(CHART_ROW, 1)  # the charts take the height that is left
         self.set_theme(theme)
+
+    def heightForWidth(self, width: int) -> int:  # Qt override
+        """The least height the page needs at ``width``, not its preferred one.
+
+        A resizable scroll area asks this for the page's height: the preferred height (wrapped
+        text's hint, the charts' hints) would make the page scroll on a screen it fits.
+        """
+        return self.layout().totalMinimumHeightForWidth(width)
 
     @property
     def panes(self) -> tuple[LabPresenter, LabPresenter]:

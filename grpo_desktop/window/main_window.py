@@ -185,7 +185,7 @@ class MainWindow(QMainWindow):
     def _framed(self, content: QWidget) -> QWidget:
         central = QWidget(objectName="central")
         self.central_column = QVBoxLayout(central)  # bars (e.g. the lesson bar) go above pages
-        self.central_column.setContentsMargins(10, 10, 10, 10)
+        self.central_column.setContentsMargins(10, 6, 10, 6)
         self.central_column.addWidget(content, 1)
         return central
 
@@ -523,8 +523,9 @@ class MainWindow(QMainWindow):
             self._connect_lab(presenter)
             presenters.append(presenter)
         self._compare = CompareView(presenters[0], presenters[1], self.theme)
-        # Two labs need more room than one: on a small screen at a large type size the
-        # page scrolls rather than squeezing its text or growing the window off the screen.
+        # The page fits a laptop screen (cards at their full height, the charts in the height
+        # left; nothing inside it scrolls). Only a screen too small for even that (a large type
+        # size on a small screen) scrolls the whole page, rather than squeezing its text.
         scroller = QScrollArea(objectName="compareScroll")
         scroller.setWidget(self._compare)
         scroller.setWidgetResizable(True)
