@@ -7,16 +7,20 @@ each value is checked, and anything unreadable falls back to its default with a 
 from __future__ import annotations
 
 import logging
+import uuid
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from grpo_desktop.core.jsonfile import NotARegularFileError, check_regular_file
 from grpo_desktop.core.theme import DEFAULT_THEME, THEMES
 
 log = logging.getLogger(__name__)
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_DEFAULT = 0.75, 3.0, 1.0
 MAX_RECENT_FILES = 8
+#: A settings file holds a few hundred bytes; anything past this is not ours to parse.
+MAX_SETTINGS_BYTES = 1_000_000
 ORGANIZATION = "GRPO Desktop"
 APPLICATION = "GRPO Desktop"
 
@@ -25,10 +29,23 @@ class AppSettings:
     """Typed, validated access to the app's QSettings."""
 
     def __init__(self, settings: QSettings | None = None) -> None:
-        self._settings = settings or QSettings(
-            QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
-        )
-        if self._settings.status() != QSettings.Status.NoError:
+        self._settings: QSettings | None = settings
+        self._file_name = settings.fileName() if settings is not None else ""
+        if settings is None:
+            path = user_settings_path()
+            self._file_name = str(path)
+            problem = unusable_settings_file(path)
+            if problem is None:
+                self._settings = QSettings(
+                    QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+                )
+            else:
+                # QSettings would block forever on a FIFO, or read a device without end: this
+                # run keeps its settings in memory and never opens that path.
+                log.warning("settings file %s is unusable (%s); using defaults", *problem)
+        if self._settings is None:
+            self._usable = False
+        elif self._settings.status() != QSettings.Status.NoError:
             log.warning(
                 "settings file %s could not be read (%s); using defaults",
                 self._settings.fileName(),
@@ -37,15 +54,24 @@ class AppSettings:
             self._usable = False
         else:
             self._usable = True
+        self._memory: dict[str, object] = {}
 
     @property
     def file_name(self) -> str:
-        return self._settings.fileName()
+        return self._file_name
 
     def _value(self, key: str, default: object) -> object:
+        if self._settings is None:
+            return self._memory.get(key, default)
         if not self._usable:
             return default
         return self._settings.value(key, default)
+
+    def _set(self, key: str, value: object) -> None:
+        if self._settings is None:
+            self._memory[key] = value
+        else:
+            self._settings.setValue(key, value)
 
     def _fallback(self, key: str, raw: object, default: object) -> object:
         log.warning("setting %r has an unusable value %r; using %r", key, raw, default)
@@ -58,7 +84,7 @@ class AppSettings:
 
     @theme.setter
     def theme(self, name: str) -> None:
-        self._settings.setValue("view/theme", name)
+        self._set("view/theme", name)
 
     @property
     def zoom(self) -> float:
@@ -73,7 +99,7 @@ class AppSettings:
 
     @zoom.setter
     def zoom(self, zoom: float) -> None:
-        self._settings.setValue("view/zoom", float(zoom))
+        self._set("view/zoom", float(zoom))
 
     @property
     def animate(self) -> bool:
@@ -86,7 +112,7 @@ class AppSettings:
 
     @animate.setter
     def animate(self, on: bool) -> None:
-        self._settings.setValue("view/animate", bool(on))
+        self._set("view/animate", bool(on))
 
     @property
     def geometry(self) -> QByteArray | None:
@@ -95,7 +121,7 @@ class AppSettings:
 
     @geometry.setter
     def geometry(self, data: QByteArray) -> None:
-        self._settings.setValue("window/geometry", data)
+        self._set("window/geometry", data)
 
     @property
     def recent_files(self) -> list[str]:
@@ -109,11 +135,40 @@ class AppSettings:
     def add_recent_file(self, path: str | Path) -> list[str]:
         text = str(Path(path).resolve())
         files = [text] + [p for p in self.recent_files if p != text]
-        self._settings.setValue("files/recent", files[:MAX_RECENT_FILES])
+        self._set("files/recent", files[:MAX_RECENT_FILES])
         return files[:MAX_RECENT_FILES]
 
     def remove_recent_file(self, path: str) -> None:
-        self._settings.setValue("files/recent", [p for p in self.recent_files if p != path])
+        self._set("files/recent", [p for p in self.recent_files if p != path])
 
     def sync(self) -> None:
-        self._settings.sync()
+        if self._settings is not None:
+            self._settings.sync()
+
+
+def user_settings_path() -> Path:
+    """Where ``QSettings`` keeps the app's INI file, found without opening it: a probe for an
+    organisation that has no file names the folder (``QSettings.setPath`` is honoured)."""
+    probe = QSettings(
+        QSettings.Format.IniFormat,
+        QSettings.Scope.UserScope,
+        f"grpo-desktop-probe-{uuid.uuid4().hex}",
+        "probe",
+    )
+    folder = Path(probe.fileName()).parent.parent
+    return folder / ORGANIZATION / f"{APPLICATION}.ini"
+
+
+def unusable_settings_file(path: Path) -> tuple[str, str] | None:
+    """``(path, why)`` when the INI file, or the organisation-wide one QSettings also reads,
+    exists but is not a regular file of a sane size; ``None`` when Qt may open them."""
+    for candidate in (path, path.parent.with_name(f"{ORGANIZATION}.ini")):
+        try:
+            size = check_regular_file(candidate).st_size
+        except NotARegularFileError as error:
+            return str(candidate), str(error)
+        except OSError:
+            continue  # missing or unreadable: QSettings copes (it reports an access error)
+        if size > MAX_SETTINGS_BYTES:
+            return str(candidate), f"it is {size:,} bytes, more than {MAX_SETTINGS_BYTES:,}"
+    return None

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import logging
+import os
+import stat
+import threading
+from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QByteArray, QSettings
 
-from grpo_desktop.model.settings import AppSettings
+from grpo_desktop.model.settings import (
+    APPLICATION,
+    MAX_SETTINGS_BYTES,
+    ORGANIZATION,
+    AppSettings,
+    user_settings_path,
+)
 
 
 def ini_settings(path) -> QSettings:
@@ -66,3 +77,46 @@ def test_recent_files_keep_the_newest_eight_without_duplicates(tmp_path):
     files = settings.recent_files
     assert len(files) == 8 and files[0].endswith("5.grpo.json")
     assert len(set(files)) == 8
+
+
+def _construct_with_timeout(seconds: float = 3.0) -> AppSettings:
+    result: list[AppSettings] = []
+    worker = threading.Thread(target=lambda: result.append(AppSettings()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), "start-up blocked on the settings file"
+    return result[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("which", ["app", "organisation"])
+def test_a_fifo_at_the_settings_path_does_not_hang_start_up(caplog, which):
+    path = user_settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fifo = path if which == "app" else path.parent.with_name(f"{ORGANIZATION}.ini")
+    os.mkfifo(fifo)
+    with caplog.at_level(logging.WARNING, logger="grpo_desktop.model.settings"):
+        settings = _construct_with_timeout()
+    assert "not a regular file" in caplog.text
+    assert (settings.theme, settings.zoom, settings.recent_files) == ("light", 1.0, [])
+    settings.theme = "projector"  # kept for this run, in memory
+    settings.sync()
+    assert settings.theme == "projector"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_the_settings_path_is_where_qsettings_keeps_the_file(private_home):
+    settings = QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
+    assert user_settings_path() == Path(settings.fileName())
+    assert AppSettings().file_name == settings.fileName()
+
+
+def test_an_oversized_settings_file_is_not_read(caplog):
+    path = user_settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"[view]\ntheme=projector\n" + b";" * MAX_SETTINGS_BYTES)
+    with caplog.at_level(logging.WARNING, logger="grpo_desktop.model.settings"):
+        assert AppSettings().theme == "light"
+    assert "unusable" in caplog.text
