@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout
 
 from grpo_desktop.core.formatting import number
@@ -12,30 +12,80 @@ from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
 
 
+class FittedNumber(QLabel):
+    """A big number on one line that shrinks to its width instead of widening the window.
+
+    Its height stays that of the full-size font, so shrinking never moves the note below it.
+    """
+
+    def __init__(self, object_name: str) -> None:
+        super().__init__("–", objectName=object_name)
+        self.setProperty("elides", True)  # never clipped: it shrinks to fit (see paintEvent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override: a few digits wide, the full height
+        metrics = self.fontMetrics()
+        return QSize(metrics.horizontalAdvance("0.0"), metrics.height())
+
+    def sizeHint(self) -> QSize:  # Qt override
+        metrics = self.fontMetrics()
+        return QSize(metrics.horizontalAdvance(self.text()), metrics.height())
+
+    def shown_font(self) -> QFont:
+        """The font the number is drawn in: the label's, or smaller until the text fits."""
+        font = self.font()
+        advance = QFontMetricsF(font).horizontalAdvance(self.text())
+        width = self.contentsRect().width()
+        if advance > width > 0:
+            font = QFont(font)
+            font.setPointSizeF(font.pointSizeF() * width / advance)
+        return font
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.setFont(self.shown_font())
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(self.contentsRect(), flags, self.text())
+
+
 class StatTile(QFrame):
-    """A caption, one big number and a one-line note."""
+    """A caption, one big number and a note; the panel gives all four tiles one height."""
 
     def __init__(self, value_name: str, caption: str, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName(f"{value_name}Tile")
-        # Never squeezed shorter than its text: the big number and its note must not overlap.
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.caption = QLabel(caption, objectName="statCaption")
-        self.value = QLabel("–", objectName=value_name)
-        self.value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.caption.setWordWrap(True)  # "Group mean (par)" wraps on a narrow tile, never clips
+        self.value = FittedNumber(value_name)
         self.note = QLabel(objectName="statNote")
         self.note.setWordWrap(True)  # narrow tiles wrap the note rather than widen the window
+        self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         column = QVBoxLayout(self)
         column.setContentsMargins(12, 6, 12, 6)
         column.setSpacing(0)
         column.addWidget(self.caption)
         column.addWidget(self.value)
         column.addWidget(self.note)
+        column.addStretch(1)  # a tile taller than its text keeps the text at the top
 
     def show_value(self, value: str, note: str, accessible: str) -> None:
         self.value.setText(value)
+        self.value.updateGeometry()
         self.note.setText(note)
         self.setAccessibleName(accessible)
+
+    def comfortable_width(self) -> int:
+        """The width at which the caption needs no wrap and a four-decimal number no shrinking."""
+        margins = self.layout().contentsMargins()
+        caption = self.caption.fontMetrics().horizontalAdvance(self.caption.text())
+        number = self.value.fontMetrics().horizontalAdvance("0.0000")
+        return max(caption, number) + margins.left() + margins.right() + 2 * self.frameWidth()
+
+    def height_for_width(self, width: int) -> int:
+        """The height this tile's text needs at ``width`` px (caption and note may wrap)."""
+        return self.layout().totalHeightForWidth(width)
 
 
 class StatsPanel(QFrame):
@@ -72,7 +122,7 @@ class StatsPanel(QFrame):
 
     def _row_width(self) -> int:
         spacing = self._grid.spacing() * 3
-        return sum(tile.minimumSizeHint().width() for tile in self.tiles) + spacing
+        return sum(tile.comfortable_width() for tile in self.tiles) + spacing
 
     def minimumSizeHint(self) -> QSize:  # Qt override: two rows of two is the narrowest form
         widest_pair = max(
@@ -83,8 +133,18 @@ class StatsPanel(QFrame):
         rows = 1 if self._columns == 4 else 2
         return QSize(widest_pair + self._grid.spacing(), rows * height + (rows - 1) * 8)
 
+    def _even_heights(self, width: int) -> None:
+        """Every tile as tall as the tallest one needs at this width: one height, aligned."""
+        spacing = self._grid.spacing() * (self._columns - 1)
+        tile_width = max(1, (width - spacing) // self._columns)
+        height = max(tile.height_for_width(tile_width) for tile in self.tiles)
+        for tile in self.tiles:
+            if tile.minimumHeight() != height:
+                tile.setMinimumHeight(height)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         self._arrange(4 if event.size().width() >= self._row_width() else 2)
+        self._even_heights(event.size().width())
         super().resizeEvent(event)
 
     @property
@@ -112,6 +172,7 @@ class StatsPanel(QFrame):
         if self._hidden:
             for tile in (self.pushed_up, self.pushed_down):
                 tile.show_value("?", "predict, then reveal", f"{tile.caption.text()} hidden")
+            self._even_heights(self.width())
             return
         self.pushed_up.show_value(
             str(up), "answer above par" if up == 1 else "answers above par", f"Pushed up {up}"
@@ -121,6 +182,7 @@ class StatsPanel(QFrame):
             "answer below par" if down == 1 else "answers below par",
             f"Pushed down {down}",
         )
+        self._even_heights(self.width())
 
     def set_theme(self, theme: Theme) -> None:
         self.setStyleSheet(
@@ -137,3 +199,5 @@ class StatsPanel(QFrame):
             tile.caption.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
             tile.value.setFont(scaled_font(2.6 * theme.type_scale, bold=True))
             tile.note.setFont(scaled_font(0.9 * theme.type_scale))
+        if self.width() > 0:
+            self._even_heights(self.width())

@@ -1,0 +1,90 @@
+"""StatsPanel: four tiles of one height, aligned, with nothing clipped or overlapping."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.theme import THEMES
+from grpo_desktop.views.stats_panel import StatsPanel
+
+
+@pytest.fixture
+def zoomed():
+    base = QFont(QGuiApplication.font())
+
+    def zoom(factor: float) -> None:
+        font = QFont(base)
+        font.setPointSizeF(base.pointSizeF() * factor)
+        QApplication.setFont(font)
+
+    yield zoom
+    QApplication.setFont(base)
+
+
+def layout_problems(panel: StatsPanel) -> list[str]:
+    problems = []
+    heights = {tile.height() for tile in panel.tiles}
+    if len(heights) > 1:
+        problems.append(f"tiles of different heights {sorted(heights)}")
+    rows: dict[int, set[int]] = {}
+    for index, tile in enumerate(panel.tiles):
+        top = tile.mapTo(panel, tile.rect().topLeft()).y()
+        rows.setdefault(index // panel._columns, set()).add(top)
+    if any(len(tops) > 1 for tops in rows.values()):
+        problems.append(f"tiles of one row start at different heights {rows}")
+    for tile in panel.tiles:
+        name = tile.objectName()
+        caption, value, note = tile.caption, tile.value, tile.note
+        for label in (caption, note):
+            if label.heightForWidth(label.width()) > label.height():
+                problems.append(f"{name}: {label.text()!r} needs more height than it has")
+            if label.fontMetrics().horizontalAdvance(label.text().split()[0]) > label.width():
+                problems.append(f"{name}: {label.text()!r} is cut mid-word")
+        if value.geometry().bottom() >= note.geometry().top():
+            problems.append(f"{name}: the number covers the note")
+        if caption.geometry().bottom() >= value.geometry().top():
+            problems.append(f"{name}: the caption covers the number")
+        if note.geometry().bottom() > tile.contentsRect().bottom():
+            problems.append(f"{name}: the note sticks out of the tile")
+        shown = value.shown_font()
+        text_width = value.fontMetrics().horizontalAdvance(value.text())
+        scale = shown.pointSizeF() / value.font().pointSizeF()
+        if text_width * scale > value.contentsRect().width() + 1:
+            problems.append(f"{name}: {value.text()!r} is wider than its tile")
+    return problems
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+@pytest.mark.parametrize("zoom", [1.0, 1.5, 2.0, 3.0])
+@pytest.mark.parametrize("width", [440, 620, 760, 1150])
+def test_tiles_share_one_height_and_nothing_is_clipped(qtbot, zoomed, theme, zoom, width):
+    zoomed(zoom)
+    panel = StatsPanel(THEMES[theme])
+    qtbot.addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("frac-half-plus-quarter"), [1, 0, 1, 1, 0, 1]))
+    panel.resize(width, 100)
+    panel.show()
+    QApplication.processEvents()
+    panel.resize(width, panel.heightForWidth(width))
+    QApplication.processEvents()
+    assert layout_problems(panel) == []
+
+
+def test_the_par_tile_is_no_taller_and_no_lower_than_the_others_at_default_size(qtbot):
+    panel = StatsPanel(THEMES["light"])
+    qtbot.addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
+    panel.resize(750, 100)
+    panel.show()
+    QApplication.processEvents()
+    par, std = panel.par, panel.std
+    assert par.geometry().top() == std.geometry().top()
+    assert par.height() == std.height()
+    assert (
+        par.value.mapTo(panel, par.value.rect().topLeft()).y()
+        == std.value.mapTo(panel, std.value.rect().topLeft()).y()
+    )
