@@ -2,18 +2,57 @@
 
 The text goes to a temporary file in the same folder, is flushed to disk, and then replaces the
 target in one step (``os.replace``), so the old file stays intact until the new one is complete.
+
+A symlink is written through: the file it points to gets the new content and the link stays a
+link. Temporaries a killed write left behind (``.<name>.<8 characters>.tmp``, our own naming)
+are removed from the folder the next time we write there, once they are :data:`STALE_SECONDS`
+old.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
+
+__all__ = [
+    "STALE_SECONDS",
+    "remove_stale_temporaries",
+    "write_bytes_atomically",
+    "write_target",
+    "write_text_atomically",
+]
+
+#: A temporary older than this is left from a write that died; a live write takes well under it.
+STALE_SECONDS = 15 * 60
+#: ``tempfile.mkstemp(prefix=".<name>.", suffix=".tmp")``: eight characters from this alphabet.
+_TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
+
+def write_target(path: str | os.PathLike[str]) -> Path:
+    """The file a write to ``path`` must replace: ``path`` itself, or the end of its symlinks
+    (which need not exist yet). A symlink loop is an ``OSError`` (ELOOP), as opening it would be."""
+    target = Path(path)
+    if not target.is_symlink():
+        return target
+    try:
+        return Path(os.path.realpath(target, strict=True))
+    except FileNotFoundError:  # a dangling link: create the file it points to
+        return Path(os.path.realpath(target))
+    except OSError as error:
+        if error.errno is None:  # Python 3.11 raises a bare OSError for a loop
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+        raise
 
 
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    target = Path(path)
+    target = write_target(path)
     folder = target.parent if str(target.parent) else Path(".")
+    remove_stale_temporaries(folder)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         # mkstemp makes the file private (0600); a saved scenario or export should get the
@@ -27,6 +66,28 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[str]:
+    """Delete this module's temporaries in ``folder`` older than :data:`STALE_SECONDS`: regular
+    files named exactly like ours, never a symlink or a folder. Returns the names removed."""
+    limit = (time.time() if now is None else now) - STALE_SECONDS
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not _TEMPORARY.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < limit:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            continue  # gone already, or not ours to remove: never fail a save over it
+    return removed
 
 
 def _mode_for(target: Path) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from grpo_desktop.core import atomic
@@ -41,3 +43,48 @@ def test_new_files_get_the_usual_permissions_not_private_ones(tmp_path):
         assert target.stat().st_mode & 0o777 == 0o600  # a replaced file keeps its permissions
     finally:
         os.umask(umask)
+
+
+def test_saving_over_a_symlink_updates_its_target_and_keeps_the_link(tmp_path):
+    real = tmp_path / "shared" / "lesson.grpo.json"
+    real.parent.mkdir()
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.grpo.json"
+    link.symlink_to(real)
+    atomic.write_text_atomically(link, "new")
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.grpo.json", "shared"]
+
+
+def test_a_dangling_symlink_creates_the_file_it_points_to(tmp_path):
+    link = tmp_path / "link.csv"
+    link.symlink_to(tmp_path / "made.csv")
+    atomic.write_text_atomically(link, "x")
+    assert link.is_symlink() and (tmp_path / "made.csv").read_text(encoding="utf-8") == "x"
+
+
+def test_a_symlink_loop_is_an_error_and_writes_nothing(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(OSError):
+        atomic.write_text_atomically(tmp_path / "a", "x")
+    assert (tmp_path / "a").is_symlink() and (tmp_path / "b").is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_stale_temporaries_of_a_killed_save_are_removed_on_the_next_write(tmp_path):
+    import os
+
+    stale = tmp_path / ".lesson.grpo.json.k3j_9a0z.tmp"
+    fresh = tmp_path / ".other.csv.ab12cd34.tmp"  # a save running right now
+    unlike_ours = [tmp_path / ".notes.tmp", tmp_path / "lesson.abcdefgh.tmp"]
+    for path in (stale, fresh, *unlike_ours):
+        path.write_text("partial", encoding="utf-8")
+    old = time.time() - atomic.STALE_SECONDS - 60
+    for path in (stale, *unlike_ours):
+        os.utime(path, (old, old))
+    atomic.write_text_atomically(tmp_path / "group.csv", "a\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["group.csv", fresh.name, *(p.name for p in unlike_ours)]
+    )
