@@ -7,6 +7,7 @@ each value is checked, and anything unreadable falls back to its default with a 
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 from pathlib import Path
 
@@ -133,7 +134,7 @@ class AppSettings:
         return raw[:MAX_RECENT_FILES]
 
     def add_recent_file(self, path: str | Path) -> list[str]:
-        text = str(Path(path).resolve())
+        text = recent_file_key(path)
         files = [text] + [p for p in self.recent_files if p != text]
         self._set("files/recent", files[:MAX_RECENT_FILES])
         return files[:MAX_RECENT_FILES]
@@ -144,6 +145,15 @@ class AppSettings:
     def sync(self) -> None:
         if self._settings is not None:
             self._settings.sync()
+
+
+def recent_file_key(path: str | Path) -> str:
+    """How a recent file is remembered: its resolved absolute path, or (when resolving fails,
+    e.g. on a symlink loop) its absolute path as given; never an exception."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):  # RuntimeError: "Symlink loop" before Python 3.13
+        return os.path.abspath(path)
 
 
 def user_settings_path() -> Path:

@@ -20,7 +20,7 @@ from grpo_desktop.core.scenario import (
     load_scenario,
     save_scenario,
 )
-from grpo_desktop.model.settings import AppSettings
+from grpo_desktop.model.settings import AppSettings, recent_file_key
 from grpo_desktop.model.workbench import Workbench
 
 FILE_FILTER = f"GRPO scenarios (*{SCENARIO_SUFFIX});;All files (*)"
@@ -147,8 +147,9 @@ class ScenarioFiles(QObject):
             scenario = load_scenario(path)
         except ScenarioError as error:
             self.show_error("Could not open the scenario", str(error))
-            if str(Path(path).resolve()) in self.settings.recent_files:
-                self.settings.remove_recent_file(str(Path(path).resolve()))
+            key = recent_file_key(path)  # never raises, even on a symlink loop
+            if key in self.settings.recent_files:
+                self.settings.remove_recent_file(key)
             return False
         self.apply(scenario, path)
         title = f": {scenario.title}" if scenario.title else ""
