@@ -7,9 +7,12 @@ Opening a file that cannot be loaded changes nothing.
 
 from __future__ import annotations
 
+import html
+import os
+import stat
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths
+from PySide6.QtCore import QObject, QStandardPaths, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
@@ -80,7 +83,28 @@ class ScenarioFiles(QObject):
         return path or None
 
     def show_error(self, title: str, message: str) -> None:
-        QMessageBox.warning(self.window, title, message)
+        self.message_box(QMessageBox.Icon.Warning, title, message).exec()
+
+    def message_box(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+        """A box that shows ``text`` as plain text: messages quote file names and values from
+        files, which must never render as HTML."""
+        box = QMessageBox(icon, title, "", QMessageBox.StandardButton.Ok, self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(text)
+        return box
+
+    def ask_replace_read_only(self, path: Path) -> bool:
+        """True when the user agrees to replace ``path``, which is read-only."""
+        box = self.message_box(
+            QMessageBox.Icon.Question,
+            "Replace a read-only file?",
+            f"{path.name} is read-only. Replace it anyway?",
+        )
+        box.setStandardButtons(
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def ask_keep_changes(self) -> str:
         """'save', 'discard' or 'cancel' for unsaved changes."""
@@ -177,6 +201,8 @@ class ScenarioFiles(QObject):
         return self._write(target)
 
     def _write(self, path: Path) -> bool:
+        if _is_read_only(path) and not self.ask_replace_read_only(path):
+            return False
         try:
             save_scenario(self.workbench.current_scenario(), path)
         except (OSError, ValueError) as error:
@@ -193,7 +219,7 @@ class ScenarioFiles(QObject):
         files = self.settings.recent_files
         for index, file in enumerate(files, start=1):
             action = self.recent_menu.addAction(f"&{index} {Path(file).name}")
-            action.setToolTip(file)
+            action.setToolTip(f"<p>{html.escape(file)}</p>")  # a path is text, never HTML
             action.setStatusTip(file)
             action.triggered.connect(lambda _=False, f=file: self._open_recent(f))
         self.recent_menu.setEnabled(bool(files))
@@ -201,3 +227,13 @@ class ScenarioFiles(QObject):
     def _open_recent(self, path: str) -> None:
         if self.confirm_discard():
             self.open_path(path)
+
+
+def _is_read_only(path: Path) -> bool:
+    """Whether ``path`` (through symlinks) is an existing file nobody may write (mode 0444):
+    root can replace it, so the permission bits are read rather than ``os.access``."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMainWindow
+import os
+import stat
 
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QMainWindow, QMessageBox
+
+from grpo_desktop.core.scenario import save_scenario, scenario_to_json
 from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.window.scenario_files import ScenarioFiles
@@ -36,3 +41,67 @@ def test_a_symlink_loop_in_the_recent_list_is_dropped_from_it(files, tmp_path):
     (tmp_path / "b.grpo.json").symlink_to(loop)
     assert files.open_path(loop) is False
     assert files.settings.recent_files == []
+
+
+def read_only_scenario(files, tmp_path):
+    target = tmp_path / "kept.grpo.json"
+    save_scenario(files.workbench.current_scenario(), target)
+    before = target.read_bytes()
+    target.chmod(0o444)
+    files.workbench.toggle(0)  # a change to save
+    return target, before
+
+
+def test_saving_over_a_read_only_file_asks_and_cancel_keeps_it(files, tmp_path):
+    target, before = read_only_scenario(files, tmp_path)
+    asked = []
+    files.ask_replace_read_only = lambda path: asked.append(path) or False
+    files.ask_save_path = lambda: str(target)
+    assert files.save_as() is False
+    assert asked == [target]
+    assert target.read_bytes() == before
+    assert files.modified
+
+
+def test_saving_over_a_read_only_file_replaces_it_when_the_user_agrees(files, tmp_path):
+    target, before = read_only_scenario(files, tmp_path)
+    files.ask_replace_read_only = lambda path: True
+    files.ask_save_path = lambda: str(target)
+    assert files.save_as() is True
+    assert target.read_bytes() != before and not files.modified
+
+
+def test_a_writable_file_is_saved_without_a_question(files, tmp_path):
+    target = tmp_path / "plain.grpo.json"
+    save_scenario(files.workbench.current_scenario(), target)
+    files.ask_replace_read_only = lambda path: pytest.fail("asked about a writable file")
+    files.ask_save_path = lambda: str(target)
+    assert files.save_as() is True
+
+
+def test_saving_through_a_symlink_updates_the_linked_file(files, tmp_path):
+    real = tmp_path / "real.grpo.json"
+    save_scenario(files.workbench.current_scenario(), real)
+    link = tmp_path / "link.grpo.json"
+    link.symlink_to(real)
+    files.workbench.toggle(0)
+    files.ask_save_path = lambda: str(link)
+    assert files.save_as() is True
+    assert link.is_symlink() and stat.S_ISREG(os.lstat(real).st_mode)
+    assert real.read_text(encoding="utf-8") == scenario_to_json(files.workbench.current_scenario())
+
+
+def test_error_messages_are_shown_as_plain_text(files):
+    box = files.message_box(QMessageBox.Icon.Warning, "t", "x.grpo.json: got '<img src=a>'")
+    assert box.textFormat() == Qt.TextFormat.PlainText
+    assert box.text() == "x.grpo.json: got '<img src=a>'"
+
+
+def test_recent_file_tooltips_show_the_path_as_text(files, tmp_path):
+    path = tmp_path / "<img src=x width=900>.grpo.json"
+    save_scenario(files.workbench.current_scenario(), path)
+    assert files.open_path(path)
+    files._fill_recent_menu()
+    document = QTextDocument()
+    document.setHtml(files.recent_menu.actions()[0].toolTip())
+    assert document.toPlainText() == str(path.resolve())
