@@ -204,9 +204,15 @@ class MainWindow(QMainWindow):
         self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts(
-            [QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Shift+Z")]
-        )
+        # Ctrl+Shift+Z and Ctrl+Y redo everywhere; the platform's own Redo is one of them on
+        # Linux (xcb) and Windows, so each key is bound once: a key bound twice is an
+        # "Ambiguous shortcut overload" and does nothing (DESIGN §3).
+        redo_keys: list[QKeySequence] = []
+        for key in (QKeySequence.StandardKey.Redo, "Ctrl+Shift+Z", "Ctrl+Y"):
+            sequence = QKeySequence(key)
+            if not sequence.isEmpty() and sequence not in redo_keys:
+                redo_keys.append(sequence)
+        self.redo_action.setShortcuts(redo_keys)
         self.preset_actions: dict[str, QAction] = {}
         for preset, shortcut in zip(PRESETS, PRESET_SHORTCUTS):
             action = self._action(preset.label, f"preset_{preset.key}", shortcut, preset.tooltip)

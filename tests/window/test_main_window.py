@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QSpinBox, QWidget
 
 from grpo_desktop.views.advantage_chart import AdvantageChart
@@ -220,3 +221,18 @@ def test_the_view_toggle_names_what_pressing_it_does(window):
     assert window.view_toggle.text() == "Show advantages"
     window.set_view("advantage", animate=False)
     assert window.view_toggle.text() == "Show rewards"
+
+
+def test_ctrl_shift_z_and_ctrl_y_both_redo_and_each_key_is_bound_once(qtbot, window):
+    keys = [key.toString() for key in window.redo_action.shortcuts()]
+    assert len(keys) == len(set(keys)), keys
+    assert {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys)
+    control, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    for modifiers, key in ((control | shift, Qt.Key.Key_Z), (control, Qt.Key.Key_Y)):
+        click_card(qtbot, window, 1)
+        assert window.state.snapshot.rewards == (1, 1, 0, 1)
+        qtbot.keyClick(window, Qt.Key.Key_Z, control)
+        assert window.state.snapshot.rewards == (1, 0, 0, 1)
+        qtbot.keyClick(window, key, modifiers)
+        assert window.state.snapshot.rewards == (1, 1, 0, 1), QKeySequence(key | modifiers)
+        qtbot.keyClick(window, Qt.Key.Key_Z, control)
