@@ -41,10 +41,10 @@ __all__ = ["AdvantageChart", "nice_ceiling", "par_label", "reverse_stage_labels"
 class AdvantageChart(pg.PlotWidget):
     """One bar per card at x = 1..G, height = its advantage (or reward), with a reference line.
 
-    The y range is a symmetric, "nice" ±R that only grows while the same group is being edited
-    (so bars do not rescale under the lecturer's cursor) and is recomputed from scratch when the
-    group size, the problem or the convention changes. It always covers every stage of the
-    reward <-> advantage animation (r, r − mean and A), so switching views never rescales it.
+    The y range is a "nice" ±R that depends on the snapshot only (the same group always gets the
+    same axis, whatever came before) and covers every stage of the reward <-> advantage
+    animation (r, r − mean and A), so R never changes when the view switches. The reward view,
+    having nothing below 0, starts just below 0 instead; the animation slides that bottom edge.
 
     A new snapshot or a new ``set_view`` cuts a running animation short at the final state of
     the view it was heading to. ``getPlotItem()`` is the ``AdvantagePlot`` (exporters use it).
@@ -82,10 +82,7 @@ class AdvantageChart(pg.PlotWidget):
         """
         values = ChartValues.from_snapshot(snapshot)
         plot = self.advantage_plot
-        if values.range_key != self._range_key:
-            # A different group: its scale may differ a lot, so start the range afresh.
-            self._range_key = values.range_key
-            plot.forget_y_range()
+        self._range_key = values.range_key
         self._values = values
         plot.reserve(values.extent, values.label_chars, values.par_text)
         plot.set_captions(values.captions)
@@ -194,8 +191,12 @@ class AdvantageChart(pg.PlotWidget):
         return self.advantage_plot.label_texts()
 
     def y_range(self) -> tuple[float, float]:
-        """The visible y range, always symmetric: (−R, R)."""
+        """The visible y range: (−R, R), or from just below 0 in the reward view."""
         return self.advantage_plot.y_range()
+
+    def y_ticks(self) -> list[float]:
+        """The values written on the value axis."""
+        return self.advantage_plot.y_ticks()
 
     def x_ticks(self) -> list[int]:
         """The card numbers written under the x axis (thinned when they would overlap)."""
@@ -217,6 +218,12 @@ class AdvantageChart(pg.PlotWidget):
         if event.type() == QEvent.Type.FontChange and not self._applying_theme:
             self.set_theme(self._theme)
 
+    def _floor(self, view: str) -> float:
+        """1 when ``view`` has nothing below 0 (rewards), so the chart drops the empty half."""
+        values = self._values
+        hug = view == "reward" and values is not None and values.rewards_nonnegative
+        return 1.0 if hug else 0.0
+
     def _render_view(self) -> None:
         """Draw the current view's final state (no animation)."""
         plot = self.advantage_plot
@@ -224,5 +231,6 @@ class AdvantageChart(pg.PlotWidget):
         if self._values is None:
             return
         state = self._values.state(self._mode, self._advantages_hidden)
+        plot.set_floor(self._floor(self._mode))
         plot.set_reference_line(state.line, state.line_text)
         plot.render_bars(state.heights, state.pushes, state.texts)

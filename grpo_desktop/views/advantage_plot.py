@@ -34,6 +34,8 @@ MIN_LABEL_POINT_SIZE = 7.0  # below this a label is unreadable: hide labels inst
 MARKER_PX = 9.0  # the "no signal" dot drawn on a zero-height bar (before type_scale)
 DEFAULT_HEADROOM = 1.25  # range factor over max|A| before the plot has a real size
 HIDDEN_LABEL_HEADROOM = 1.08  # no labels to fit: just keep bars off the frame
+ZERO_FLOOR = 0.08  # a view with no negative values: the range starts this fraction of R below 0
+MAX_Y_TICKS = 9  # value ticks: 5 to 9 of them, at a nice step, never closer than ~2 lines
 REF_TEMPLATE = "par = 0.08888"  # widest par for G <= 64 (e.g. 0.09091): the margin reserves it
 
 _NICE_MANTISSAS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -53,6 +55,19 @@ def nice_ceiling(value: float) -> float:
             if nice >= value * (1 - 1e-12):
                 return nice
     return float(f"1e{exponent + 2}")  # unreachable: 10^(exponent+1) > value always
+
+
+def _tick_step(value: float) -> float:
+    """The smallest 1, 2, 2.5 or 5 × 10^k >= ``value``: steps a class counts in at a glance."""
+    if not (value > 0 and math.isfinite(value)):
+        return 1.0
+    exponent = math.floor(math.log10(value))
+    for power in (exponent, exponent + 1):
+        for mantissa in (1.0, 2.0, 2.5, 5.0):
+            step = float(f"{mantissa}e{power}")
+            if step >= value * (1 - 1e-12):
+                return step
+    return float(f"1e{exponent + 2}")
 
 
 class SignedAxis(pg.AxisItem):
@@ -85,9 +100,10 @@ def _scaled_font(base: QFont, relative_size: float, type_scale: float, bold: boo
 class AdvantagePlot(pg.PlotItem):
     """One bar per card at x = 1..G with its value label, a reference line and a ±R y range.
 
-    The y range is a symmetric, "nice" ±R that only grows until ``forget_y_range`` (so bars do
-    not rescale under the lecturer's cursor); ``reserve`` makes it cover values not drawn yet
-    (every stage of an animation), so switching views never rescales it. Value labels take the
+    The y range is a "nice" ±R computed from the values drawn and ``reserve``d (every stage of an
+    animation), so it depends on what is shown, never on history, and an animation never
+    rescales it. ``set_floor`` raises its bottom to just below 0 for a view with nothing
+    negative (rewards), and can slide it there during an animation. Value labels take the
     largest font that fits one card, or all hide when none does. The stage caption lives here
     too, in a band at the top the y range keeps free of bars.
     """
@@ -124,6 +140,9 @@ class AdvantagePlot(pg.PlotItem):
         self._pushes: list[Push] = []
         self._texts: list[str] = []
         self._half_range: float | None = None  # R of the ±R y range; None = recompute
+        self._floor_mix = 0.0  # 0: the range is ±R; 1: it starts just below 0 (no negatives)
+        self._y_applied: tuple[float, float, float] | None = None  # (low, high, plot height)
+        self._y_tick_list: list[tuple[float, str]] = []
         self._reserve_extent = 0.0  # max |value| the y range must cover beyond the bars drawn
         self._label_reserve = 0  # longest label to come: the label font must fit it too
         self._caption_room = True  # keep the caption band free (while animation is enabled)
@@ -176,7 +195,7 @@ class AdvantagePlot(pg.PlotItem):
     ) -> None:
         """Draw bars of these heights (an animation may call this per frame with in-between values).
 
-        The y range only grows here, so in-between frames never make the axis jump.
+        The y range covers the reserved extent, so in-between frames never make the axis jump.
         """
         if not len(heights) == len(pushes) == len(labels):
             raise ValueError(
@@ -190,7 +209,7 @@ class AdvantagePlot(pg.PlotItem):
         if count_changed:
             self._set_x_range(count)
         self._update_label_fit()
-        self._fit_y_range(safe, reset=self._half_range is None)
+        self._fit_y_range(safe)
         self._draw_bars()
         self._draw_markers()
         self._draw_labels()
@@ -229,8 +248,16 @@ class AdvantagePlot(pg.PlotItem):
         self._reserve_ref_width(ref_text)
 
     def forget_y_range(self) -> None:
-        """Fit the range from scratch at the next draw (a new group may have another scale)."""
+        """Fit the range from scratch at the next draw (it always is: kept for callers)."""
         self._half_range = None
+
+    def set_floor(self, mix: float) -> None:
+        """0: the range is ±R; 1: it starts just below 0 (a view with nothing negative, so no
+        empty half); in between during an animation, so the axis slides instead of jumping."""
+        mix = min(max(float(mix), 0.0), 1.0)
+        if mix != self._floor_mix:
+            self._floor_mix = mix
+            self._apply_y_range()
 
     def set_caption_room(self, reserved: bool) -> None:
         """Keep the caption band at the top free of bars, or not (no animation, no caption)."""
@@ -241,7 +268,7 @@ class AdvantagePlot(pg.PlotItem):
     def refit_y_range(self) -> None:
         """Grow the range to what the bars drawn and the reservations need now."""
         if self._heights:
-            self._fit_y_range(self._heights, reset=False)
+            self._fit_y_range(self._heights)
 
     # ------------------------------------------------------------------------------- caption
 
@@ -269,7 +296,7 @@ class AdvantagePlot(pg.PlotItem):
             self._update_x_ticks()
         if self._heights:
             self._update_label_fit(force=True)
-            self._fit_y_range(self._heights, reset=False)
+            self._fit_y_range(self._heights)
             self._draw_bars()
             self._zero_indices = None
             self._draw_markers()
@@ -354,9 +381,13 @@ class AdvantagePlot(pg.PlotItem):
         return [item.toPlainText() for item in self.value_labels[:count] if item.isVisible()]
 
     def y_range(self) -> tuple[float, float]:
-        """The visible y range, always symmetric: (−R, R)."""
+        """The visible y range: (−R, R), or from just below 0 to R (see ``set_floor``)."""
         low, high = self._viewbox.viewRange()[1]
         return float(low), float(high)
+
+    def y_ticks(self) -> list[float]:
+        """The values written on the value axis."""
+        return [value for value, _ in self._y_tick_list]
 
     def x_ticks(self) -> list[int]:
         """The card numbers written under the x axis (thinned when they would overlap)."""
@@ -384,7 +415,8 @@ class AdvantagePlot(pg.PlotItem):
         self.caption.fit(self._viewbox.width())
         if self._heights:
             changed = self._update_label_fit()
-            self._fit_y_range(self._heights, reset=False)
+            self._fit_y_range(self._heights)
+            self._apply_y_range()  # the tick spacing depends on the plot's height
             if changed:
                 self._draw_labels()
 
@@ -403,7 +435,7 @@ class AdvantagePlot(pg.PlotItem):
         self._update_x_ticks()
 
     def _update_x_ticks(self) -> None:
-        """Card numbers 1..G, thinned to every 2nd/5th/10th… card when they would overlap."""
+        """Card numbers 1..G: always 1 and G, with a regular step between when all would overlap."""
         count = self._x_count
         if count <= 0:
             ticks: list[tuple[float, str]] = []
@@ -412,12 +444,16 @@ class AdvantagePlot(pg.PlotItem):
             metrics = QFontMetricsF(axis.style["tickFont"] or self._base_font)
             needed = metrics.horizontalAdvance(str(count)) + 8.0
             px = self.px_per_card()
-            step = next((s for s in (1, 2, 5, 10, 20, 50) if s * px >= needed), 100)
-            values = list(range(step, count + 1, step))
-            if step > 1 and (step - 1) * px >= needed:
-                values.insert(0, 1)
-            if values and values[-1] != count and (count - values[-1]) * px >= needed:
-                values.append(count)
+            least = max(1, math.ceil(needed / px - 1e-9)) if px > 0 else count
+            # 1, 1 + s, …, G when a step that fits divides G − 1 (16 cards: 1, 4, 7, …, 16) …
+            even = [s for s in range(least, math.floor(2.5 * least) + 1) if (count - 1) % s == 0]
+            if even or count == 1:
+                values = list(range(1, count + 1, even[0] if even else 1))
+            else:  # … else every 2nd/5th/10th… card, a multiple too close to 1 or G giving way
+                step = next((s for s in (1, 2, 5, 10, 20, 50) if s >= least), 100)
+                inner = [v for v in range(step, count, step) if v > 1]
+                inner = [v for v in inner if (v - 1) * px >= needed and (count - v) * px >= needed]
+                values = sorted({1, *inner, count})
             ticks = [(float(v), str(v)) for v in values]
         if ticks != self._ticks:
             self._ticks = ticks
@@ -484,11 +520,12 @@ class AdvantagePlot(pg.PlotItem):
         self._label_anchors = {1: (0.5, above), -1: (0.5, below), 0: (0.5, zero)}
         return True
 
-    def _fit_y_range(self, heights: Sequence[float], reset: bool) -> None:
-        """Make ±R cover every bar and its label; grow-only unless ``reset``.
+    def _fit_y_range(self, heights: Sequence[float], reset: bool = True) -> None:
+        """Make ±R cover every bar and its label: a function of what is drawn and reserved.
 
         Also covers the reserved extent (every stage of an animation) and keeps a band at the
         top free of bars for the stage caption, so an animation never changes the range.
+        ``reset`` is accepted for old callers: the range never depends on earlier draws.
         """
         largest = max(max((abs(h) for h in heights), default=0.0), self._reserve_extent)
         half_px = self._viewbox.height() / 2
@@ -502,11 +539,46 @@ class AdvantagePlot(pg.PlotItem):
             floor = 1.15 if self._labels_shown else HIDDEN_LABEL_HEADROOM
             factor = max(floor, 1.0 / (1.0 - min(room_px / half_px, 0.5)))
         needed = nice_ceiling(largest * factor) if largest > 0 else 1.0
-        grow = self._half_range is None or needed > self._half_range
-        if (reset or grow) and needed != self._half_range:
+        if needed != self._half_range:
             self._half_range = needed
-            self._viewbox.setYRange(-needed, needed, padding=0)
+            self._apply_y_range()
             self._place_caption()
+
+    def _apply_y_range(self) -> None:
+        """Set the view's y range from R and the floor, and its ticks for the plot's height."""
+        high = self._half_range
+        if high is None:
+            return
+        low = -high * (1.0 - self._floor_mix) - high * ZERO_FLOOR * self._floor_mix
+        height = round(self._viewbox.height())
+        if (low, high, height) == self._y_applied:
+            return
+        self._y_applied = (low, high, height)
+        self._viewbox.setYRange(low, high, padding=0)
+        self._y_tick_list = self._value_ticks(low, high, height)
+        self.getAxis("left").setTicks([self._y_tick_list])
+
+    def _value_ticks(self, low: float, high: float, height_px: float) -> list[tuple[float, str]]:
+        """Ticks at a nice step: at most MAX_Y_TICKS, each about two text lines apart or more."""
+        font = self.getAxis("left").style["tickFont"] or self._base_font
+        spacing_px = 2.0 * QFontMetricsF(font).height()
+        fit = int(height_px / spacing_px) + 1 if height_px > 0 else MAX_Y_TICKS
+        most = max(2, min(MAX_Y_TICKS, fit))
+        span = high - low
+        step = _tick_step(span / (most - 1))
+        while math.floor(high / step + 1e-9) - math.ceil(low / step - 1e-9) + 1 > most:
+            step = _tick_step(step * 1.01)
+        first = math.ceil(low / step - 1e-9)
+        last = math.floor(high / step + 1e-9)
+        ticks = []
+        for k in range(first, last + 1):
+            value = round(k * step, 10)
+            text = f"{value:g}".replace("-", MINUS)
+            ticks.append((value, text))
+        if len(ticks) < 3:  # a very short plot: its ends and 0 (no nice step fits between)
+            ends = (low, 0.0, high) if self._floor_mix == 0 else (0.0, high)
+            ticks = [(v, f"{v:g}".replace("-", MINUS)) for v in ends]
+        return ticks
 
     def _draw_bars(self) -> None:
         count = len(self._heights)

@@ -109,6 +109,11 @@ class ChartValues:
         return max((abs(v) for v in values if math.isfinite(v)), default=0.0)
 
     @property
+    def rewards_nonnegative(self) -> bool:
+        """No reward below 0: the reward view needs no negative half."""
+        return all(r >= 0 for r in self.rewards)
+
+    @property
     def label_chars(self) -> int:
         """The longest label of either view, so one label font fits both."""
         texts = itertools.chain(self.reward_texts, self.advantage_texts)

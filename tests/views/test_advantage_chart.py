@@ -165,15 +165,59 @@ def test_y_range_does_not_change_on_clicks_that_fit(chart):
         assert chart.y_range() == before
 
 
-def test_y_range_grows_when_needed_and_does_not_shrink_back(chart):
+def test_y_range_is_a_function_of_the_snapshot_not_of_history(chart, make_chart):
     chart.show_snapshot(make_snapshot([1, 0, 0, 1]))  # ±1
     small = chart.y_range()
     chart.show_snapshot(make_snapshot([1, 1, 0, 1]))  # +0.58, −1.73: needs more room
     grown = chart.y_range()
     assert grown[1] > small[1]
     assert grown[1] > 1.74
-    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))  # back to ±1: an ordinary click
-    assert chart.y_range() == grown
+    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))  # back (an undo): the same axis as before
+    assert chart.y_range() == small
+    fresh = make_chart()
+    fresh.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    assert fresh.y_range() == small
+
+
+def test_the_reward_view_has_no_empty_negative_half(chart):
+    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    chart.set_view("reward", animate=False)
+    low, high = chart.y_range()
+    assert -0.1 * high <= low < 0  # just below 0: room for the "no signal" dots, no more
+    assert high >= 1.0
+    assert min(chart.y_ticks()) >= 0
+    chart.set_view("advantage", animate=False)
+    assert chart.y_range() == (-high, high)
+
+
+@pytest.mark.parametrize("size", [(640, 400), (1500, 1300), (2400, 1900), (400, 150)])
+def test_value_ticks_stay_few_and_nice_at_any_size(make_chart, size):
+    chart = make_chart(*size)
+    for rewards in ([1, 0, 0, 1], [1, 1, 1, 1, 0], [1] + [0] * 63):
+        chart.show_snapshot(make_snapshot(rewards))
+        ticks = chart.y_ticks()
+        assert 2 <= len(ticks) <= 9, ticks
+        if size[1] >= 400:
+            assert len(ticks) >= 5, ticks
+        low, high = chart.y_range()
+        assert all(low <= t <= high for t in ticks)
+        steps = {round(b - a, 9) for a, b in itertools.pairwise(ticks)}
+        assert len(steps) == 1, ticks
+
+
+@pytest.mark.parametrize("group_size", [8, 12, 16, 25, 33, 64])
+@pytest.mark.parametrize("width", [360, 640, 1200])
+def test_card_ticks_always_show_1_and_g_with_a_regular_step(make_chart, group_size, width):
+    chart = make_chart(width, 400)
+    chart.show_snapshot(make_snapshot([i % 2 for i in range(group_size)]))
+    ticks = chart.x_ticks()
+    assert ticks[0] == 1 and ticks[-1] == group_size
+    inner = ticks[1:-1]
+    steps = {b - a for a, b in itertools.pairwise(inner)}
+    assert len(steps) <= 1, ticks  # one step between the ends' neighbours
+    px_per_card = chart.advantage_plot.px_per_card()
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert min(gaps) * px_per_card >= 14, ticks  # no two numbers overlap
 
 
 @pytest.mark.parametrize(
@@ -583,12 +627,20 @@ def test_y_range_never_moves_during_an_animation(chart, qtbot, rewards, conventi
     assert before[1] > largest
     frames = record_frames(chart)
     chart.animation_ms = 120
-    for view in ("reward", "advantage"):
-        with qtbot.waitSignal(chart.animation_finished, timeout=2000):
-            chart.set_view(view)
-        assert chart.y_range() == before
+    with qtbot.waitSignal(chart.animation_finished, timeout=2000):
+        chart.set_view("reward")
+    reward_range = chart.y_range()
+    assert reward_range[1] == before[1] and before[0] <= reward_range[0] < 0
+    with qtbot.waitSignal(chart.animation_finished, timeout=2000):
+        chart.set_view("advantage")
+    assert chart.y_range() == before
     assert len(frames) >= 4
-    assert {frame[2] for frame in frames} == {before}
+    # R never moves; the bottom edge only slides (monotonically) between the two views' bottoms.
+    assert {frame[2][1] for frame in frames} == {before[1]}
+    bottoms = [frame[2][0] for frame in frames]
+    turn = bottoms.index(max(bottoms))
+    assert bottoms[: turn + 1] == sorted(bottoms[: turn + 1])
+    assert bottoms[turn:] == sorted(bottoms[turn:], reverse=True)
     assert {frame[0] for frame in frames} >= {1, 2}
 
 

@@ -68,20 +68,29 @@ def test_redraws_reuse_the_one_bar_item_and_the_label_pool(plot):
     assert len([item for item in plot.items if isinstance(item, pg.BarGraphItem)]) == 1
 
 
-def test_y_range_only_grows_until_forgotten(plot):
+def test_y_range_follows_what_is_drawn_not_what_was(plot):
     draw(plot, [1.0, -1.0])
     first = plot.y_range()
     assert first[0] == -first[1] and first[1] > 1.0
-    draw(plot, [0.5, -0.5])
-    assert plot.y_range() == first  # an ordinary click does not rescale
+    draw(plot, [0.9, -0.9])
+    assert plot.y_range() == first  # a nice R: small changes keep the axis
     draw(plot, [3.0, -1.0])
     grown = plot.y_range()
     assert grown[1] > 3.0
-    draw(plot, [0.5, -0.5])
-    assert plot.y_range() == grown
-    plot.forget_y_range()
-    draw(plot, [0.5, -0.5])
-    assert plot.y_range()[1] < first[1]
+    draw(plot, [1.0, -1.0])
+    assert plot.y_range() == first  # and it comes back: no memory of earlier draws
+
+
+def test_the_floor_drops_the_empty_negative_half(plot):
+    draw(plot, [1.0, 0.0])
+    low, high = plot.y_range()
+    plot.set_floor(1.0)
+    assert plot.y_range()[1] == high
+    assert -0.1 * high <= plot.y_range()[0] < 0
+    plot.set_floor(0.5)
+    assert low < plot.y_range()[0] < -0.1 * high
+    plot.set_floor(0.0)
+    assert plot.y_range() == (low, high)
 
 
 def test_reserved_values_are_covered_before_they_are_drawn(plot):

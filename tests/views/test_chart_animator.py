@@ -96,9 +96,14 @@ def test_reverse_undoes_the_scaling_then_the_par(qtbot):
 def test_the_y_range_is_fixed_before_the_first_frame(rig):
     before = rig.plot.y_range()
     rig.animator.start(rig.values, forward=True)
+    bottoms = []
     for fraction in (0.1, 0.3, 0.5, 0.7, 0.9):
         rig.seek(fraction)
-        assert rig.plot.y_range() == before
+        assert rig.plot.y_range()[1] == before[1]  # R is fixed up front
+        bottoms.append(rig.plot.y_range()[0])
+    # Leaving the rewards (nothing negative), the bottom edge slides down during stage 1 only.
+    assert bottoms == sorted(bottoms, reverse=True)
+    assert bottoms[2:] == [-before[1]] * 3
 
 
 def test_finish_cuts_short_and_lands_once(rig, qtbot):
