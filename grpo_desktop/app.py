@@ -316,6 +316,39 @@ def save_screenshot(window, size: WindowSize, path: Path) -> None:
         raise OSError(f"could not write {path}")
 
 
+#: The offscreen platform prints this each time a window is shown; it has no window manager to
+#: pass size hints to, so the message says nothing about the app (the pytest config ignores it too).
+OFFSCREEN_SIZE_HINTS_MESSAGE = "This plugin does not support propagateSizeHints()"
+_message_filter = None  # kept alive while installed
+
+
+def quiet_offscreen_size_hints():
+    """On the offscreen platform, drop that one Qt message; every other goes on as before.
+
+    Installs a Qt message handler that forwards everything else to the handler it replaces (the
+    error handling's, which logs). Does nothing on a real display. Returns the replaced handler.
+    """
+    global _message_filter
+    from PySide6.QtCore import qInstallMessageHandler
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.platformName() != "offscreen":
+        return None
+    previous = None
+
+    def message_filter(mode, context, message: str) -> None:
+        if message == OFFSCREEN_SIZE_HINTS_MESSAGE:
+            return
+        if previous is not None:
+            previous(mode, context, message)
+        else:  # Qt's default handler cannot be called from Python: print as it would
+            print(message, file=sys.stderr)
+
+    _message_filter = message_filter
+    previous = qInstallMessageHandler(message_filter)
+    return previous
+
+
 def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> int:
     from PySide6.QtCore import QSize
     from PySide6.QtGui import QIcon
@@ -326,6 +359,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     install_error_handling(app)  # uncaught errors: a dialog and the log file, app keeps running
+    quiet_offscreen_size_hints()  # after it: the filter passes every other message to its log
     app.setStyle("Fusion")  # the same look everywhere, and the themes' palettes apply fully
     app.setApplicationName("GRPO Desktop")
     app.setOrganizationName("GRPO Desktop")

@@ -164,3 +164,30 @@ def test_lesson_flag_starts_the_lesson(qtbot):
     window = build_window(setup)
     qtbot.addWidget(window)
     assert window.lessons.active and window.lessons.step_index == 0
+
+
+def test_screenshot_prints_no_offscreen_size_hints_warning(tmp_path):
+    target = tmp_path / "lesson.png"
+    result = run_app("--screenshot", str(target), "--lesson", "group-is-baseline", "--compare")
+    assert result.returncode == 0, result.stderr
+    assert "propagateSizeHints" not in result.stdout + result.stderr
+    assert result.stdout.startswith("wrote ")
+
+
+@pytest.mark.qt_log_level_fail("CRITICAL")  # the warnings below are the test's own
+def test_the_size_hints_filter_drops_that_message_and_passes_every_other(qapp, qtlog):
+    from PySide6.QtCore import qInstallMessageHandler, qWarning
+
+    from grpo_desktop.app import OFFSCREEN_SIZE_HINTS_MESSAGE, quiet_offscreen_size_hints
+
+    previous = quiet_offscreen_size_hints()
+    try:
+        qWarning(OFFSCREEN_SIZE_HINTS_MESSAGE)
+        qWarning("a different warning")
+        qWarning(f"{OFFSCREEN_SIZE_HINTS_MESSAGE} and more")
+    finally:
+        qInstallMessageHandler(previous)
+    assert [record.message for record in qtlog.records] == [
+        "a different warning",
+        f"{OFFSCREEN_SIZE_HINTS_MESSAGE} and more",
+    ]
