@@ -51,6 +51,7 @@ from grpo_desktop.core.jsonfile import (
     UnknownResourceError,
     json_type_name,
     read_json_file,
+    unsafe_character_problem,
 )
 from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE, VIEWS, group_size_problem
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
@@ -196,11 +197,16 @@ def _check_keys(
         raise LessonError(f"{source}: {where} unknown field(s) {unknown}; allowed: {list(allowed)}")
 
 
-def _string(value: object, source: str, field: str, max_chars: int) -> str:
+def _string(
+    value: object, source: str, field: str, max_chars: int, multiline: bool = False
+) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
     if len(value) > max_chars:
         raise _fail(source, field, f"must be at most {max_chars} characters, got {len(value)}")
+    problem = unsafe_character_problem(value, multiline)  # no U+202E or other control characters
+    if problem is not None:
+        raise _fail(source, field, problem)
     return value
 
 
@@ -235,7 +241,7 @@ def _check_markup(text: str, source: str, field: str) -> None:
 
 
 def _text(value: object, source: str, field: str) -> str:
-    text = _string(value, source, field, _MAX_TEXT_CHARS)
+    text = _string(value, source, field, _MAX_TEXT_CHARS, multiline=True)
     _check_markup(text, source, field)
     sentences = len(_SENTENCE_END_RE.findall(_TAG_RE.sub("", text).strip()))
     if sentences > _MAX_SENTENCES:
@@ -379,7 +385,7 @@ def parse_lesson(data: object, source: str) -> Lesson:
         raise _fail(source, "id", f"must use only a-z, 0-9 and '-', got {lesson_id!r}")
     order = _integer(data["order"], source, "order")
     title = _string(data["title"], source, "title", _MAX_TITLE_CHARS)
-    summary = _string(data["summary"], source, "summary", _MAX_SUMMARY_CHARS)
+    summary = _string(data["summary"], source, "summary", _MAX_SUMMARY_CHARS, multiline=True)
 
     steps = data["steps"]
     if not isinstance(steps, list):

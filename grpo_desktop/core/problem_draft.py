@@ -28,6 +28,7 @@ from grpo_desktop.core.problems import (
     Problem,
     ProblemError,
     parse_problem,
+    shipped_problem_ids,
 )
 
 __all__ = [
@@ -70,7 +71,17 @@ def problem_id_for(title: str) -> str:
     """The id of a lecturer's problem: ``custom-`` + the title's slug, at most 64 characters,
     always matching ``[a-z0-9-]+`` (``custom-problem`` when the title has no letter or digit)."""
     slug = slugify(title) or "problem"
-    return (ID_PREFIX + slug)[:MAX_ID_CHARS].rstrip("-")
+    candidate = (ID_PREFIX + slug)[:MAX_ID_CHARS].rstrip("-")
+    shipped = shipped_problem_ids()
+    # Never a shipped problem's id: the chooser would show the shipped title for it, and a
+    # scenario holding it could not be opened. Append -2, -3, … until the id is free.
+    number = 2
+    unique = candidate
+    while unique in shipped:
+        suffix = f"-{number}"
+        unique = candidate[: MAX_ID_CHARS - len(suffix)].rstrip("-") + suffix
+        number += 1
+    return unique
 
 
 def _shown(answer: str) -> str:

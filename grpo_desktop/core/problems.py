@@ -23,6 +23,7 @@ from grpo_desktop.core.jsonfile import (
     UnknownResourceError,
     json_type_name,
     read_json_file,
+    unsafe_character_problem,
 )
 from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE, group_size_problem
 
@@ -46,6 +47,7 @@ __all__ = [
     "load_problems",
     "parse_problem",
     "problem_to_dict",
+    "shipped_problem_ids",
     "verify_answers",
 ]
 
@@ -140,13 +142,23 @@ class Problem:
 _fail = ProblemError.for_field
 
 
-def _string(data: Mapping[str, Any], source: str, field: str, max_chars: int) -> str:
+def _string(
+    data: Mapping[str, Any], source: str, field: str, max_chars: int, multiline: bool = False
+) -> str:
     value = data[field]
     if not isinstance(value, str) or not value.strip():
         raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
     if len(value) > max_chars:
         raise _fail(source, field, f"must be at most {max_chars} characters, got {len(value)}")
+    _check_characters(value, source, field, multiline)
     return value
+
+
+def _check_characters(text: str, source: str, field: str, multiline: bool) -> None:
+    """No control or bidi characters (U+202E…); ``multiline`` text may hold newlines and tabs."""
+    problem = unsafe_character_problem(text, multiline)
+    if problem is not None:
+        raise _fail(source, field, problem)
 
 
 def _integer(data: Mapping[str, Any], source: str, field: str) -> int:
@@ -181,6 +193,7 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
                 )
             if len(text) > MAX_TRACE_CHARS:
                 raise _fail(source, field, f"must be at most {MAX_TRACE_CHARS} characters")
+            _check_characters(text, source, field, multiline=True)
             texts[kind] = text
         traces.append(Trace(correct=texts["correct"], wrong=texts["wrong"]))
     return tuple(traces)
@@ -242,7 +255,7 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
     if not _ID_RE.fullmatch(problem_id):
         raise _fail(source, "id", f"must use only a-z, 0-9 and '-', got {problem_id!r}")
     title = _string(data, source, "title", MAX_TITLE_CHARS)
-    prompt = _string(data, source, "prompt", MAX_PROMPT_CHARS)
+    prompt = _string(data, source, "prompt", MAX_PROMPT_CHARS, multiline=True)
     answer_key = _string(data, source, "answer_key", MAX_KEY_CHARS)
 
     difficulty = data["difficulty"]
@@ -350,6 +363,11 @@ def load_problems() -> tuple[Problem, ...]:
 @functools.cache
 def _problems_by_id() -> dict[str, Problem]:
     return {problem.id: problem for problem in load_problems()}
+
+
+def shipped_problem_ids() -> frozenset[str]:
+    """The ids of the shipped problems: a custom problem never takes one of them."""
+    return frozenset(_problems_by_id())
 
 
 def get_problem(problem_id: str) -> Problem:

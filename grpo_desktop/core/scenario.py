@@ -24,8 +24,9 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
 - ``problem`` (required): exactly one of ``{"id": "<shipped problem id>"}`` or
   ``{"inline": {...}}``, where the inline object is a full problem dict exactly as in
   ``resources/problems/*.json`` (validated by :func:`grpo_desktop.core.problems.parse_problem`,
-  so every correct trace must grade 1 and every wrong one 0). A problem that is not shipped, or
-  whose content differs from the shipped problem with its id, is always saved inline.
+  so every correct trace must grade 1 and every wrong one 0). A problem that is not shipped is
+  always saved inline; an inline problem may repeat a shipped id only with exactly the shipped
+  content (it then loads as the shipped problem), never to change it.
 - ``group_size`` (required): an integer from 2 to 64 (``true`` is not an integer).
 - ``correct`` (required): ``group_size`` booleans, card 1 first (``true`` = reward 1).
 - ``convention`` (required): one of :func:`grpo_desktop.core.convention_names`.
@@ -55,6 +56,7 @@ from grpo_desktop.core.jsonfile import (
     check_regular_file,
     json_type_name,
     read_regular_file,
+    unsafe_character_problem,
 )
 from grpo_desktop.core.lab_limits import VIEWS, group_size_problem
 from grpo_desktop.core.lab_memento import LabMemento
@@ -65,6 +67,7 @@ from grpo_desktop.core.problems import (
     get_problem,
     parse_problem,
     problem_to_dict,
+    shipped_problem_ids,
 )
 
 __all__ = [
@@ -168,6 +171,11 @@ class Scenario:
             raise ValueError(f"title must be a string of at most {MAX_TITLE_CHARS} characters")
         if not isinstance(self.custom_problem, bool):
             raise ValueError("custom_problem must be a bool; use is_custom_problem(problem)")
+        if self.custom_problem and self.problem.id in shipped_problem_ids():
+            raise ValueError(
+                f"problem {self.problem.id!r} differs from the shipped problem with that id; "
+                "a custom problem needs an id of its own"
+            )
         if self.custom_problem is not is_custom_problem(self.problem):
             raise ValueError(
                 f"custom_problem is {self.custom_problem} but problem {self.problem.id!r} "
@@ -383,6 +391,9 @@ def _parse_document(data: Any, source: str) -> Scenario:
             source, "title", f"must be at most {MAX_TITLE_CHARS} characters, got {len(title)}"
         )
     _check_encodable(title, source, "title")
+    unsafe = unsafe_character_problem(title)
+    if unsafe is not None:
+        raise _field(source, "title", unsafe)
 
     problem, custom = _parse_problem_field(data["problem"], source)
 
@@ -484,6 +495,13 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
         raise ScenarioError(_clip(_inline_message(str(exc), source), 400)) from None
     except (TypeError, ValueError, RecursionError) as exc:  # defensive: never a traceback
         raise _field(source, "problem.inline", f"is not a valid problem ({exc})") from None
+    if problem.id in shipped_problem_ids() and is_custom_problem(problem):
+        raise _field(
+            source,
+            "problem.inline.id",
+            f"is {problem.id!r}, the id of a shipped problem, but the problem differs from it; "
+            "a custom problem needs an id of its own (e.g. 'custom-…')",
+        )
     for name, text in (
         ("title", problem.title),
         ("prompt", problem.prompt),

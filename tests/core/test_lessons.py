@@ -493,3 +493,20 @@ def test_a_compare_step_built_in_code_refuses_two_conventions() -> None:
     step = LessonStep("t", "x", None, (easy, dataclasses.replace(hard, convention="textbook")),
                       "compare", "advantage")  # fmt: skip
     assert step.convention == "textbook"
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("title", "Baseline \u202eenilesab"),
+        ("summary", "A group\u2067 is its own baseline."),
+        ("steps.0.title", "Step\tone"),
+        ("steps.0.text", "Read the cards.\x07"),
+    ],
+)
+def test_control_and_bidi_characters_in_a_lesson_are_refused(path, value):
+    data = _shipped_data()
+    _set(path, value)(data)
+    field = path.replace("steps.0.", "steps[0].")
+    with pytest.raises(LessonError, match=rf"field '{re.escape(field)}' contains the control"):
+        parse_lesson(data, "group-is-baseline.json")

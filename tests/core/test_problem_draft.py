@@ -319,3 +319,23 @@ def test_a_valid_draft_is_exactly_what_the_loader_accepts():
         assert grade(trace.wrong, problem.answer_key).reward == 0
 
 
+
+
+def test_a_custom_problem_never_gets_a_shipped_id(monkeypatch):
+    from grpo_desktop.core import problem_draft
+
+    shipped = frozenset({"custom-multiply", "custom-multiply-2"})
+    monkeypatch.setattr(problem_draft, "shipped_problem_ids", lambda: shipped)
+    assert problem_id_for("Multiply") == "custom-multiply-3"
+    long_title = "x" * 100
+    taken = frozenset({problem_id_for(long_title)})  # custom-xxx…, 64 characters
+    monkeypatch.setattr(problem_draft, "shipped_problem_ids", lambda: taken)
+    unique = problem_id_for(long_title)
+    assert unique.endswith("-2") and len(unique) <= 64 and ID_RE.fullmatch(unique)
+
+
+def test_no_shipped_title_turns_into_a_shipped_id():
+    ids = {problem.id for problem in load_problems()}
+    for problem in load_problems():
+        assert problem_id_for(problem.title) not in ids
+        assert problem_id_for(problem.id) not in ids

@@ -433,3 +433,32 @@ def test_a_byte_order_mark_is_tolerated(tmp_path: Path) -> None:
     path = tmp_path / "mult-23x47.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_valid_data()).encode("utf-8"))
     assert load_problem_file(path).id == DEFAULT_PROBLEM_ID
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "code"),
+    [
+        ({"title": "Multiply \u202e74 x 32"}, "title", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ({"title": "Multiply\n23 × 47"}, "title", "U+000A (a line break)"),
+        ({"prompt": "What is 23 × 47?\u200f"}, "prompt", "U+200F (RIGHT-TO-LEFT MARK)"),
+        ({"answer_key": "1081\u0000"}, "answer_key", "U+0000 (a control character)"),
+    ],
+)
+def test_control_and_bidi_characters_are_refused(change, field, code):
+    data = _valid_data()
+    data.update(change)
+    with pytest.raises(ProblemError) as info:
+        parse_problem(data, "p.json", check_answers=False)
+    assert str(info.value) == (
+        f"p.json: field '{field}' contains the control character {code}, "
+        "which can disguise text; remove it"
+    )
+
+
+def test_a_trace_with_a_bidi_override_is_refused_but_newlines_and_tabs_are_kept():
+    data = _valid_data()
+    data["prompt"] = "Multiply:\n\t23 × 47"
+    assert parse_problem(data, "p.json").prompt == "Multiply:\n\t23 × 47"
+    data["traces"][0]["wrong"] += "\u202d"
+    with pytest.raises(ProblemError, match=r"field 'traces\[0\]\.wrong' contains the control"):
+        parse_problem(data, "p.json")

@@ -28,7 +28,6 @@ from grpo_desktop.core.scenario import (
     VIEWS,
     Scenario,
     ScenarioError,
-    is_custom_problem,
     load_scenario,
     parse_scenario,
     problem_to_dict,
@@ -94,6 +93,12 @@ def _write(tmp_path: Path, content: str | bytes, name: str = FILE_NAME) -> Path:
     return path
 
 
+def _error(document: dict[str, Any]) -> str:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(json.dumps(document), FILE_NAME)
+    return str(info.value)
+
+
 def _load_error(path: Path) -> str:
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
@@ -156,16 +161,59 @@ def test_problem_to_dict_matches_the_shipped_file_layout():
     json.dumps(data, allow_nan=False)  # plain JSON types only
 
 
-def test_modified_shipped_problem_is_saved_inline(tmp_path):
+def test_a_changed_shipped_problem_cannot_keep_the_shipped_id():
     problem = dataclasses.replace(get_problem(DEFAULT_PROBLEM_ID), prompt="What is 23 × 47?")
-    assert is_custom_problem(problem)
-    scenario = _shipped_scenario(problem=problem, custom_problem=True)
-    path = tmp_path / FILE_NAME
-    save_scenario(scenario, path)
-    saved = json.loads(path.read_text(encoding="utf-8"))["problem"]
-    assert list(saved) == ["inline"]
-    assert saved["inline"]["id"] == DEFAULT_PROBLEM_ID
-    assert load_scenario(path) == scenario
+    with pytest.raises(ValueError, match="needs an id of its own"):
+        _shipped_scenario(problem=problem, custom_problem=True)
+
+
+def test_an_inline_problem_reusing_a_shipped_id_is_refused_on_load():
+    document = _valid_document()
+    inline = problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+    inline["title"] = "Impostor"
+    document["problem"] = {"inline": inline}
+    message = _error(document)
+    assert message.startswith(f"{FILE_NAME}: field 'problem.inline.id' is 'mult-23x47', the id of")
+    assert "needs an id of its own" in message
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [
+        ("title", "Week 3 \u202egpj.exe"),
+        ("title", "two\nlines"),
+        ("prompt", "What is 23 \u00d7 47?\u2066"),
+        ("answer_key", "1081\x00"),
+    ],
+)
+def test_control_and_bidi_characters_in_an_inline_problem_are_refused(field, text):
+    document = _valid_document()
+    inline = problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+    inline["id"] = "custom-week-3"
+    inline[field] = text
+    document["problem"] = {"inline": inline}
+    message = _error(document)
+    assert f"field 'problem.inline.{field}' contains the control character U+" in message
+
+
+def test_a_scenario_title_with_a_right_to_left_override_is_refused():
+    document = _valid_document()
+    document["title"] = "Week 3 \u202egpj.exe"
+    assert _error(document) == (
+        f"{FILE_NAME}: field 'title' contains the control character U+202E "
+        "(RIGHT-TO-LEFT OVERRIDE), which can disguise text; remove it"
+    )
+
+
+def test_newlines_and_tabs_in_an_inline_prompt_and_traces_are_kept():
+    document = _valid_document()
+    inline = problem_to_dict(get_problem(DEFAULT_PROBLEM_ID))
+    inline["id"] = "custom-week-3"
+    inline["prompt"] = "Multiply:\n\t23 × 47"
+    document["problem"] = {"inline": inline}
+    loaded = parse_scenario(json.dumps(document), FILE_NAME)
+    assert loaded.problem.prompt == "Multiply:\n\t23 × 47"
+    assert "\n" in loaded.problem.traces[0].correct
 
 
 def test_unchanged_shipped_problem_given_inline_loads_as_shipped():
