@@ -301,8 +301,13 @@ def build_window(setup: LabSetup):
     return window
 
 
-def save_screenshot(window, size: WindowSize, path: Path) -> None:
-    """Lay the window out at ``size`` and write it as a PNG (no display needed offscreen)."""
+def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
+    """Lay the window out at ``size`` and write it as a PNG (no display needed offscreen).
+
+    The zoom is fitted to ``size`` first, so the picture is exactly that size; returns the size
+    of the image written.
+    """
+    from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
 
     window.install_deferred_features()  # the picture shows the complete menu bar
@@ -310,10 +315,16 @@ def save_screenshot(window, size: WindowSize, path: Path) -> None:
     window.show()
     for _ in range(3):
         QApplication.processEvents()
+    window.presentation.fit_to(QSize(size.width, size.height))
+    window.resize(size.width, size.height)
+    for _ in range(3):
+        QApplication.processEvents()
     image = window.grab()
     path.parent.mkdir(parents=True, exist_ok=True)
     if not image.save(str(path), "PNG"):
         raise OSError(f"could not write {path}")
+    written = image.deviceIndependentSize()
+    return WindowSize(round(written.width()), round(written.height()))
 
 
 #: The offscreen platform prints this each time a window is shown; it has no window manager to
@@ -371,13 +382,14 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     window = build_window(setup)
     if screenshot is not None:
         try:
-            save_screenshot(window, size, screenshot)
+            written = save_screenshot(window, size, screenshot)
         except OSError as error:
             print(f"grpo-desktop: error: {error}", file=sys.stderr)
             return 2
-        print(f"wrote {screenshot} ({size.width}x{size.height})")
+        print(f"wrote {screenshot} ({written.width}x{written.height})")
         window.close()
         return 0
     window.resize(size.width, size.height)
     window.show()
+    window.presentation.fit_to(None)  # a zoom too large for this screen steps down until it fits
     return app.exec()

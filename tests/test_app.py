@@ -39,6 +39,19 @@ def test_screenshot_writes_a_png_at_the_requested_size(tmp_path):
     assert (image.width(), image.height()) == (1280, 800)
 
 
+def test_a_zoomed_screenshot_is_exactly_the_requested_size_and_says_so(tmp_path):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "zoomed.png"
+    result = run_app(
+        "--screenshot", str(target), "--size", "1280x800", "--theme", "projector", "--zoom", "200"
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert "(1280x800)" in result.stdout
+
+
 def test_screenshot_needs_no_display(tmp_path):
     target = tmp_path / "lab.png"
     no_display = {"DISPLAY": None, "WAYLAND_DISPLAY": None, "QT_QPA_PLATFORM": None}

@@ -3,12 +3,17 @@
 Zoom scales the application font (so menus, toolbar, cards, panels and chart grow together) and
 the theme's type scale multiplies on top; the Qt palette follows the theme so menus, combo boxes
 and spin boxes match it too.
+
+A zoom never makes the window larger than its screen (or than the size a screenshot asked for):
+when the layout's minimum size at the requested zoom does not fit, the largest zoom step that does
+is shown instead, and the status bar says so. The requested zoom stays the setting.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -17,6 +22,7 @@ from PySide6.QtGui import (
     QGuiApplication,
     QKeySequence,
     QPalette,
+    QScreen,
 )
 from PySide6.QtWidgets import QApplication, QStatusBar
 
@@ -70,6 +76,16 @@ class StageWindow(Protocol):
 
     def showNormal(self) -> None: ...
 
+    def minimumSize(self) -> QSize: ...
+
+    def minimumSizeHint(self) -> QSize: ...
+
+    def screen(self) -> QScreen: ...
+
+    def size(self) -> QSize: ...
+
+    def resize(self, size: QSize) -> None: ...
+
 
 class StageControls:
     """Theme, zoom and full screen for one window, remembered in the settings."""
@@ -81,7 +97,9 @@ class StageControls:
         self._base_point_size = QGuiApplication.font().pointSizeF()
         self._app = app
         self.theme_name = settings.theme
-        self.zoom = settings.zoom
+        self.zoom = settings.zoom  # what the user asked for (remembered)
+        self.shown_zoom = settings.zoom  # what fits: never more than ``zoom``
+        self.fit_size: QSize | None = None  # the size to fit; None: the window's screen
 
         self.theme_actions = QActionGroup(window)
         for theme in THEMES.values():
@@ -126,17 +144,62 @@ class StageControls:
         return get_theme(self.theme_name)
 
     def apply(self) -> None:
-        """Put the current theme and zoom on the application and the window."""
+        """Put the current theme and zoom on the application and the window.
+
+        Steps the zoom down (by ``ZOOM_STEP``) until the window's minimum size fits the space
+        available, so a zoom never pushes the status bar or the bottom rows off the screen.
+        """
         theme = self.theme
         for action in self.theme_actions.actions():
             action.setChecked(action.data() == theme.name)
-        font = QFont(QGuiApplication.font())
-        font.setPointSizeF(self._base_point_size * self.zoom)
-        QApplication.setFont(font)
         QApplication.setPalette(palette_for(theme))
-        self.window.apply_theme(theme)
+        available = self.available_size()
+        zoom = self.zoom
+        while True:
+            self._apply_zoom(theme, zoom)
+            if available is None or zoom <= ZOOM_MIN or self._fits(available):
+                break
+            zoom = max(ZOOM_MIN, round(zoom - ZOOM_STEP, 2))
+        self.shown_zoom = zoom
+        if available is not None and not self.full_screen_action.isChecked():
+            size = self.window.size()
+            if size.boundedTo(available) != size:  # a larger zoom had grown the window
+                self.window.resize(size.boundedTo(available))
         self.zoom_in_action.setEnabled(self.zoom < ZOOM_MAX)
         self.zoom_out_action.setEnabled(self.zoom > ZOOM_MIN)
+
+    def _apply_zoom(self, theme: Theme, zoom: float) -> None:
+        font = QFont(QGuiApplication.font())
+        font.setPointSizeF(self._base_point_size * zoom)
+        QApplication.setFont(font)
+        self.window.apply_theme(theme)
+
+    def available_size(self) -> QSize | None:
+        """The most room the window may take: ``fit_size``, else its screen's free area."""
+        if self.fit_size is not None:
+            return self.fit_size
+        screen = self.window.screen()
+        return None if screen is None else screen.availableGeometry().size()
+
+    def _fits(self, available: QSize) -> bool:
+        # New fonts post layout requests; run them (and the resizes they cause) before measuring.
+        for _ in range(3):
+            QApplication.sendPostedEvents()
+        needed = self.window.minimumSizeHint().expandedTo(self.window.minimumSize())
+        return needed.width() <= available.width() and needed.height() <= available.height()
+
+    def fit_to(self, size: QSize | None) -> None:
+        """Fit the zoom to ``size`` (a screenshot's size) or, with None, to the screen."""
+        self.fit_size = size
+        self.apply()
+        self._say_if_reduced()
+
+    def _say_if_reduced(self) -> None:
+        if self.shown_zoom < self.zoom:
+            self.window.statusBar().showMessage(
+                f"Zoom {self.zoom:.0%} does not fit this screen: showing {self.shown_zoom:.0%}",
+                4000,
+            )
 
     def set_theme(self, name: str, remember: bool = True) -> None:
         """Switch theme; ``remember=False`` (e.g. ``--theme`` for one run) keeps the setting."""
@@ -155,6 +218,7 @@ class StageControls:
             self.settings.zoom = zoom
         self.apply()
         self.window.statusBar().showMessage(f"Zoom {zoom:.0%}", 2000)
+        self._say_if_reduced()
 
     def set_full_screen(self, on: bool) -> None:
         if on:

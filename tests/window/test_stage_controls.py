@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -177,6 +177,28 @@ def test_the_layout_fits_1024x768_and_1920x1080_at_200_percent(window):
     window.presentation.set_zoom(2.0, remember=False)
     hint = window.minimumSizeHint()
     assert hint.width() <= 1920 and hint.height() <= 1080, hint
+
+
+@pytest.mark.parametrize(("theme", "fitting"), [("light", 1.25), ("projector", 1.0)])
+def test_a_zoom_too_large_for_the_screen_steps_down_and_the_status_bar_stays_on_it(
+    window, theme, fitting
+):
+    window.presentation.set_theme(theme, remember=False)
+    window.presentation.fit_to(QSize(1280, 800))
+    window.resize(1280, 800)
+    window.presentation.set_zoom(3.0, remember=False)
+    QApplication.processEvents()
+    assert window.presentation.zoom == 3.0  # what was asked stays the setting
+    assert window.presentation.shown_zoom < 3.0
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 800, hint
+    assert window.width() <= 1280 and window.height() <= 800
+    bar = window.statusBar()
+    bottom = bar.mapTo(window, bar.rect().bottomLeft()).y()
+    assert bar.isVisible() and bottom < 800
+    assert "does not fit" in bar.currentMessage()
+    window.presentation.set_zoom(fitting, remember=False)
+    assert window.presentation.shown_zoom == fitting  # a zoom that fits is shown as asked
 
 
 def test_about_names_version_license_and_sources(window, monkeypatch):
