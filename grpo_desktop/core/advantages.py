@@ -283,13 +283,14 @@ def _advantages_2d(
     if convention.ddof is None:
         std = np.sqrt(sum_squares / group_size)
         factor = group_size / (group_size - 1) if convention.name == "rloo" else 1.0
-        if scale is not None:
-            with np.errstate(over="ignore"):  # an overflow here is reported just below
+        divisor = np.full(batch, 1.0 / factor)
+        if scale is None:
+            advantages = np.multiply(centered, factor, out=centered)
+        else:
+            with np.errstate(over="ignore"):  # an overflow here is reported below
                 centered /= scale[:, None]
                 std /= scale
-        divisor = np.full(batch, 1.0 / factor)
-        with np.errstate(over="ignore"):  # an overflow here is reported below
-            advantages = np.multiply(centered, factor, out=centered)
+                advantages = np.multiply(centered, factor, out=centered)
     else:
         if convention.name == "trl_batch":
             # One std over every reward in the batch: TRL's rewards.std() on the flat tensor.
@@ -305,8 +306,11 @@ def _advantages_2d(
             scaled_std = std * scale if scale is not None else std
         else:
             scaled_std = np.sqrt(sum_squares / (group_size - convention.ddof))
-            with np.errstate(over="ignore"):  # an infinite std is refused by group_stats
-                std = scaled_std / scale if scale is not None else scaled_std
+            if scale is None:
+                std = scaled_std
+            else:
+                with np.errstate(over="ignore"):  # an infinite std is refused by group_stats
+                    std = scaled_std / scale
         eps = convention.eps if scale is None else convention.eps * scale
         scaled_divisor = scaled_std + eps
         divisor = std + convention.eps
@@ -368,14 +372,16 @@ def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTI
     advantages += 0.0  # turn any -0.0 into 0.0 so nothing prints as "−0.00"
     if degenerate:
         centered = np.zeros_like(array)
+    elif largest <= _SAFE_HIGH:  # nothing can overflow
+        centered = array - group_mean
     else:
         with np.errstate(over="ignore"):  # an overflow here is reported just below
             centered = array - group_mean
-    if not (np.isfinite(std[0]) and np.isfinite(divisor[0]) and np.isfinite(centered).all()):
-        raise ValueError(
-            "rewards are too large: their spread overflows float64 "
-            f"(largest |reward| is {largest:.3g}); rescale the rewards"
-        )
+        if not (np.isfinite(std[0]) and np.isfinite(divisor[0]) and np.isfinite(centered).all()):
+            raise ValueError(
+                "rewards are too large: their spread overflows float64 "
+                f"(largest |reward| is {largest:.3g}); rescale the rewards"
+            )
     for frozen in (array, advantages, centered):
         frozen.setflags(write=False)
     return GroupStats(
