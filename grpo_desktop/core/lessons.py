@@ -32,7 +32,11 @@ A step sets exactly one of ``lab`` and ``compare`` (the other is absent or null)
 ``"textbook"``). Rules that keep the stage unsurprising: every group on screen shares one advantage
 convention, so a compare step's two labs name the same one (:attr:`LessonStep.convention`);
 ``highlight: "compare"`` only on a compare step, and a compare step highlights ``"compare"`` or
-``"none"``; ``hide_advantages`` needs the advantage view. Pure Python, no Qt.
+``"none"``. Predict, then reveal: a step with ``hide_advantages`` (in either view: the reward view
+shows r and par, the advantage view only "?") asks the class to predict its group's advantages, so
+no earlier step may show them. Every earlier step that puts the same rewards on screen (in any
+order, under any convention: the signs and push counts would be the same) must hide them too
+(:func:`predict_spoilers`). Pure Python, no Qt.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ __all__ = [
     "load_lesson_file",
     "load_lessons",
     "parse_lesson",
+    "predict_spoilers",
 ]
 
 SCHEMA_VERSION = 1
@@ -342,8 +347,6 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
         raise _fail(
             source, f"{field}.hide_advantages", f"must be true or false, got {json_type_name(hide)}"
         )
-    if hide and view != "advantage":
-        raise _fail(source, f"{field}.hide_advantages", "needs 'view': 'advantage'")
     return LessonStep(
         title=title,
         text=text,
@@ -353,6 +356,41 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
         view=view,
         hide_advantages=hide,
     )
+
+
+def _same_rewards(first: LessonLab, second: LessonLab) -> bool:
+    """The same rewards in any order: the same advantages, push counts and signs on screen."""
+    return sorted(first.rewards) == sorted(second.rewards)
+
+
+def predict_spoilers(steps: tuple[LessonStep, ...]) -> list[tuple[int, int]]:
+    """(earlier, predict) step indices where the earlier step shows what the later one hides.
+
+    A step that hides the advantages asks the class to predict them; any earlier step that shows
+    the advantages of the same rewards (with ``hide_advantages`` off) gives the answer away.
+    """
+    spoilers = []
+    for index, step in enumerate(steps):
+        if not step.hide_advantages:
+            continue
+        for earlier in range(index):
+            before = steps[earlier]
+            if not before.hide_advantages and any(
+                _same_rewards(shown, hidden) for shown in before.labs for hidden in step.labs
+            ):
+                spoilers.append((earlier, index))
+    return spoilers
+
+
+def _check_predictions(steps: tuple[LessonStep, ...], source: str) -> None:
+    for earlier, index in predict_spoilers(steps):
+        rewards = ", ".join(str(r) for r in steps[index].labs[0].rewards)
+        raise _fail(
+            source,
+            f"steps[{earlier}].hide_advantages",
+            f"must be true: step {earlier + 1} would show the advantages of rewards {rewards} "
+            f"before step {index + 1} asks the class to predict them (predict, then reveal)",
+        )
 
 
 # --- public API ----------------------------------------------------------------------------------
@@ -394,13 +432,9 @@ def parse_lesson(data: object, source: str) -> Lesson:
         raise _fail(
             source, "steps", f"must hold {MIN_STEPS} to {MAX_STEPS} steps, got {len(steps)}"
         )
-    return Lesson(
-        id=lesson_id,
-        title=title,
-        summary=summary,
-        steps=tuple(_parse_step(step, source, f"steps[{i}]") for i, step in enumerate(steps)),
-        order=order,
-    )
+    parsed = tuple(_parse_step(step, source, f"steps[{i}]") for i, step in enumerate(steps))
+    _check_predictions(parsed, source)  # no step shows what a later step asks to predict
+    return Lesson(id=lesson_id, title=title, summary=summary, steps=parsed, order=order)
 
 
 def load_lesson_file(path: str | os.PathLike[str] | Traversable) -> Lesson:

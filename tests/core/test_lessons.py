@@ -28,6 +28,7 @@ from grpo_desktop.core.lessons import (
     load_lesson_file,
     load_lessons,
     parse_lesson,
+    predict_spoilers,
 )
 from grpo_desktop.core.problems import ProblemError, get_problem
 
@@ -145,6 +146,31 @@ def test_predict_steps_do_not_give_the_answer_away() -> None:
     for step in hidden:
         assert not _SIGNED.search(step.text), step.title
         assert "reveal" in step.text.lower()
+
+
+def test_no_lesson_shows_advantages_before_the_class_predicts_them() -> None:
+    for lesson in LESSONS:
+        assert predict_spoilers(lesson.steps) == [], lesson.id
+        first_predict = next(i for i, step in enumerate(lesson.steps) if step.hide_advantages)
+        for step in lesson.steps[: first_predict + 1]:  # hidden from the start up to the reveal
+            assert step.hide_advantages, (lesson.id, step.title)
+        assert lesson.steps[0].hide_advantages and lesson.steps[0].view == "reward"
+
+
+def _step(correct: tuple[int, ...], hide: bool, problem: str = "mult-23x47") -> LessonStep:
+    lab = LessonLab(problem, tuple(bool(flag) for flag in correct))
+    view = "reward" if not hide else "advantage"
+    return LessonStep("t", "Text.", lab, None, "cards", view, hide)
+
+
+def test_predict_spoilers_are_steps_showing_the_same_rewards_earlier() -> None:
+    seed, easy, hard = (1, 0, 0, 1), (1, 1, 1, 1, 0), (1, 0, 0, 0, 0)
+    assert predict_spoilers((_step(seed, False), _step(seed, True))) == [(0, 1)]
+    assert predict_spoilers((_step((0, 1, 1, 0), False), _step(seed, True))) == [(0, 1)]
+    assert predict_spoilers((_step(seed, True), _step(seed, True), _step(seed, False))) == []
+    # Seed 002's shape: the easy group revealed, then the hard group predicted.
+    steps = (_step(easy, True), _step(easy, False), _step(hard, True), _step(hard, False))
+    assert predict_spoilers(steps) == []
 
 
 # --- the shipped lessons -------------------------------------------------------------------------
@@ -363,10 +389,20 @@ BAD_FIELDS = [
         id="hide-not-bool",
     ),
     pytest.param(
-        _set("steps.0.hide_advantages", True),
+        _set("steps.0.hide_advantages", False),
         "steps[0].hide_advantages",
-        "advantage",
-        id="hide-in-reward-view",
+        "must be true: step 1 would show the advantages of rewards 1, 0, 0, 1 before step 2 "
+        "asks the class to predict them",
+        id="advantages-shown-before-the-class-predicts-them",
+    ),
+    pytest.param(
+        lambda data: (
+            _set("steps.0.hide_advantages", False)(data),
+            _set("steps.0.lab.correct", [0, 1, 1, 0])(data),
+        ),
+        "steps[0].hide_advantages",
+        "before step 2 asks the class to predict them",
+        id="same-rewards-in-another-order-shown-before-the-predict-step",
     ),
     pytest.param(_compare_step(1, [_LAB]), "steps[1].compare", "exactly 2", id="compare-one-lab"),
     pytest.param(
@@ -456,6 +492,7 @@ def test_non_utf8_and_missing_files(tmp_path: Path) -> None:
 def test_parse_lesson_accepts_booleans_and_defaults() -> None:
     data = _shipped_data()
     data["steps"][0]["lab"] = {"problem_id": "mult-23x47", "correct": [True, False]}
+    del data["steps"][0]["hide_advantages"]  # another group: nothing to give away
     lesson = parse_lesson(data, "inline")
     step = lesson.steps[0]
     assert step.lab == LessonLab("mult-23x47", (True, False), "textbook")

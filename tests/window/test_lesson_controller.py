@@ -235,11 +235,32 @@ def test_paging_back_to_a_predict_step_hides_again(qtbot, window, lessons):
     assert window.lab.trace_grid.card(0).advantage_hidden
 
 
+@pytest.mark.parametrize("lesson_id", [BASELINE, TWO_GROUPS])
+def test_step_one_shows_rewards_and_par_but_no_advantage_or_push_count(
+    qtbot, window, lessons, lesson_id
+):
+    lessons.start(lesson_id)
+    settle(qtbot, window)
+    lab = get_lesson(lesson_id).steps[0].lab
+    assert lessons.step_index == 0 and lessons.advantages_hidden
+    assert window.view == "reward"
+    assert window.lab.chart.bar_heights() == [float(r) for r in lab.rewards]
+    assert all(window.lab.trace_grid.card(i).advantage_hidden for i in range(len(lab.rewards)))
+    assert stat(window, "statPushedUp") == "?" and stat(window, "statPushedDown") == "?"
+    assert stat(window, "statPar") != "?"  # par is what step 1 is about
+    assert "A = ?" in window.math_panel.plain_text()
+    lessons.next()  # the predict step: still hidden
+    assert lessons.step.hide_advantages and lessons.advantages_hidden
+    assert window.lab.trace_grid.card(0).advantage_hidden
+
+
 def test_the_reveal_button_does_not_shift_the_other_buttons(qtbot, window, lessons):
     lessons.start(BASELINE)
+    lessons.go_to(step_of("Divide by the group std", BASELINE))
     QApplication.processEvents()
+    assert not lessons.bar.reveal_button.isVisible()
     x_next = lessons.bar.next_button.x()
-    lessons.next()  # the predict step: Reveal appears
+    lessons.previous()  # the predict step: Reveal appears
     QApplication.processEvents()
     assert lessons.bar.reveal_button.isVisible()
     assert lessons.bar.next_button.x() == x_next
