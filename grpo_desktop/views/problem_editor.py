@@ -14,6 +14,7 @@ The dialog edits plain data and returns a new :class:`Problem`; it changes no la
 
 from __future__ import annotations
 
+import html
 import itertools
 from typing import Any
 
@@ -459,7 +460,8 @@ class ProblemEditor(QDialog):
             if check.problems:
                 item.setText(f"Trace {row + 1} ⚠")
                 item.setForeground(QColor(self._theme.down))
-                item.setToolTip(check.advice)
+                # The advice quotes typed answers: show them as text, never as tooltip HTML.
+                item.setToolTip(f"<p style='white-space:pre-wrap'>{html.escape(check.advice)}</p>")
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Trace {row + 1}: needs work")
             else:
                 item.setText(f"Trace {row + 1}")

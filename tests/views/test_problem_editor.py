@@ -379,3 +379,15 @@ def test_screenshot_at_default_size(qtbot, editor, tmp_path):
     path = tmp_path / "problem_editor.png"
     assert editor.grab().save(str(path))
     assert path.stat().st_size > 0
+
+
+def test_trace_advice_tooltips_show_typed_markup_as_text(editor):
+    from PySide6.QtGui import QTextDocument
+
+    key = "<img src=x width=900>"
+    editor.answer_key_edit.setText(key)
+    tooltip = editor.trace_list.item(0).toolTip()
+    document = QTextDocument()
+    document.setHtml(tooltip)
+    assert key in document.toPlainText()
+    assert document.toPlainText() == editor._checks[0].advice
