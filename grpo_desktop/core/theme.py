@@ -29,7 +29,17 @@ class Theme:
     banner_fill: str  # degenerate banner
     banner_text: str
     stroke_width: float = 1.5  # outlines and chart strokes; thicker on a projector
-    type_scale: float = 1.0  # multiplies every font size; larger on a projector
+    # Type size, in two factors that multiply: ``chrome_scale`` scales the application font
+    # (menus, toolbar, problem picker, tabs, status bar, and every view's base with them);
+    # ``type_scale`` is what the views add on top for their content (numbers, cards, chart).
+    # A view multiplies by ``type_scale`` only: the chrome scale is already in the app font.
+    type_scale: float = 1.0
+    chrome_scale: float = 1.0
+
+    @property
+    def content_scale(self) -> float:
+        """How much larger than at 100 % zoom in the light theme the views' content is drawn."""
+        return self.chrome_scale * self.type_scale
 
     def push_colour(self, advantage: float) -> str:
         """The stroke colour for an answer with this advantage."""
@@ -104,7 +114,10 @@ PROJECTOR = Theme(
     banner_fill="#fff1b8",
     banner_text="#000000",
     stroke_width=3.0,
-    type_scale=1.35,
+    # The back row reads the content 1.35× as large as in the light theme; the chrome grows too
+    # (1.25×), so the menus and toolbar a lecturer points at are readable from there as well.
+    chrome_scale=1.25,
+    type_scale=1.08,
 )
 
 THEMES: dict[str, Theme] = {theme.name: theme for theme in (LIGHT, DARK, PROJECTOR)}

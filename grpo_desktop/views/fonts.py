@@ -1,4 +1,7 @@
-"""Font sizes relative to the application font, so a zoom (theme.type_scale) scales every view.
+"""Font sizes relative to the application font, so a zoom scales every view.
+
+The application font already carries the zoom and the theme's ``chrome_scale`` (stage controls set
+it); a view multiplies by ``theme.type_scale`` once, never by the chrome scale again.
 
 Sizes derive from ``QApplication.font()``, never from a widget's own font: a view that sets its own
 font from its own font would grow a little more on every theme change.

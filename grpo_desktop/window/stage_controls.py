@@ -1,8 +1,8 @@
 """On stage: themes, zoom and full screen, applied to the whole window at once.
 
-Zoom scales the application font (so menus, toolbar, cards, panels and chart grow together) and
-the theme's type scale multiplies on top; the Qt palette follows the theme so menus, combo boxes
-and spin boxes match it too.
+Zoom and the theme's chrome scale set the application font (so menus, toolbar, tabs, status bar,
+cards, panels and chart grow together) and the theme's type scale multiplies on top in the views;
+the Qt palette follows the theme so menus, combo boxes and spin boxes match it too.
 
 A zoom never makes the window larger than its screen (or than the size a screenshot asked for):
 when the layout's minimum size at the requested zoom does not fit, the largest zoom step that does
@@ -170,7 +170,7 @@ class StageControls:
 
     def _apply_zoom(self, theme: Theme, zoom: float) -> None:
         font = QFont(QGuiApplication.font())
-        font.setPointSizeF(self._base_point_size * zoom)
+        font.setPointSizeF(self._base_point_size * zoom * theme.chrome_scale)
         QApplication.setFont(font)
         self.window.apply_theme(theme)
 

@@ -24,7 +24,9 @@ def test_contrast_ratio_matches_the_wcag_reference_values():
 
 def test_projector_theme_is_larger_and_bolder():
     projector, light = get_theme("projector"), get_theme("light")
-    assert projector.type_scale > light.type_scale
+    assert projector.content_scale == pytest.approx(1.35)
+    assert projector.chrome_scale > light.chrome_scale  # menus and toolbar grow too
+    assert projector.type_scale >= light.type_scale
     assert projector.stroke_width > light.stroke_width
 
 

@@ -36,6 +36,29 @@ def test_projector_theme_makes_the_numbers_larger(window):
     assert window.findChild(QLabel, "statPar").font().pointSizeF() > before
 
 
+def test_the_projector_theme_grows_the_chrome_too_and_the_content_only_once(window):
+    def measure() -> dict[str, float]:
+        QApplication.processEvents()
+        toolbar_button = window.toolbar.widgetForAction(window.sample_action)
+        menu_bar = window.menuBar()
+        return {  # text widths as drawn: Fusion's fixed paddings would hide the font in heights
+            "menu bar": menu_bar.actionGeometry(menu_bar.actions()[0]).width(),
+            "toolbar button": toolbar_button.width(),
+            "problem picker": window.lab.problem_panel.chooser.width(),
+            "tab label": window.explain_tabs.tabBar().tabRect(0).width(),
+            "status bar text": window.statusBar().fontMetrics().height(),
+            "par": window.findChild(QLabel, "statPar").font().pointSizeF(),
+        }
+
+    light = measure()
+    window.presentation.set_theme("projector", remember=False)
+    projector = measure()
+    for name in ("menu bar", "toolbar button", "problem picker", "tab label", "status bar text"):
+        assert projector[name] >= 1.15 * light[name], (name, light[name], projector[name])
+    # The content grows by the theme's content scale, not by chrome × type scale twice over.
+    assert projector["par"] / light["par"] == pytest.approx(1.35, rel=0.02)
+
+
 def test_zoom_scales_text_between_75_and_300_percent(qtbot, window):
     size = window.findChild(QLabel, "statPar").font().pointSizeF()
     qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
