@@ -105,3 +105,18 @@ def test_recent_file_tooltips_show_the_path_as_text(files, tmp_path):
     document = QTextDocument()
     document.setHtml(files.recent_menu.actions()[0].toolTip())
     assert document.toPlainText() == str(path.resolve())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_opening_a_named_pipe_says_why_instead_of_freezing(files, tmp_path):
+    import threading
+
+    fifo = tmp_path / "pipe.grpo.json"
+    os.mkfifo(fifo)
+    result: list[bool] = []
+    worker = threading.Thread(target=lambda: result.append(files.open_path(fifo)), daemon=True)
+    worker.start()
+    worker.join(3.0)
+    assert not worker.is_alive(), "File ▸ Open blocked on a FIFO"
+    assert result == [False]
+    assert files.errors == ["pipe.grpo.json: is a named pipe (FIFO), not a scenario file"]
