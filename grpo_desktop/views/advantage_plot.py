@@ -146,6 +146,7 @@ class AdvantagePlot(pg.PlotItem):
         self._reserve_extent = 0.0  # max |value| the y range must cover beyond the bars drawn
         self._label_reserve = 0  # longest label to come: the label font must fit it too
         self._caption_room = True  # keep the caption band free (while animation is enabled)
+        self._card_title = True  # the x axis's "card" title (a cramped chart drops it)
         self._x_count = -1
         self._ticks: list[tuple[float, str]] | None = None
         self._zero_indices: tuple[tuple[int, ...], tuple[Push, ...]] | None = None
@@ -230,6 +231,11 @@ class AdvantagePlot(pg.PlotItem):
         self._value_title = title
         if self.getAxis("left").labelText != title:
             self.setLabel("left", title, **self._title_style)
+
+    def set_card_title_shown(self, shown: bool) -> None:
+        """Show the x axis's "card" title, or give its line to the bars (a cramped chart)."""
+        self._card_title = bool(shown)
+        self.getAxis("bottom").showLabel(self._card_title)
 
     def set_labels_suppressed(self, suppressed: bool) -> None:
         """Hide the value labels while bars move, or bring them back (from the next draw)."""
@@ -330,6 +336,7 @@ class AdvantagePlot(pg.PlotItem):
         self._title_style = title_style
         self.setLabel("left", self._value_title, **title_style)
         self.setLabel("bottom", "card", **title_style)
+        self.getAxis("bottom").showLabel(self._card_title)
         self._ref_axis_font = tick_font
         self._reserve_ref_width(self._ref_width_text, reset=True)
         # Half a tick label of room above and below, so the ±R tick labels are not cut off.

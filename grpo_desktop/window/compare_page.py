@@ -22,7 +22,7 @@ from grpo_desktop.window.lab_presenter import LabPresenter
 
 EASY_REWARDS = (True, True, True, True, False)
 HARD_REWARDS = (True, False, False, False, False)
-CHART_MIN_HEIGHT = 120  # px: the whole ±R range with its ticks and the bars' labels
+CHART_MIN_HEIGHT = 110  # px: the whole ±R range with its ticks and the bars' labels
 CHART_ROW = 5  # summary, heading, problem, stats, cards, chart, note
 
 
@@ -44,6 +44,8 @@ class CompareSide(QObject):
         pane.trace_grid.compact_above = 0  # small cards leave the charts room to be read
         pane.trace_grid.set_fit_contents(True)  # every card shown: no scroll area in the page
         pane.chart.setMinimumHeight(CHART_MIN_HEIGHT)
+        # The bars stand under their cards, numbered: the axis title's line goes to the bars.
+        pane.chart.advantage_plot.set_card_title_shown(False)
         pane.banner.float_over(pane.chart)
         pane.trace_grid.show_snapshot(pane.state.snapshot)
         pane.set_highlight_loudest(True)
