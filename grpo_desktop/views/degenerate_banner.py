@@ -75,14 +75,22 @@ class DegenerateBanner(QFrame):
         """Floating: how many px of the host's bottom the shown banner covers (else 0)."""
         return self._covering
 
+    def float_height(self, host_width: int) -> int:
+        """The px of a host this wide that the banner covers when shown (margins included)."""
+        width = max(1, host_width - 2 * self.FLOAT_MARGIN)
+        return self._height_at(width) + 2 * self.FLOAT_MARGIN
+
+    def _height_at(self, width: int) -> int:
+        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
+        return max(height, self.sizeHint().height())
+
     def _place(self) -> None:
         host = self._host
         if host is None:
             return
         margin = self.FLOAT_MARGIN
         width = max(1, host.width() - 2 * margin)
-        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
-        height = max(height, self.sizeHint().height())
+        height = self._height_at(width)
         self.setGeometry(margin, max(0, host.height() - height - margin), width, height)
         self.raise_()
         covering = height + 2 * margin if self.isVisibleTo(host) else 0

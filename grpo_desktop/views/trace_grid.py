@@ -9,10 +9,10 @@ font change — never on an ordinary toggle, so nothing moves when nothing chang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QApplication, QFrame, QScrollArea, QWidget
 
 from grpo_desktop.core.snapshot import LabSnapshot
@@ -22,6 +22,9 @@ from grpo_desktop.views.trace_card import TraceCard
 __all__ = ["COMPACT_ABOVE", "TraceGrid"]
 
 COMPACT_ABOVE = 8  # groups larger than this show compact cards
+MAX_CARD_SCALE = 5.0  # cards grow up to this font factor to fill a large screen's height
+FILL_STEP_SCALE = 0.1  # the card scales tried: 1.1, 1.2, …
+FILL_STEP = 1.0 + FILL_STEP_SCALE
 SPARE_NAME = "traceCardSpare"  # hidden pooled cards; never findable as traceCard{i}
 _NAVIGATION_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
@@ -48,6 +51,11 @@ class TraceGrid(QScrollArea):
         self._advantages_hidden = False
         self._fit_contents = False  # grow to show every card instead of scrolling
         self._bottom_reserve = 0  # px under the last row kept free (a banner floats there)
+        self.fill = True  # cards grow while they still fit the height (a large screen)
+        # px the filling leaves free at the bottom for a width (a banner floating there)
+        self.fill_reserve: Callable[[int], int] | None = None
+        self._card_scale = 1.0
+        self._keep_scale = False
 
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -112,9 +120,14 @@ class TraceGrid(QScrollArea):
             self._layout_key = None
             self._relayout()
         elif not compact and self._row_height() > self._cell.height():
-            # A toggled trace needs more room than the row has (rare): grow, never shrink.
+            # A toggled trace needs more room than the row has (rare): grow, never shrink,
+            # and keep the cards' size (a click never rescales them).
             self._layout_key = None
-            self._relayout()
+            self._keep_scale = True
+            try:
+                self._relayout()
+            finally:
+                self._keep_scale = False
         for card in self._cards[:count]:
             card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
             card.setVisible(True)
@@ -268,18 +281,8 @@ class TraceGrid(QScrollArea):
         width = self._cell.width()
         return max((c.height_for_width(width) for c in self._cards[: self._count]), default=0)
 
-    def _relayout(self) -> None:
-        """Place the active cards: equal columns filling the viewport width, rows downwards."""
-        available = self.viewport().width() - 2 * self._margin
-        key = (available, self._count, self._compact, self._problem_id)
-        if key == self._layout_key:
-            return
-        self._layout_key = key
-        if not self._count:
-            self._contents.resize(max(0, self.viewport().width()), 0)
-            if self._fit_contents:
-                self.setFixedHeight(0)
-            return
+    def _plan(self, available: int) -> tuple[int, int, int, int]:
+        """Columns, rows, cell width and row height for the cards at their current font."""
         minimum = self._cards[0].minimum_card_width()
         fit = max(1, (available + self._spacing) // (minimum + self._spacing))
         # As many columns as fit, then balanced over the rows that needs (8 cards in 6 columns
@@ -289,8 +292,74 @@ class TraceGrid(QScrollArea):
         # Below one minimum width (a very narrow window) the single column shrinks rather than
         # hiding its right edge: the card elides its text and shrinks its numbers to fit.
         width = max(1, (available - (columns - 1) * self._spacing) // columns)
-        self._cell = QSize(width, 0)
-        height = self._row_height()
+        height = max(c.height_for_width(width) for c in self._cards[: self._count])
+        return columns, rows, width, height
+
+    def _total_height(self, rows: int, height: int) -> int:
+        return 2 * self._margin + rows * height + (rows - 1) * self._spacing
+
+    def _set_card_scale(self, scale: float) -> None:
+        """Cards draw every text from their font: a larger font makes the whole card larger."""
+        if scale == self._card_scale:
+            return
+        self._card_scale = scale
+        if scale == 1.0:
+            self._contents.setFont(QFont())  # nothing set: inherit the grid's (the app's) font
+            return
+        font = QFont(self.font())
+        if font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * scale)
+        else:
+            font.setPixelSize(max(1, round(font.pixelSize() * scale)))
+        self._contents.setFont(font)
+
+    def _fill_scale(self, available: int, rows: int, height: int) -> float:
+        """The largest card scale (up to MAX_CARD_SCALE) whose layout still fits the height
+        (less the banner's room); 1 when even the plain cards do not fit. Tried on a resize or
+        a new group, never on a click, so cards never change size under the cursor."""
+        room = self.viewport().height() - 2 * self._margin
+        if self.fill_reserve is not None:
+            room -= self.fill_reserve(self.viewport().width())
+        plain = self._total_height(rows, height)
+        if plain <= 0 or plain * FILL_STEP > room:
+            return 1.0
+        top = min(MAX_CARD_SCALE, room / plain)  # a card's height grows at least with its font
+        candidates = [round(1.0 + FILL_STEP_SCALE * k, 2) for k in range(1, 41)]
+        for scale in sorted((c for c in candidates if c <= top), reverse=True):
+            self._set_card_scale(scale)
+            _columns, scaled_rows, _width, scaled_height = self._plan(available)
+            if self._total_height(scaled_rows, scaled_height) <= room:
+                return scale
+        return 1.0
+
+    def _relayout(self) -> None:
+        """Place the active cards: equal columns filling the viewport width, rows downwards.
+
+        Cards grow (a larger font) while they still fit the grid's height, so a large screen
+        shows them larger instead of a blank column; otherwise the grid scrolls.
+        """
+        available = self.viewport().width() - 2 * self._margin
+        filling = self.fill and not self._fit_contents
+        height_key = self.viewport().height() if filling else -1
+        key = (available, height_key, self._count, self._compact, self._problem_id)
+        if key == self._layout_key:
+            return
+        self._layout_key = key
+        if not self._count:
+            self._contents.resize(max(0, self.viewport().width()), 0)
+            if self._fit_contents:
+                self.setFixedHeight(0)
+            return
+        if not self._keep_scale:
+            self._set_card_scale(1.0)
+            columns, rows, width, height = self._plan(available)
+            if filling:
+                scale = self._fill_scale(available, rows, height)
+                self._set_card_scale(scale)
+                if scale != 1.0:
+                    columns, rows, width, height = self._plan(available)
+        else:
+            columns, rows, width, height = self._plan(available)
         self._cell = QSize(width, height)
         self._columns = columns
         # Spread the leftover pixels (from the integer division) over the first columns.
@@ -300,7 +369,7 @@ class TraceGrid(QScrollArea):
             x = self._margin + column * (width + self._spacing) + min(column, extra)
             y = self._margin + row * (height + self._spacing)
             card.setGeometry(QRect(x, y, width + (1 if column < extra else 0), height))
-        total = 2 * self._margin + rows * height + (rows - 1) * self._spacing
+        total = self._total_height(rows, height)
         self._contents.resize(self.viewport().width(), total + self._bottom_reserve)
         if self._fit_contents:
             self.setFixedHeight(total + 2 * self.frameWidth())

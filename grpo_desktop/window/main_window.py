@@ -178,7 +178,12 @@ class MainWindow(QMainWindow):
         column.setSpacing(8)
         column.addWidget(self.lab.problem_panel)
         column.addWidget(splitter, 1)
-        column.addWidget(self.lab.banner)
+        # The banner floats over the cards' bottom edge instead of reserving a blank band: the
+        # cards leave it room when they grow to fill the column, and can scroll clear of it.
+        grid, banner = self.lab.trace_grid, self.lab.banner
+        banner.float_over(grid)
+        grid.fill_reserve = banner.float_height
+        banner.covering_changed.connect(grid.set_bottom_reserve)
         self.lab_page = page
         self.pages.addWidget(page)
 

@@ -71,3 +71,67 @@ def test_the_lessons_compare_step_fits_a_laptop(qtbot, window, size):
     QApplication.processEvents()
     assert window.compare_view.isVisible()
     assert_comparison_fits(window)
+
+
+# ------------------------------------------------------------------ the lab page uses its room
+
+
+@pytest.fixture
+def sized(qtbot):
+    made = []
+
+    def make(size: tuple[int, int], theme: str = "light", group_size: int = 4) -> MainWindow:
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.install_deferred_features()
+        window.presentation.set_theme(theme, remember=False)
+        if group_size != 4:
+            window.request_group_size(group_size)
+        window.resize(*size)
+        window.show()
+        QApplication.processEvents()
+        made.append(window)
+        return window
+
+    yield make
+    for window in made:
+        window.undo_stack.setClean()
+        window.presentation.set_theme("light", remember=False)
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_cards_grow_into_a_large_screens_height(sized, size):
+    window = sized(size)
+    grid = window.lab.trace_grid
+    cards = grid.cards()
+    lowest = max(card.geometry().bottom() for card in cards)
+    assert lowest >= 0.6 * grid.viewport().height(), "the cards leave most of the column blank"
+    small = sized((1280, 800)).lab.trace_grid.cards()[0]
+    assert cards[0].font().pointSizeF() > 1.3 * small.font().pointSizeF()
+    assert grid.verticalScrollBar().maximum() == 0
+
+
+def test_a_group_of_8_fits_a_laptop(sized):
+    window = sized((1280, 800), group_size=8)
+    grid = window.lab.trace_grid
+    assert grid.group_size == 8
+    seen = rect_in(grid.viewport(), window)
+    for card in grid.cards():
+        assert seen.contains(rect_in(card, window)), f"{card.objectName()} is cut off"
+
+
+def test_no_blank_band_waits_for_the_banner(sized):
+    window = sized((1280, 800))
+    page, splitter = window.lab_page, window.lab_splitter
+    # The cards and chart reach the page's bottom: no row is reserved for the banner …
+    assert rect_in(splitter, window).bottom() == rect_in(page, window).bottom()
+    # … which, when a group is degenerate, floats over the cards' bottom edge.
+    window.request_preset("all-correct")
+    QApplication.processEvents()
+    banner, grid = window.lab.banner, window.lab.trace_grid
+    assert banner.isVisible()
+    assert rect_in(grid, window).contains(rect_in(banner, window))
+    # The cards can scroll clear of it.
+    last = grid.cards()[-1]
+    room = grid.widget().height() - last.geometry().bottom()
+    assert room >= banner.height()
