@@ -70,6 +70,16 @@ class MathPanel(QTextBrowser):
             self._hidden = hidden
             self._render()
 
+    def needed_height(self, width: int) -> int:
+        """The height (px) that shows all of the text at ``width`` without scrolling."""
+        chrome_w = self.width() - self.viewport().width()
+        chrome_h = self.height() - self.viewport().height()
+        document = self.document().clone(self)
+        document.setTextWidth(max(1, width - chrome_w))
+        height = document.size().height()
+        document.deleteLater()
+        return int(height + 0.999) + chrome_h + 2  # rounding: never one pixel short
+
     def plain_text(self) -> str:
         return self.toPlainText()
 

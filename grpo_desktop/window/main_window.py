@@ -639,17 +639,26 @@ class MainWindow(QMainWindow):
             self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
 
     def _balance_right_column(self, tab: int) -> None:
+        """The worked math gets the height that shows all of it, the chart the rest, but never
+        less than half (a small screen scrolls the math); the drawing tab gets 55 %."""
         total = sum(self.right_splitter.sizes())
-        if total > 0:
-            chart_share = 0.45 if tab == 1 else 0.6
-            chart = round(total * chart_share)
-            self.right_splitter.setSizes([chart, total - chart])
+        if total <= 0:
+            return
+        if tab == 1:
+            chart = round(total * 0.45)
+        else:
+            panel = self.math_panel
+            tab_chrome = self.explain_tabs.height() - panel.height()
+            need = panel.needed_height(panel.width()) + max(0, tab_chrome)
+            chart = max(round(total * 0.5), total - need)
+        self.right_splitter.setSizes([chart, total - chart])
 
     def showEvent(self, event) -> None:  # Qt override
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
             self._balance_splitter()
+            self._balance_right_column(self.explain_tabs.currentIndex())
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).exec()

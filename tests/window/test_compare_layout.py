@@ -99,6 +99,20 @@ def sized(qtbot):
         window.presentation.set_theme("light", remember=False)
 
 
+@pytest.mark.parametrize("theme", ["light", "projector"])
+@pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_worked_math_is_shown_whole_on_a_large_screen(sized, size, theme):
+    window = sized(size, theme)
+    panel = window.math_panel
+    assert panel.isVisible()
+    assert panel.verticalScrollBar().maximum() == 0, "the worked math is cut off"
+    assert rect_in(window, window).contains(rect_in(panel, window))
+    assert "Advantage of a wrong answer" in panel.plain_text()
+    # … and the chart keeps at least half of the column.
+    chart, tabs = window.right_splitter.sizes()
+    assert chart >= tabs
+
+
 @pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_cards_grow_into_a_large_screens_height(sized, size):
     window = sized(size)
