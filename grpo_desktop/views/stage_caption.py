@@ -8,6 +8,7 @@ Each caption then takes the largest font that fits the band, wrapping to two lin
 from __future__ import annotations
 
 import math
+import re
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -28,10 +29,21 @@ _NBSP = "\u00a0"
 _BOUND = (" = ", " + ", f" {MINUS} ", " of ", " (reverse)", "par (", " (leave-one-out)")
 
 
+# A one-character word ("r", "A", "G") never sits alone on a line: it keeps to its neighbour.
+_LAST_SHORT_WORD = re.compile(r" (\S)$")
+_SHORT_WORD = re.compile(r"(?:(?<=^)|(?<=\s))(\S) ")
+
+
 def unbreakable(caption: str) -> str:
-    """The caption with no line break inside "mean = 0.5", "std + 1e-4", "Step 1 of 2" …"""
+    """The caption with no line break inside "mean = 0.5", "std + 1e-4", "Step 1 of 2" …
+
+    A one-character word is joined to the next word (the last one to the word before it), so a
+    wrapped caption never leaves a lone "r" on a line ("add par back (mean = 0.5): r").
+    """
     for phrase in _BOUND:
         caption = caption.replace(phrase, phrase.replace(" ", _NBSP))
+    caption = _LAST_SHORT_WORD.sub(_NBSP + r"\1", caption)
+    caption = _SHORT_WORD.sub(r"\1" + _NBSP, caption)
     return caption.replace("/(", "/\u2060(")  # a word joiner: no break inside "G/(G − 1)"
 
 

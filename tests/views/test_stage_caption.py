@@ -56,3 +56,30 @@ def test_a_wide_plot_gives_one_line_and_a_narrow_one_a_taller_band(caption):
     document = caption.textItem.document()
     assert 0 < caption.textItem.textWidth() <= 260  # wraps inside the plot
     assert document.size().height() <= caption.band_px()  # and stays inside its band
+
+
+def _lines(caption: StageCaption) -> list[str]:
+    document = caption.textItem.document()
+    lines, block = [], document.begin()
+    while block.isValid():
+        layout = block.layout()
+        for index in range(layout.lineCount()):
+            line = layout.lineAt(index)
+            lines.append(block.text()[line.textStart() : line.textStart() + line.textLength()])
+        block = block.next()
+    return [line.strip() for line in lines]
+
+
+def test_a_one_character_word_keeps_to_its_neighbour():
+    assert unbreakable(CAPTIONS[3]).endswith(f"0.5):{NBSP}r")
+    assert f"r{NBSP}\u2212{NBSP}mean" in unbreakable(CAPTIONS[0])
+    assert unbreakable("A is r") == f"A{NBSP}is{NBSP}r"
+
+
+def test_a_wrapped_caption_never_leaves_one_character_on_a_line(caption):
+    for width in range(60, 420, 5):
+        caption.fit(width)
+        for text in CAPTIONS:
+            caption.show_text(text, width)
+            lines = _lines(caption)
+            assert all(len(line) > 1 for line in lines), (width, lines)
