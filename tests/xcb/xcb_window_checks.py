@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 
+from grpo_desktop.views.shortcuts_dialog import shortcut_rows
 from grpo_desktop.window.main_window import MainWindow
 
 CONTROL = Qt.KeyboardModifier.ControlModifier
@@ -110,3 +111,9 @@ def test_the_redo_action_lists_each_key_once(window):
     keys = [QKeySequence(key).toString() for key in window.redo_action.shortcuts()]
     assert keys == list(dict.fromkeys(keys))
     assert {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys)
+
+
+def test_f1_names_each_redo_key_once(window):
+    (redo,) = [key for _menu, key, text in shortcut_rows(window) if text == "Redo"]
+    keys = redo.split(" or ")
+    assert len(keys) == len(set(keys)) and {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys), redo
