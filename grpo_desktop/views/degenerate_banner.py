@@ -27,6 +27,7 @@ class DegenerateBanner(QFrame):
         self.setObjectName("degenerateBanner")
         self._host: QWidget | None = None
         self._covering = 0
+        self._degenerate = False  # what the last snapshot asked for (survives reparenting)
         policy = self.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
@@ -46,6 +47,7 @@ class DegenerateBanner(QFrame):
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
         stats = snapshot.stats
+        self._degenerate = bool(stats.degenerate)
         if not stats.degenerate:
             self.hide()
             return
@@ -54,10 +56,9 @@ class DegenerateBanner(QFrame):
 
     def float_over(self, host: QWidget) -> None:
         """Draw over ``host``'s bottom edge, full width, instead of taking a row of a layout."""
-        self._host = host
-        shown = self.isVisibleTo(self.parentWidget()) if self.parentWidget() else False
-        self.setParent(host)
-        self.setVisible(shown)
+        self.setParent(host)  # hides it: Qt hides a widget whose parent changes
+        self._host = host  # only now: placing it while still a window would raise() a window
+        self.setVisible(self._degenerate)
         host.installEventFilter(self)
         self._place()
 
@@ -82,7 +83,8 @@ class DegenerateBanner(QFrame):
 
     def _height_at(self, width: int) -> int:
         height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
-        return max(height, self.sizeHint().height())
+        # A wrapped label's size hint is for a narrower width: taller than needed here.
+        return height if height > 0 else self.sizeHint().height()
 
     def _place(self) -> None:
         host = self._host
