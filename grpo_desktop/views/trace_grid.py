@@ -56,6 +56,7 @@ class TraceGrid(QScrollArea):
         self.fill_reserve: Callable[[int], int] | None = None
         self._card_scale = 1.0
         self._keep_scale = False
+        self._fixed_scale: float | None = None  # set by the page: no search, this scale
 
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -144,6 +145,20 @@ class TraceGrid(QScrollArea):
             self.setMaximumHeight(16777215)
         self._layout_key = None
         self._relayout()
+
+    def set_card_scale(self, scale: float | None) -> None:
+        """Draw the cards at ``scale`` × their font (the page decides), or None: grow them to
+        fill the height when ``fill`` is on, else 1."""
+        if scale is not None:
+            scale = round(max(1.0, float(scale)), 2)
+        if scale != self._fixed_scale:
+            self._fixed_scale = scale
+            self._layout_key = None
+            self._relayout()
+
+    def card_scale(self) -> float:
+        """The factor the cards' font is drawn at now (1: the grid's own font)."""
+        return self._card_scale
 
     def set_bottom_reserve(self, pixels: int) -> None:
         """Let the cards scroll ``pixels`` further, clear of a banner drawn over the grid's
@@ -339,7 +354,7 @@ class TraceGrid(QScrollArea):
         shows them larger instead of a blank column; otherwise the grid scrolls.
         """
         available = self.viewport().width() - 2 * self._margin
-        filling = self.fill and not self._fit_contents
+        filling = self.fill and not self._fit_contents and self._fixed_scale is None
         height_key = self.viewport().height() if filling else -1
         key = (available, height_key, self._count, self._compact, self._problem_id)
         if key == self._layout_key:
@@ -350,7 +365,10 @@ class TraceGrid(QScrollArea):
             if self._fit_contents:
                 self.setFixedHeight(0)
             return
-        if not self._keep_scale:
+        if self._fixed_scale is not None:
+            self._set_card_scale(self._fixed_scale)
+            columns, rows, width, height = self._plan(available)
+        elif not self._keep_scale:
             self._set_card_scale(1.0)
             columns, rows, width, height = self._plan(available)
             if filling:

@@ -13,6 +13,7 @@ degenerate banner floats over its chart's bottom instead of reserving a blank ro
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from grpo_desktop.core.snapshot import LabSnapshot
@@ -24,6 +25,8 @@ EASY_REWARDS = (True, True, True, True, False)
 HARD_REWARDS = (True, False, False, False, False)
 CHART_MIN_HEIGHT = 110  # px: the whole ±R range with its ticks and the bars' labels
 CHART_ROW = 5  # summary, heading, problem, stats, cards, chart, note
+CARD_SCALE_HEIGHT = 760  # px of page per 1× card font: a taller screen draws the cards larger
+MAX_CARD_SCALE = 3.0
 
 
 class CompareSide(QObject):
@@ -110,6 +113,20 @@ class CompareView(QWidget):
         text's hint, the charts' hints) would make the page scroll on a screen it fits.
         """
         return self.layout().totalMinimumHeightForWidth(width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        """A tall screen draws the cards larger (their numbers are read from the back row).
+
+        Scaled from the height the page is shown in (its scroll area's viewport), never from its
+        own height, which the cards' size itself can stretch.
+        """
+        super().resizeEvent(event)
+        shown_in = self.parentWidget()
+        height = shown_in.height() if shown_in is not None else self.height()
+        scale = min(MAX_CARD_SCALE, max(1.0, height / CARD_SCALE_HEIGHT))
+        scale = round(scale * 10) / 10  # in steps of 0.1: a small resize does not rescale
+        for side in (self.left, self.right):
+            side.pane.trace_grid.set_card_scale(scale)
 
     @property
     def panes(self) -> tuple[LabPresenter, LabPresenter]:

@@ -58,6 +58,19 @@ def test_easy_vs_hard_fits_a_laptop_without_nested_scrolling(window, size):
     assert window.hard.chart.bar_heights()[0] == pytest.approx(2.0)
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_easy_vs_hard_draws_larger_cards_on_a_larger_screen(window, size):
+    window.show_compare(True)
+    QApplication.processEvents()
+    laptop = window.easy.trace_grid.card(0).height()
+    window.resize(*size)
+    QApplication.processEvents()
+    assert_comparison_fits(window)
+    card = window.easy.trace_grid.card(0)
+    assert card.height() > 1.2 * laptop
+    assert card.font().pointSizeF() > 1.2 * window.font().pointSizeF()
+
+
 # At 1024×768 the lesson bar's ~110 px leave too little: the page scrolls as one (see the report).
 @pytest.mark.parametrize("size", [(1280, 800)], ids=lambda size: f"{size[0]}x{size[1]}")
 def test_the_lessons_compare_step_fits_a_laptop(qtbot, window, size):
