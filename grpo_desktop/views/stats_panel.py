@@ -129,7 +129,10 @@ class StatsPanel(QFrame):
             self.tiles[0].minimumSizeHint().width() + self.tiles[1].minimumSizeHint().width(),
             self.tiles[2].minimumSizeHint().width() + self.tiles[3].minimumSizeHint().width(),
         )
-        height = max(tile.minimumSizeHint().height() for tile in self.tiles)
+        # The tiles' minimum height is the even height their text needs (set by _even_heights).
+        height = max(
+            max(tile.minimumSizeHint().height(), tile.minimumHeight()) for tile in self.tiles
+        )
         rows = 1 if self._columns == 4 else 2
         return QSize(widest_pair + self._grid.spacing(), rows * height + (rows - 1) * 8)
 

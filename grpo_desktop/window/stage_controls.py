@@ -24,7 +24,14 @@ from PySide6.QtGui import (
     QPalette,
     QScreen,
 )
-from PySide6.QtWidgets import QApplication, QStatusBar
+from PySide6.QtWidgets import (
+    QApplication,
+    QBoxLayout,
+    QLayoutItem,
+    QStackedWidget,
+    QStatusBar,
+    QWidget,
+)
 
 from grpo_desktop.core.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
@@ -63,6 +70,44 @@ def palette_for(theme: Theme) -> QPalette:
     return palette
 
 
+def needed_height(widget: QWidget, width: int) -> int:
+    """The height ``widget`` needs at ``width`` px, wrapped text included.
+
+    Qt's minimum sizes leave out text that wraps (its height depends on the width), and a stack's
+    height-for-width is that of its tallest page; this walks vertical box layouts and counts only
+    the page a stack shows.
+    """
+    if isinstance(widget, QStackedWidget):
+        page = widget.currentWidget()
+        return 0 if page is None else needed_height(page, width)
+    layout = widget.layout()
+    floor = widget.minimumSizeHint().expandedTo(widget.minimumSize()).height()
+    if layout is None:
+        return floor
+    vertical = (QBoxLayout.Direction.TopToBottom, QBoxLayout.Direction.BottomToTop)
+    if isinstance(layout, QBoxLayout) and layout.direction() in vertical:
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        heights = [_item_height(layout.itemAt(i), inner) for i in range(layout.count())]
+        shown = [height for height in heights if height is not None]
+        total = sum(shown) + layout.spacing() * max(0, len(shown) - 1)
+        return max(floor, total + margins.top() + margins.bottom())
+    if layout.hasHeightForWidth():
+        return max(floor, layout.totalHeightForWidth(width))
+    return floor
+
+
+def _item_height(item: QLayoutItem, width: int) -> int | None:
+    widget = item.widget()
+    if widget is not None:
+        if widget.isHidden() and not widget.sizePolicy().retainSizeWhenHidden():
+            return None
+        return needed_height(widget, width)
+    if item.isEmpty():
+        return None
+    return item.heightForWidth(width) if item.hasHeightForWidth() else item.minimumSize().height()
+
+
 class StageWindow(Protocol):
     """What the stage controls ask of the window: Qt's own calls, and re-styling for a theme."""
 
@@ -81,6 +126,10 @@ class StageWindow(Protocol):
     def minimumSizeHint(self) -> QSize: ...
 
     def screen(self) -> QScreen: ...
+
+    def centralWidget(self) -> QWidget: ...
+
+    def height(self) -> int: ...
 
     def size(self) -> QSize: ...
 
@@ -185,7 +234,14 @@ class StageControls:
         # New fonts post layout requests; run them (and the resizes they cause) before measuring.
         for _ in range(3):
             QApplication.sendPostedEvents()
-        needed = self.window.minimumSizeHint().expandedTo(self.window.minimumSize())
+        window = self.window
+        needed = window.minimumSizeHint().expandedTo(window.minimumSize())
+        # Text that wraps (the prompt, the tiles' notes) needs more height the narrower it is;
+        # the main window's own minimum leaves that out, so ask the central layout at its width.
+        central = window.centralWidget()
+        if central is not None:
+            chrome = window.height() - central.height()
+            needed.setHeight(max(needed.height(), chrome + needed_height(central, central.width())))
         return needed.width() <= available.width() and needed.height() <= available.height()
 
     def fit_to(self, size: QSize | None) -> None:

@@ -224,6 +224,30 @@ def test_a_zoom_too_large_for_the_screen_steps_down_and_the_status_bar_stays_on_
     assert window.presentation.shown_zoom == fitting  # a zoom that fits is shown as asked
 
 
+def test_a_fitted_zoom_counts_wrapped_text_so_nothing_is_squeezed(window):
+    """A long prompt wraps to more lines at a larger zoom: the fit must count them, or the
+    layout squeezes the stat tiles onto each other (seen at 1280x800, projector, 200 %)."""
+    window.request_problem("percent-increase-40-50")
+    window.presentation.set_theme("projector", remember=False)
+    window.presentation.fit_to(QSize(1280, 800))
+    window.resize(1280, 800)
+    window.presentation.set_zoom(2.0, remember=False)
+    QApplication.processEvents()
+    assert window.height() <= 800
+    prompt = window.lab.problem_panel.prompt
+    assert prompt.heightForWidth(prompt.width()) <= prompt.height()
+    tiles = window.lab.stats_panel.tiles
+    for upper, lower in ((tiles[0], tiles[2]), (tiles[1], tiles[3])):
+        upper_bottom = upper.mapTo(window, upper.rect().bottomLeft()).y()
+        lower_top = lower.mapTo(window, lower.rect().topLeft()).y()
+        if lower_top > upper.mapTo(window, upper.rect().topLeft()).y():  # two rows
+            assert upper_bottom < lower_top
+    for tile in tiles:
+        note = tile.note
+        assert note.heightForWidth(note.width()) <= note.height()
+        assert note.mapTo(tile, note.rect().bottomLeft()).y() <= tile.contentsRect().bottom()
+
+
 def test_about_names_version_license_and_sources(window, monkeypatch):
     shown = []
     monkeypatch.setattr(
