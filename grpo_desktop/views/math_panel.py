@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtGui import QFont, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from grpo_desktop.core.explain import WorkedMath
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
+
+MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 
 
 def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
@@ -57,6 +60,7 @@ class MathPanel(QTextBrowser):
         self._theme = theme
         self._worked: WorkedMath | None = None
         self._hidden = False
+        self._scale = 1.0  # the text's size over the theme's, grown to fill a large box
         self.set_theme(theme)
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
@@ -71,14 +75,19 @@ class MathPanel(QTextBrowser):
             self._render()
 
     def needed_height(self, width: int) -> int:
-        """The height (px) that shows all of the text at ``width`` without scrolling."""
+        """The height (px) that shows all of the text, at its plain size, at ``width``."""
         chrome_w = self.width() - self.viewport().width()
         chrome_h = self.height() - self.viewport().height()
-        document = self.document().clone(self)
-        document.setTextWidth(max(1, width - chrome_w))
-        height = document.size().height()
-        document.deleteLater()
+        height = self._text_height(width - chrome_w, 1.0)
         return int(height + 0.999) + chrome_h + 2  # rounding: never one pixel short
+
+    def text_scale(self) -> float:
+        """How much larger than the theme's size the text is drawn to fill the box (>= 1)."""
+        return self._scale
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_text()
 
     def plain_text(self) -> str:
         return self.toPlainText()
@@ -89,9 +98,47 @@ class MathPanel(QTextBrowser):
             f"#mathPanel {{ background: {theme.surface}; color: {theme.text};"
             f" border: 1px solid {theme.border}; border-radius: 8px; padding: 6px; }}"
         )
-        self.setFont(scaled_font(1.1 * theme.type_scale))
+        self.setFont(self._font(self._scale))
         self._render()
+
+    def _font(self, scale: float) -> QFont:
+        return scaled_font(1.1 * self._theme.type_scale * scale)
+
+    def _html(self) -> str:
+        return (
+            ""
+            if self._worked is None
+            else worked_math_html(self._worked, self._theme, self._hidden)
+        )
+
+    def _text_height(self, width: float, scale: float) -> float:
+        """The document's height at ``width`` px with the text at ``scale``."""
+        document = QTextDocument()
+        document.setDocumentMargin(self.document().documentMargin())
+        document.setDefaultFont(self._font(scale))
+        document.setHtml(self._html())
+        document.setTextWidth(max(1.0, float(width)))
+        return document.size().height()
+
+    def _fit_text(self) -> None:
+        """The largest text (up to MAX_TEXT_SCALE, in 0.1 steps) that the box shows whole.
+
+        A small box keeps the plain size and scrolls; a large screen's box is filled.
+        """
+        if self._worked is None:
+            return
+        room, width = self.viewport().height() - 2, self.viewport().width()
+        scale = 1.0
+        plain = self._text_height(width, 1.0)
+        if 0 < plain * 1.1 <= room:
+            scale = min(MAX_TEXT_SCALE, int(room / plain * 10) / 10)
+            while scale > 1.0 and self._text_height(width, scale) > room:
+                scale = round(scale - 0.1, 1)
+        if scale != self._scale:
+            self._scale = scale
+            self.setFont(self._font(scale))
 
     def _render(self) -> None:
         if self._worked is not None:
-            self.setHtml(worked_math_html(self._worked, self._theme, self._hidden))
+            self.setHtml(self._html())
+            self._fit_text()

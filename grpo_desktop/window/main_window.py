@@ -639,8 +639,9 @@ class MainWindow(QMainWindow):
             self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
 
     def _balance_right_column(self, tab: int) -> None:
-        """The worked math gets the height that shows all of it, the chart the rest, but never
-        less than half (a small screen scrolls the math); the drawing tab gets 55 %."""
+        """The worked math gets at least the height that shows all of it (its text grows into
+        any more), the chart the rest but 50–60 % of the column (a small screen scrolls the
+        math); the drawing tab gets 55 %."""
         total = sum(self.right_splitter.sizes())
         if total <= 0:
             return
@@ -650,7 +651,8 @@ class MainWindow(QMainWindow):
             panel = self.math_panel
             tab_chrome = self.explain_tabs.height() - panel.height()
             need = panel.needed_height(panel.width()) + max(0, tab_chrome)
-            chart = max(round(total * 0.5), total - need)
+            # The chart keeps 50–60 %; a large screen's spare height fills the math's text.
+            chart = max(round(total * 0.5), min(round(total * 0.6), total - need))
         self.right_splitter.setSizes([chart, total - chart])
 
     def showEvent(self, event) -> None:  # Qt override

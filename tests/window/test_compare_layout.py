@@ -162,3 +162,11 @@ def test_no_blank_band_waits_for_the_banner(sized):
     last = grid.cards()[-1]
     room = grid.widget().height() - last.geometry().bottom()
     assert room >= banner.height()
+
+
+def test_the_worked_math_grows_into_a_large_box_and_keeps_its_size_on_a_laptop(sized):
+    large = sized((3840, 2160)).math_panel
+    assert large.text_scale() >= 1.5, "a 4K screen leaves the worked math tiny in a blank box"
+    assert large.verticalScrollBar().maximum() == 0
+    assert large.font().pointSizeF() >= 1.5 * sized((1280, 800)).math_panel.font().pointSizeF()
+    assert sized((1280, 800)).math_panel.text_scale() == 1.0
