@@ -141,4 +141,7 @@ class MathPanel(QTextBrowser):
     def _render(self) -> None:
         if self._worked is not None:
             self.setHtml(self._html())
-            self._fit_text()
+            # A click keeps the text's size unless the new text no longer fits (the browser
+            # lays its own document out anyway); a resize searches afresh.
+            if self._scale > 1.0 and self.document().size().height() > self.viewport().height():
+                self._fit_text()
