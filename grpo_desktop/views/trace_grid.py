@@ -338,13 +338,25 @@ class TraceGrid(QScrollArea):
         plain = self._total_height(rows, height)
         if plain <= 0 or plain * FILL_STEP > room:
             return 1.0
-        top = min(MAX_CARD_SCALE, room / plain)  # a card's height grows at least with its font
-        candidates = [round(1.0 + FILL_STEP_SCALE * k, 2) for k in range(1, 41)]
-        for scale in sorted((c for c in candidates if c <= top), reverse=True):
+        # Estimate first (fonts scale sizes linearly: columns shrink with 1/scale, heights grow
+        # with it), then check for real, stepping down: each try restyles every card.
+        probe = self._cards[0]
+        min_width = probe.minimum_card_width()
+        tallest = max(c.height_for_width(min_width) for c in self._cards[: self._count])
+        scale = 1.0
+        for step in range(round((MAX_CARD_SCALE - 1.0) / FILL_STEP_SCALE), 0, -1):
+            guess = 1.0 + FILL_STEP_SCALE * step
+            fit = max(1, int((available + self._spacing) // (min_width * guess + self._spacing)))
+            guess_rows = -(-self._count // fit)
+            if self._total_height(guess_rows, round(tallest * guess)) <= room:
+                scale = round(guess, 2)
+                break
+        while scale > 1.0:
             self._set_card_scale(scale)
             _columns, scaled_rows, _width, scaled_height = self._plan(available)
             if self._total_height(scaled_rows, scaled_height) <= room:
                 return scale
+            scale = round(scale - FILL_STEP_SCALE, 2)
         return 1.0
 
     def _relayout(self) -> None:
