@@ -337,11 +337,20 @@ class MainWindow(QMainWindow):
         toolbar = QToolBar("Presets", self, objectName="presetsToolbar")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        # Short toolbar labels (menus, tooltips and F1 keep the full names) so every action fits
+        # a 1024-px-wide projector without hiding behind the toolbar's » overflow.
+        for action, short in (
+            (self.preset_actions["easy"], "Easy"),
+            (self.preset_actions["hard"], "Hard"),
+            (self.sample_action, "Sample"),
+            (self.compare_action, "Easy vs hard"),
+        ):
+            action.setIconText(short)
         for action in self.preset_actions.values():
             toolbar.addAction(action)
         toolbar.addAction(self.sample_action)
         toolbar.addSeparator()
-        toolbar.addWidget(self._labelled("Group size G", self.group_size_spin))
+        toolbar.addWidget(self._labelled("G", self.group_size_spin))
         toolbar.addWidget(self._labelled("Convention", self.convention_combo))
         toolbar.addSeparator()
         toolbar.addAction(self.view_toggle)
@@ -353,7 +362,7 @@ class MainWindow(QMainWindow):
     def _labelled(text: str, field: QWidget) -> QWidget:
         box = QWidget()
         row = QHBoxLayout(box)
-        row.setContentsMargins(8, 0, 8, 0)
+        row.setContentsMargins(6, 0, 6, 0)
         label = QLabel(text)
         label.setBuddy(field)
         row.addWidget(label)
