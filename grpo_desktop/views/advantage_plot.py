@@ -31,6 +31,8 @@ LABEL_MARGIN_PX = 1.0  # QTextDocument margin around each value label (Qt's defa
 LABEL_GAP_PX = 3.0  # between a bar's end and its value label
 LABEL_MIN_SPACING_PX = 4.0  # free space required between neighbouring labels
 MIN_LABEL_POINT_SIZE = 7.0  # below this a label is unreadable: hide labels instead
+LABEL_GROWTH_PX = 420.0  # a plot this tall draws labels at their plain size; taller grows them
+MAX_LABEL_GROWTH = 2.5
 MARKER_PX = 9.0  # the "no signal" dot drawn on a zero-height bar (before type_scale)
 DEFAULT_HEADROOM = 1.25  # range factor over max|A| before the plot has a real size
 HIDDEN_LABEL_HEADROOM = 1.08  # no labels to fit: just keep bars off the frame
@@ -153,7 +155,7 @@ class AdvantagePlot(pg.PlotItem):
         self._labels_shown = False
         self._labels_suppressed = False  # hidden while bars move
         self._applied_label_font: QFont | None = None
-        self._fit_key: tuple[float, str, str] | None = None
+        self._fit_key: tuple[float, str, str, float] | None = None
         self._fit_font: QFont | None = None
         self._label_height_px = 0.0
         self._label_font = QFont()
@@ -481,7 +483,11 @@ class AdvantagePlot(pg.PlotItem):
         """
         px = self.px_per_card()
         template = self._label_template()
-        key = (round(px, 3), template, self._label_font.key())
+        # A tall plot (a large screen) reads from further away: its labels may grow, in steps
+        # of a quarter so a small resize keeps them.
+        grow = min(MAX_LABEL_GROWTH, max(1.0, self._viewbox.height() / LABEL_GROWTH_PX))
+        grow = math.floor(grow * 4) / 4
+        key = (round(px, 3), template, self._label_font.key(), grow)
         if key == self._fit_key:
             return self._fit_font
         self._fit_key = key
@@ -489,7 +495,7 @@ class AdvantagePlot(pg.PlotItem):
         if px <= 0:
             return None
         floor = MIN_LABEL_POINT_SIZE * max(self._theme.type_scale, 1.0)
-        largest = self._label_font.pointSizeF()
+        largest = self._label_font.pointSizeF() * grow
         sizes = [largest - 0.5 * step for step in range(int((largest - floor) / 0.5) + 1)]
         if not sizes or sizes[-1] > floor:
             sizes.append(floor)

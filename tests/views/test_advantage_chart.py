@@ -738,3 +738,14 @@ def test_hidden_advantages_show_no_bars_no_colours_until_revealed(make_chart):
     chart.set_advantages_hidden(False)
     assert chart.bar_heights() == [1.0, -1.0, -1.0, 1.0]
     assert len(set(chart.bar_colours())) == 2
+
+
+def test_a_tall_chart_draws_larger_value_labels(make_chart):
+    sizes = []
+    for width, height in ((640, 400), (1400, 1300)):
+        chart = make_chart(width, height)
+        chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
+        labels = visible_labels(chart)
+        assert len(labels) == 4
+        sizes.append(labels[0].textItem.font().pointSizeF())
+    assert sizes[1] >= 1.5 * sizes[0]
