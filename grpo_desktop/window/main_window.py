@@ -9,7 +9,7 @@ one snapshot; every view of that lab renders it. The window follows the workbenc
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -51,6 +51,21 @@ from grpo_desktop.window.stage_controls import StageControls
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
 EXPLANATION_TABS = ("math", "ppo")  # the worked math, "one model, not four"
+
+
+class _AfterResize(QObject):
+    """Calls ``react`` once the watched widget has a new size (Qt has no resized signal)."""
+
+    def __init__(self, watched: QWidget, react) -> None:
+        super().__init__(watched)
+        self._react = react
+        watched.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            # After the widget has laid out its new size; never after it is gone.
+            QTimer.singleShot(0, self, self._react)
+        return False
 
 
 class MainWindow(QMainWindow):
@@ -161,6 +176,9 @@ class MainWindow(QMainWindow):
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
         right.setChildrenCollapsible(False)
+        # A lesson bar or a new window size changes the column's height: re-share it, so the
+        # worked math keeps the height it needs (the splitter alone would scale both parts).
+        _AfterResize(right, lambda: self._balance_right_column(self.explain_tabs.currentIndex()))
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
         self.lab_splitter = splitter

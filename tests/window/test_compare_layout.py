@@ -170,3 +170,17 @@ def test_the_worked_math_grows_into_a_large_box_and_keeps_its_size_on_a_laptop(s
     assert large.verticalScrollBar().maximum() == 0
     assert large.font().pointSizeF() >= 1.5 * sized((1280, 800)).math_panel.font().pointSizeF()
     assert sized((1280, 800)).math_panel.text_scale() == 1.0
+
+
+def test_the_lesson_step_on_the_worked_math_shows_it_whole(qtbot, sized):
+    window = sized((1920, 1080), "projector")
+    lesson = "group-is-baseline"
+    steps = get_lesson(lesson).steps
+    window.lessons.start(lesson)  # the lesson bar takes height from the column
+    window.lessons.go_to(next(i for i, s in enumerate(steps) if s.highlight == "math"))
+    qtbot.waitUntil(lambda: not any(pane.chart.is_animating() for pane in window.panes))
+    for _ in range(3):
+        QApplication.processEvents()
+    panel = window.math_panel
+    assert window.highlight_target("math").isVisible()
+    assert panel.verticalScrollBar().maximum() == 0, "the spotlit worked math is cut off"
