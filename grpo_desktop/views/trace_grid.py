@@ -270,7 +270,12 @@ class TraceGrid(QScrollArea):
         if self._count:
             probe = self._cards[0]
             width = probe.minimum_card_width()
-            return width, max(c.height_for_width(width) for c in self._cards[: self._count])
+            height = max(c.height_for_width(width) for c in self._cards[: self._count])
+            if self._fixed_scale is None and self._card_scale > 1.0:
+                # Grown to fill the room it has: ask for the plain size, or the grid could hold
+                # the window at its grown size (the growth follows the room, not the reverse).
+                return round(width / self._card_scale), round(height / self._card_scale)
+            return width, height
         if not self._cards:  # no group shown yet: size the hint from a pooled (hidden) card
             self._cards.append(self._new_card(0))
         probe = self._cards[0]

@@ -232,3 +232,16 @@ def test_an_empty_grid_has_sensible_size_hints_and_no_findable_cards(qtbot):
     assert grid.sizeHint().width() > grid.minimumSizeHint().width() > 0
     assert grid.findChild(TraceCard, "traceCard0") is None
     assert grid.group_size == 0
+
+
+def test_grown_cards_do_not_raise_the_grids_size_hints(qtbot):
+    grid = TraceGrid()
+    qtbot.addWidget(grid)
+    grid.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    grid.resize(600, 300)
+    grid.show()
+    plain_hint, plain_minimum = grid.sizeHint(), grid.minimumSizeHint()
+    grid.resize(1800, 1600)  # room to grow
+    qtbot.waitUntil(lambda: grid.card_scale() > 1.5)
+    assert grid.minimumSizeHint().width() <= plain_minimum.width() + 2
+    assert grid.sizeHint().width() <= plain_hint.width() + 8
