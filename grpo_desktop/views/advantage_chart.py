@@ -231,6 +231,6 @@ class AdvantageChart(pg.PlotWidget):
         if self._values is None:
             return
         state = self._values.state(self._mode, self._advantages_hidden)
-        plot.set_floor(self._floor(self._mode))
+        plot.set_floor(self._floor(self._mode), self._values.reward_extent)
         plot.set_reference_line(state.line, state.line_text)
         plot.render_bars(state.heights, state.pushes, state.texts)

@@ -143,6 +143,8 @@ class AdvantagePlot(pg.PlotItem):
         self._texts: list[str] = []
         self._half_range: float | None = None  # R of the ±R y range; None = recompute
         self._floor_mix = 0.0  # 0: the range is ±R; 1: it starts just below 0 (no negatives)
+        self._hug_extent = 0.0  # the largest value of the view with no negatives (rewards)
+        self._hug_top: float | None = None  # that view's own top: nice, with label room
         self._y_applied: tuple[float, float, float] | None = None  # (low, high, plot height)
         self._y_tick_list: list[tuple[float, str]] = []
         self._reserve_extent = 0.0  # max |value| the y range must cover beyond the bars drawn
@@ -259,13 +261,17 @@ class AdvantagePlot(pg.PlotItem):
         """Fit the range from scratch at the next draw (it always is: kept for callers)."""
         self._half_range = None
 
-    def set_floor(self, mix: float) -> None:
-        """0: the range is ±R; 1: it starts just below 0 (a view with nothing negative, so no
-        empty half); in between during an animation, so the axis slides instead of jumping."""
-        mix = min(max(float(mix), 0.0), 1.0)
-        if mix != self._floor_mix:
-            self._floor_mix = mix
-            self._apply_y_range()
+    def set_floor(self, mix: float, extent: float | None = None) -> None:
+        """0: the range is ±R; 1: it hugs a view with nothing negative (rewards up to
+        ``extent``): from just below 0 to that view's own nice top, so neither an empty
+        negative half nor a band sized for the other view; in between during an animation, so
+        both edges slide instead of jumping."""
+        self._floor_mix = min(max(float(mix), 0.0), 1.0)
+        if extent is not None and float(extent) != self._hug_extent:
+            self._hug_extent = float(extent)
+            if self._heights:
+                self._fit_y_range(self._heights)  # the hugging view's top follows its values
+        self._apply_y_range()  # a no-op when neither edge moves
 
     def set_caption_room(self, reserved: bool) -> None:
         """Keep the caption band at the top free of bars, or not (no animation, no caption)."""
@@ -431,10 +437,10 @@ class AdvantagePlot(pg.PlotItem):
 
     def _place_caption(self) -> None:
         """Top centre of the plot: inside the band ``_fit_y_range`` keeps free of bars."""
-        if self._half_range is None:
+        if self._y_applied is None:
             return
         centre = (X_MARGIN_LEFT + max(self._x_count, 1) + X_MARGIN_RIGHT) / 2
-        self.caption.setPos(centre, self._half_range)
+        self.caption.setPos(centre, self._y_applied[1])
 
     def _set_x_range(self, count: int) -> None:
         self._x_count = count
@@ -552,22 +558,30 @@ class AdvantagePlot(pg.PlotItem):
             floor = 1.15 if self._labels_shown else HIDDEN_LABEL_HEADROOM
             factor = max(floor, 1.0 / (1.0 - min(room_px / half_px, 0.5)))
         needed = nice_ceiling(largest * factor) if largest > 0 else 1.0
-        if needed != self._half_range:
+        # The hugging view spans about R, not 2R: its label room is half as many units.
+        hug_factor = 1.0 + (factor - 1.0) / 2
+        hug_top = nice_ceiling(self._hug_extent * hug_factor) if self._hug_extent > 0 else needed
+        hug_top = min(hug_top, needed)
+        if needed != self._half_range or hug_top != self._hug_top:
             self._half_range = needed
+            self._hug_top = hug_top
             self._apply_y_range()
-            self._place_caption()
 
     def _apply_y_range(self) -> None:
         """Set the view's y range from R and the floor, and its ticks for the plot's height."""
-        high = self._half_range
-        if high is None:
+        full = self._half_range
+        if full is None:
             return
-        low = -high * (1.0 - self._floor_mix) - high * ZERO_FLOOR * self._floor_mix
+        mix = self._floor_mix
+        hug = self._hug_top if self._hug_top is not None else full
+        high = full - mix * (full - hug)
+        low = -full * (1.0 - mix) - hug * ZERO_FLOOR * mix
         height = round(self._viewbox.height())
         if (low, high, height) == self._y_applied:
             return
         self._y_applied = (low, high, height)
         self._viewbox.setYRange(low, high, padding=0)
+        self._place_caption()
         self._y_tick_list = self._value_ticks(low, high, height)
         self.getAxis("left").setTicks([self._y_tick_list])
 

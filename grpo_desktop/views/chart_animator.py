@@ -45,6 +45,7 @@ class ChartAnimator(QObject):
         self._line_keys = (0.0, 0.0, 0.0)
         self._line_moves = (False, False)  # per stage: whether the reference line slides
         self._floor_keys = (0.0, 0.0, 0.0)  # the plot's floor mix at each keyframe
+        self._reward_extent = 0.0  # the reward view's top value (its own range when hugging)
         self._captions: tuple[str, str] = ("", "")
         self._pushes: Sequence[Push] = ()
         self._texts: Sequence[str] = ()
@@ -95,6 +96,7 @@ class ChartAnimator(QObject):
         # The reward view drops the empty negative half; the bottom edge slides during the stage
         # that leaves or reaches r (the bars leaving 0 need it), so the axis never jumps.
         hug = 1.0 if values.rewards_nonnegative else 0.0
+        self._reward_extent = values.reward_extent
         self._floor_keys = (hug, 0.0, 0.0) if forward else (0.0, 0.0, hug)
         # Up front, once: the range covers r, r − mean and A (the chart reserved them), so no
         # frame can grow it.
@@ -128,7 +130,7 @@ class ChartAnimator(QObject):
         line = line_from if eased == 0.0 else line_from + eased * (line_to - line_from)
         moving = self._line_moves[stage - 1]
         floor_from, floor_to = self._floor_keys[stage - 1], self._floor_keys[stage]
-        self._plot.set_floor(floor_from + eased * (floor_to - floor_from))
+        self._plot.set_floor(floor_from + eased * (floor_to - floor_from), self._reward_extent)
         self._plot.set_reference_line(line, self._par_text if moving else "0")
         self._plot.render_bars(heights, self._pushes, self._texts)
 

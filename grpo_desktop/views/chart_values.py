@@ -109,6 +109,11 @@ class ChartValues:
         return max((abs(v) for v in values if math.isfinite(v)), default=0.0)
 
     @property
+    def reward_extent(self) -> float:
+        """The largest reward: the reward view's own top (it draws nothing below 0)."""
+        return max((r for r in self.rewards if math.isfinite(r)), default=0.0)
+
+    @property
     def rewards_nonnegative(self) -> bool:
         """No reward below 0: the reward view needs no negative half."""
         return all(r >= 0 for r in self.rewards)

@@ -630,17 +630,22 @@ def test_y_range_never_moves_during_an_animation(chart, qtbot, rewards, conventi
     with qtbot.waitSignal(chart.animation_finished, timeout=2000):
         chart.set_view("reward")
     reward_range = chart.y_range()
-    assert reward_range[1] == before[1] and before[0] <= reward_range[0] < 0
+    assert reward_range[1] <= before[1] and before[0] <= reward_range[0] < 0
+    assert reward_range[1] > max(rewards_of(snapshot))
     with qtbot.waitSignal(chart.animation_finished, timeout=2000):
         chart.set_view("advantage")
     assert chart.y_range() == before
     assert len(frames) >= 4
-    # R never moves; the bottom edge only slides (monotonically) between the two views' bottoms.
-    assert {frame[2][1] for frame in frames} == {before[1]}
+    # Both edges only slide (monotonically) between the two views' ranges: no jump, no bounce.
     bottoms = [frame[2][0] for frame in frames]
     turn = bottoms.index(max(bottoms))
     assert bottoms[: turn + 1] == sorted(bottoms[: turn + 1])
     assert bottoms[turn:] == sorted(bottoms[turn:], reverse=True)
+    tops = [frame[2][1] for frame in frames]
+    turn = tops.index(min(tops))
+    assert tops[: turn + 1] == sorted(tops[: turn + 1], reverse=True)
+    assert tops[turn:] == sorted(tops[turn:])
+    assert max(tops) == before[1]
     assert {frame[0] for frame in frames} >= {1, 2}
 
 
@@ -651,8 +656,8 @@ def caption_clear_of_bars(chart: AdvantageChart, snapshot: LabSnapshot) -> None:
     caption = chart.advantage_plot.caption.sceneBoundingRect()
     assert chart.advantage_plot.caption.isVisible()
     assert view.sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(caption)
-    stages = rewards_of(snapshot) + centered_of(snapshot) + advantages_of(snapshot)
-    tallest = max(abs(value) for value in stages)
+    # Every bar drawn now (the range slides with the stage, so bars to come fit it later).
+    tallest = max(abs(value) for value in chart.bar_heights())
     bar_top = view.mapViewToScene(pg.Point(1, tallest)).y()
     assert caption.bottom() <= bar_top
 
@@ -749,3 +754,15 @@ def test_a_tall_chart_draws_larger_value_labels(make_chart):
         assert len(labels) == 4
         sizes.append(labels[0].textItem.font().pointSizeF())
     assert sizes[1] >= 1.5 * sizes[0]
+
+
+def test_the_reward_view_is_scaled_to_the_rewards_not_to_the_advantages(chart):
+    chart.show_snapshot(make_snapshot([1, 1, 0, 1]))  # A reaches −1.73; rewards only 1
+    advantage_range = chart.y_range()
+    chart.set_view("reward", animate=False)
+    low, high = chart.y_range()
+    assert 1.0 < high < advantage_range[1]
+    assert high <= 1.5  # a nice top just above the rewards and their labels
+    assert -0.1 * high <= low < 0
+    chart.set_view("advantage", animate=False)
+    assert chart.y_range() == advantage_range
