@@ -30,6 +30,7 @@ class ProblemPanel(QFrame):
         self.setObjectName("problemPanel")
         self._problems = tuple(problems)
         self._theme = theme
+        self._compact = False
 
         # A problem may come from a scenario file: its text is shown as text, never as HTML
         # (an <img> in a prompt must not load, or size the window to a 20000-pixel image).
@@ -95,6 +96,13 @@ class ProblemPanel(QFrame):
     def _on_chosen(self, index: int) -> None:
         self.problem_requested.emit(self.chooser.itemData(index))
 
+    def set_compact(self, compact: bool) -> None:
+        """Half a window wide (easy vs hard): a smaller prompt and a narrower chooser, so the
+        prompt keeps its width and the cards and chart below keep their height."""
+        self._compact = compact
+        self.chooser.setMinimumContentsLength(12 if compact else 22)
+        self.set_theme(self._theme)
+
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
         self.setStyleSheet(
@@ -103,6 +111,7 @@ class ProblemPanel(QFrame):
             f"#problemPanel QLabel {{ color: {theme.text}; background: transparent; }}"
             f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"
         )
-        self.prompt.setFont(scaled_font(1.6 * theme.type_scale, bold=True))
+        prompt_scale = 1.25 if self._compact else 1.6
+        self.prompt.setFont(scaled_font(prompt_scale * theme.type_scale, bold=True))
         self.answer_key.setFont(scaled_font(1.3 * theme.type_scale))
         self.details.setFont(scaled_font(0.95 * theme.type_scale))

@@ -76,16 +76,21 @@ class StatTile(QFrame):
         self.note.setText(note)
         self.setAccessibleName(accessible)
 
-    def comfortable_width(self) -> int:
-        """The width at which the caption needs no wrap and a four-decimal number no shrinking."""
+    def comfortable_width(self, widest_number: str = "0.0000") -> int:
+        """The width at which the caption needs no wrap and ``widest_number`` no shrinking."""
         margins = self.layout().contentsMargins()
         caption = self.caption.fontMetrics().horizontalAdvance(self.caption.text())
-        number = self.value.fontMetrics().horizontalAdvance("0.0000")
+        number = self.value.fontMetrics().horizontalAdvance(widest_number)
         return max(caption, number) + margins.left() + margins.right() + 2 * self.frameWidth()
 
     def height_for_width(self, width: int) -> int:
         """The height this tile's text needs at ``width`` px (caption and note may wrap)."""
         return self.layout().totalHeightForWidth(width)
+
+
+CAPTIONS = ("Group mean (par)", "Group std", "▲ Pushed up", "▼ Pushed down")
+# Side by side (easy vs hard) each lab has half the width: short captions, no notes, one row.
+COMPACT_CAPTIONS = ("Mean (par)", "Std", "▲ Up", "▼ Down")
 
 
 class StatsPanel(QFrame):
@@ -96,10 +101,11 @@ class StatsPanel(QFrame):
         self.setObjectName("statsPanel")
         self._snapshot: LabSnapshot | None = None
         self._hidden = False
-        self.par = StatTile("statPar", "Group mean (par)")
-        self.std = StatTile("statStd", "Group std")
-        self.pushed_up = StatTile("statPushedUp", "▲ Pushed up")
-        self.pushed_down = StatTile("statPushedDown", "▼ Pushed down")
+        self._compact = False
+        self.par = StatTile("statPar", CAPTIONS[0])
+        self.std = StatTile("statStd", CAPTIONS[1])
+        self.pushed_up = StatTile("statPushedUp", CAPTIONS[2])
+        self.pushed_down = StatTile("statPushedDown", CAPTIONS[3])
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(8)
@@ -120,9 +126,22 @@ class StatsPanel(QFrame):
             self._grid.setColumnStretch(column, 1 if column < columns else 0)
         self.updateGeometry()  # one row or two: the height the panel needs has changed
 
+    def set_compact(self, compact: bool) -> None:
+        """Short captions and no notes, so the four tiles fit one row of a half-width lab."""
+        self._compact = compact
+        for tile, full, short in zip(self.tiles, CAPTIONS, COMPACT_CAPTIONS):
+            tile.caption.setText(short if compact else full)
+            tile.note.setVisible(not compact)
+        self._columns = 0  # arrange afresh at the next resize
+        self._arrange(4)
+        if self.width() > 0:
+            self._arrange(4 if self.width() >= self._row_width() else 2)
+            self._even_heights(self.width())
+
     def _row_width(self) -> int:
         spacing = self._grid.spacing() * 3
-        return sum(tile.comfortable_width() for tile in self.tiles) + spacing
+        widest = "0.00" if self._compact else "0.0000"
+        return sum(tile.comfortable_width(widest) for tile in self.tiles) + spacing
 
     def minimumSizeHint(self) -> QSize:  # Qt override: two rows of two is the narrowest form
         widest_pair = max(
@@ -173,8 +192,8 @@ class StatsPanel(QFrame):
         self.std.show_value(std, std_note, f"Group std {std}")
         up, down = stats.pushed_up, stats.pushed_down
         if self._hidden:
-            for tile in (self.pushed_up, self.pushed_down):
-                tile.show_value("?", "predict, then reveal", f"{tile.caption.text()} hidden")
+            for tile, caption in zip((self.pushed_up, self.pushed_down), CAPTIONS[2:]):
+                tile.show_value("?", "predict, then reveal", f"{caption[2:]} hidden")
             self._even_heights(self.width())
             return
         self.pushed_up.show_value(

@@ -50,6 +50,8 @@ class CompareSide(QObject):
         # The bars stand under their cards, numbered: the axis title's line goes to the bars.
         pane.chart.advantage_plot.set_card_title_shown(False)
         pane.banner.float_over(pane.chart)
+        pane.stats_panel.set_compact(True)  # half the width: one row of four short tiles
+        pane.problem_panel.set_compact(True)
         pane.trace_grid.show_snapshot(pane.state.snapshot)
         pane.set_highlight_loudest(True)
         pane.state.snapshot_changed.connect(self.show_snapshot)
