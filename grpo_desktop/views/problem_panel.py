@@ -31,6 +31,7 @@ class ProblemPanel(QFrame):
         self._problems = tuple(problems)
         self._theme = theme
         self._compact = False
+        self._problem: Problem | None = None
 
         # A problem may come from a scenario file: its text is shown as text, never as HTML
         # (an <img> in a prompt must not load, or size the window to a 20000-pixel image).
@@ -77,10 +78,8 @@ class ProblemPanel(QFrame):
     def show_problem(self, problem: Problem) -> None:
         self.prompt.setText(problem.prompt)
         self.answer_key.setText(f"Answer key: <b>{html.escape(problem.answer_key)}</b>")
-        self.details.setText(
-            f"Verifiable problem · {problem.difficulty} · the model solves it about "
-            f"{problem.pass_rate:.0%} of the time"
-        )
+        self._problem = problem
+        self._show_details()
         index = self.chooser.findData(problem.id)
         custom = self.chooser.findData(CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
         if custom >= 0 and self.chooser.itemData(custom) != problem.id:
@@ -93,6 +92,19 @@ class ProblemPanel(QFrame):
             index = 0
         self.chooser.setCurrentIndex(index)
 
+    def _show_details(self) -> None:
+        problem = self._problem
+        if problem is None:
+            return
+        if self._compact:
+            text = f"{problem.difficulty} · solved about {problem.pass_rate:.0%} of the time"
+        else:
+            text = (
+                f"Verifiable problem · {problem.difficulty} · the model solves it about "
+                f"{problem.pass_rate:.0%} of the time"
+            )
+        self.details.setText(text)
+
     def _on_chosen(self, index: int) -> None:
         self.problem_requested.emit(self.chooser.itemData(index))
 
@@ -101,6 +113,7 @@ class ProblemPanel(QFrame):
         prompt keeps its width and the cards and chart below keep their height."""
         self._compact = compact
         self.chooser.setMinimumContentsLength(12 if compact else 22)
+        self._show_details()
         self.set_theme(self._theme)
 
     def set_theme(self, theme: Theme) -> None:

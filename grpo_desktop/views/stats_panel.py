@@ -132,6 +132,7 @@ class StatsPanel(QFrame):
         for tile, full, short in zip(self.tiles, CAPTIONS, COMPACT_CAPTIONS):
             tile.caption.setText(short if compact else full)
             tile.note.setVisible(not compact)
+        self.set_theme(self._theme)  # the compact number size
         self._columns = 0  # arrange afresh at the next resize
         self._arrange(4)
         if self.width() > 0:
@@ -207,6 +208,7 @@ class StatsPanel(QFrame):
         self._even_heights(self.width())
 
     def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
         self.setStyleSheet(
             f"StatTile {{ background: {theme.surface}; border: 1px solid {theme.border};"
             f" border-radius: 8px; }}"
@@ -219,7 +221,8 @@ class StatsPanel(QFrame):
         )
         for tile in self.tiles:
             tile.caption.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
-            tile.value.setFont(scaled_font(2.6 * theme.type_scale, bold=True))
+            number_scale = 2.1 if self._compact else 2.6
+            tile.value.setFont(scaled_font(number_scale * theme.type_scale, bold=True))
             tile.note.setFont(scaled_font(0.9 * theme.type_scale))
         if self.width() > 0:
             self._even_heights(self.width())

@@ -108,6 +108,11 @@ class CompareView(QWidget):
         grid.setRowStretch(CHART_ROW, 1)  # the charts take the height that is left
         self.set_theme(theme)
 
+    def set_narrated(self, narrated: bool) -> None:
+        """A lesson's bar tells the story: the page's own summary and notes make room for it."""
+        for label in (self.summary, self.left.note, self.right.note):
+            label.setVisible(not narrated)
+
     def heightForWidth(self, width: int) -> int:  # Qt override
         """The least height the page needs at ``width``, not its preferred one.
 

@@ -397,6 +397,12 @@ class MainWindow(QMainWindow):
             self._place_export_actions(self.export_actions)
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench)
+            self.lessons.active_changed.connect(self._show_lesson_active)
+
+    def _show_lesson_active(self, active: bool) -> None:
+        """In a lesson the bar above tells the comparison's story: its own sentence makes room."""
+        if self._compare is not None:
+            self._compare.set_narrated(active)
 
     def _place_export_actions(self, exports) -> None:
         """File ▸ Export (before Quit) and Edit ▸ Copy image."""
@@ -561,6 +567,7 @@ class MainWindow(QMainWindow):
             self._connect_lab(presenter)
             presenters.append(presenter)
         self._compare = CompareView(presenters[0], presenters[1], self.theme)
+        self._compare.set_narrated(self.lessons is not None and self.lessons.active)
         # The page fits a laptop screen (cards at their full height, the charts in the height
         # left; nothing inside it scrolls). Only a screen too small for even that (a large type
         # size on a small screen) scrolls the whole page, rather than squeezing its text.

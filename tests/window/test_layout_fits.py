@@ -138,3 +138,19 @@ def test_the_worked_math_is_shown_whole_on_a_large_screen(staged, size, theme):
     panel = window.math_panel
     document_height = panel.document().size().height()
     assert document_height <= panel.viewport().height(), "the worked math is cut off"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("lesson_id", ["group-is-baseline", "same-formula-two-groups"])
+def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme):
+    window = staged((1280, 800), theme)
+    window.lessons.start(lesson_id)
+    for index in range(window.lessons.step_count):
+        window.lessons.go_to(index)
+        QApplication.processEvents()
+        where = f"step {index + 1}"
+        assert problems_on_screen(window) == [], where
+        page = window.pages.currentWidget()
+        if isinstance(page, QAbstractScrollArea):
+            assert page.verticalScrollBar().maximum() == 0, f"{where} scrolls"
+    window.lessons.exit()
