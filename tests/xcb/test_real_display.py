@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 CHECKS = Path(__file__).with_name("xcb_window_checks.py")
 INSTALL_HINT = (
     "on Debian/Ubuntu: sudo apt-get install xvfb xauth libegl1 libxkbcommon-x11-0 "
@@ -53,8 +52,10 @@ def test_the_window_on_a_real_x11_display(tmp_path):
         "addopts=-ra",
         str(CHECKS),
     ]
+    # Run outside the repository: `python -m pytest` puts its folder first on sys.path, and the
+    # source tree's grpo_desktop has no resources package (the installed one does).
     result = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False
     )
     report = f"$ {' '.join(command)}\n{result.stdout}\n{result.stderr}"
     assert result.returncode == 0, report
