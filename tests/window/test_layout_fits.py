@@ -7,7 +7,7 @@ own text and lie inside each ancestor up to the nearest scroll area, whose conte
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, QSize
 from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QApplication, QLabel, QWidget
 
 from grpo_desktop.window.main_window import MainWindow
@@ -154,3 +154,22 @@ def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme
         if isinstance(page, QAbstractScrollArea):
             assert page.verticalScrollBar().maximum() == 0, f"{where} scrolls"
     window.lessons.exit()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("zoom", [1.5, 2.0, 3.0])
+def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(
+    staged, zoom, theme
+):
+    window = staged((1280, 800), theme)
+    # The offscreen screen is 800x800: fit the zoom to a 1280x800 screen, as on a laptop.
+    window.presentation.fit_to(QSize(1280, 800))
+    window.presentation.set_zoom(zoom, remember=False)
+    window.resize(1280, 800)
+    QApplication.processEvents()
+    try:
+        assert window.size().toTuple() == (1280, 800)
+        assert problems_on_screen(window) == []
+    finally:
+        window.presentation.set_zoom(1.0, remember=False)
+        window.presentation.fit_to(None)
