@@ -206,6 +206,14 @@ class LessonController(QObject):
         """True while the step's advantages wait for the reveal."""
         return self.workbench.advantages_hidden
 
+    @property
+    def can_reveal(self) -> bool:
+        """A predict step (hidden advantages in the advantage view) offers the reveal; a step
+        that only shows the rewards keeps A hidden without inviting a reveal before the
+        class has been asked to predict."""
+        step = self.step
+        return step is not None and self.advantages_hidden and step.view == "advantage"
+
     # --- driving ----------------------------------------------------------------------------
 
     def start(self, lesson_id: str) -> None:
@@ -261,7 +269,7 @@ class LessonController(QObject):
 
     def reveal(self) -> None:
         """Show the hidden advantages, animating the chart from rewards to advantages."""
-        if self._lesson is None or not self.advantages_hidden:
+        if not self.can_reveal:
             return
         # Predict, then reveal: the class watches r turn into r − mean and then into A.
         self.workbench.set_view("reward", animate=False)
@@ -303,7 +311,7 @@ class LessonController(QObject):
         self.workbench.set_view(step.view, animate=True)
         self.window.show_explanation("ppo" if step.highlight == "ppo" else "math")
         self.spotlight.set_target(self.window.highlight_target(step.highlight))
-        self.bar.show_step(self._lesson, self._index, self.advantages_hidden)
+        self.bar.show_step(self._lesson, self._index, self.can_reveal)
         last = self._index == len(self._lesson.steps) - 1
         self.next_action.setText("&Finish lesson" if last else "&Next step")
         self._sync_enabled()
@@ -312,7 +320,7 @@ class LessonController(QObject):
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)
-        self.bar.set_reveal_visible(hidden and self.active)
+        self.bar.set_reveal_visible(self.can_reveal)
         self._sync_enabled()
 
     def _progress_message(self) -> str:
@@ -326,7 +334,7 @@ class LessonController(QObject):
         active = self.active
         self.next_action.setEnabled(active)
         self.previous_action.setEnabled(active)  # a no-op on step 1; the arrows stay the lesson's
-        self.reveal_action.setEnabled(active and self.advantages_hidden)
+        self.reveal_action.setEnabled(self.can_reveal)
         self.exit_action.setEnabled(active)
         self.clicker_advantage.setEnabled(not active)
         self.clicker_reward.setEnabled(not active)

@@ -578,3 +578,19 @@ def test_a_lesson_started_before_the_window_shows_lays_out_like_any_other(qtbot)
     assert window.height() == 800
     text = lessons.bar.step_text
     assert text.height() >= text.heightForWidth(text.width())
+
+
+@pytest.mark.parametrize("lesson_id", [BASELINE, TWO_GROUPS])
+def test_the_reveal_is_offered_only_once_the_class_is_asked_to_predict(lessons, lesson_id):
+    lessons.start(lesson_id)  # step 1 hides A while it shows the rewards: no reveal yet
+    assert lessons.advantages_hidden
+    assert lessons.bar.reveal_button.isHidden()
+    assert not lessons.reveal_action.isEnabled()
+    lessons.reveal()
+    assert lessons.advantages_hidden
+    lessons.next()  # the predict step
+    assert lessons.step.view == "advantage" and lessons.advantages_hidden
+    assert not lessons.bar.reveal_button.isHidden()
+    assert lessons.reveal_action.isEnabled()
+    lessons.reveal()
+    assert not lessons.advantages_hidden
