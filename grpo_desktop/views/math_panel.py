@@ -61,6 +61,7 @@ class MathPanel(QTextBrowser):
         self._worked: WorkedMath | None = None
         self._hidden = False
         self._scale = 1.0  # the text's size over the theme's, grown to fill a large box
+        self._rendering = False  # new text toggling the scroll bar is not a new box to fit
         self.set_theme(theme)
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
@@ -87,7 +88,8 @@ class MathPanel(QTextBrowser):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._fit_text()
+        if not self._rendering:
+            self._fit_text()
 
     def plain_text(self) -> str:
         return self.toPlainText()
@@ -140,7 +142,11 @@ class MathPanel(QTextBrowser):
 
     def _render(self) -> None:
         if self._worked is not None:
-            self.setHtml(self._html())
+            self._rendering = True
+            try:
+                self.setHtml(self._html())
+            finally:
+                self._rendering = False
             # A click keeps the text's size unless the new text no longer fits (the browser
             # lays its own document out anyway); a resize searches afresh.
             if self._scale > 1.0 and self.document().size().height() > self.viewport().height():

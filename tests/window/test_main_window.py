@@ -236,3 +236,17 @@ def test_ctrl_shift_z_and_ctrl_y_both_redo_and_each_key_is_bound_once(qtbot, win
         qtbot.keyClick(window, key, modifiers)
         assert window.state.snapshot.rewards == (1, 1, 0, 1), QKeySequence(key | modifiers)
         qtbot.keyClick(window, Qt.Key.Key_Z, control)
+
+
+def test_a_card_click_does_not_re_measure_the_worked_math(qtbot, window, monkeypatch):
+    # New text toggling the math panel's scroll bar used to re-fit its size on every click.
+    from grpo_desktop.views.math_panel import MathPanel
+
+    measured = []
+    original = MathPanel._text_height
+    monkeypatch.setattr(
+        MathPanel, "_text_height", lambda self, *a: measured.append(a) or original(self, *a)
+    )
+    for index in (0, 1, 2, 3, 0):
+        click_card(qtbot, window, index)
+    assert measured == []
