@@ -217,8 +217,8 @@ class Workbench(QObject):
         self.set_view(scenario.view, animate=False)
         self._start_history()
         self._title = scenario.title
-        self._set_path(Path(path) if path is not None else None)
-        self.document_changed.emit()  # the title may change while the path stays
+        self._path = Path(path) if path is not None else None
+        self.document_changed.emit()
 
     def current_scenario(self) -> Scenario:
         return Scenario.from_lab(

@@ -253,9 +253,9 @@ class MainWindow(QMainWindow):
         )
         self.reset_action.triggered.connect(self.request_reset)
         self.grow_action = self._action("Larger group", "growAction", "]", "One more answer")
-        self.grow_action.triggered.connect(lambda: self._step_group_size(1))
+        self.grow_action.triggered.connect(lambda: self.group_size_spin.stepBy(1))
         self.shrink_action = self._action("Smaller group", "shrinkAction", "[", "One answer fewer")
-        self.shrink_action.triggered.connect(lambda: self._step_group_size(-1))
+        self.shrink_action.triggered.connect(lambda: self.group_size_spin.stepBy(-1))
 
         self.view_toggle = self._action(
             "Show rewards",  # names what pressing it does; the chart opens on advantages
@@ -509,11 +509,6 @@ class MainWindow(QMainWindow):
 
     def request_group_size(self, group_size: int) -> None:
         self.workbench.set_group_size(group_size)
-
-    def _step_group_size(self, step: int) -> None:
-        size = self.workbench.active_lab.group_size + step
-        if MIN_GROUP_SIZE <= size <= MAX_GROUP_SIZE:
-            self.workbench.set_group_size(size)
 
     def request_preset(self, key: str) -> None:
         self.workbench.apply_preset(key)
