@@ -1,0 +1,127 @@
+"""What the Update workspace's views are given to render: one immutable picture per change.
+
+Pure Python. ``core/update_step.py`` builds it from the lab's group and the update settings
+(the only place the update step is computed); every view of the workspace renders it and never
+computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, negative lowers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "AnswerRow",
+    "ComputationRow",
+    "PresetInfo",
+    "TokenComputation",
+    "TokenView",
+    "UpdateSettings",
+    "UpdateSnapshot",
+]
+
+
+@dataclass(frozen=True)
+class UpdateSettings:
+    """Everything a lecturer sets in the Update workspace (saved in scenarios, undoable)."""
+
+    preset: str = "verl/token-mean"
+    compare_preset: str = "verl/seq-mean-token-mean"
+    eps_low: float = 0.2
+    eps_high: float = 0.2
+    clip_ratio_c: float = 3.0
+    beta: float = 0.0
+    kl_estimator: str = "k3"
+    inner_steps: int = 0
+    learning_rate: float = 0.5
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    """A loss preset as the UI names it: for combo boxes, tooltips and the chart legend."""
+
+    name: str  # e.g. "verl/token-mean"
+    label: str  # e.g. "verl · token-mean"
+    formula: str  # one line, plain text
+    description: str  # one line
+    source: str  # library, option, file
+
+
+@dataclass(frozen=True)
+class TokenView:
+    """One token of one answer, as its chip shows it."""
+
+    text: str  # the token's characters, exactly as in the trace (may be spaces or a newline)
+    push: float  # −∂loss/∂logp under the main preset; 0 for a clipped token
+    clipped: bool  # the trust-region clip cut this token's gradient
+    dual_clipped: bool  # verl's (or OpenRLHF's, when asked) dual clip cut it (A < 0 only)
+    is_answer: bool  # part of the final answer the checker reads
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One sampled answer as a row of tokens."""
+
+    index: int  # 0-based; shown as #index+1, like the lab's cards
+    reward: float
+    advantage: float
+    tokens: tuple[TokenView, ...]
+    total_push: float  # Σ push over the row's tokens, main preset
+    compare_total_push: float  # the same under the comparison preset
+
+    @property
+    def correct(self) -> bool:
+        return self.reward > 0
+
+
+@dataclass(frozen=True)
+class ComputationRow:
+    """One line of a token's computation: what it is, how it is computed, its value."""
+
+    label: str  # e.g. "ratio r"
+    expression: str  # e.g. "exp(logp − old_logp) = exp(−0.3567 + 0.5108)"
+    value: str  # e.g. "1.1667"
+
+
+@dataclass(frozen=True)
+class TokenComputation:
+    """The whole computation for one selected token, with its own numbers."""
+
+    row: int
+    column: int
+    title: str  # e.g. "Answer #2, token 7: “ 1081”"
+    rows: tuple[ComputationRow, ...]
+    summary: str  # one plain sentence: what the update does to this token and why
+
+
+@dataclass(frozen=True)
+class UpdateSnapshot:
+    """Everything the Update workspace shows after one change."""
+
+    settings: UpdateSettings
+    preset: PresetInfo
+    compare_preset: PresetInfo
+    rows: tuple[AnswerRow, ...]
+    loss: float  # main preset, at the shown inner step
+    compare_loss: float
+    clip_fraction: float  # main preset
+    kl_mean: float | None  # mean KL to the reference over real tokens; None when β = 0
+    inner_step: int  # how many inner gradient steps the stand-in policy has taken
+    max_abs_push: float  # largest |push| over every token: the colour scale's full intensity
+    status: str  # one plain sentence, e.g. "Step 0 is on-policy: ratio 1, nothing clipped."
+    selected: TokenComputation | None  # the clicked token's computation, if any
+    clip_c_applies: bool  # the main preset has a dual clip (so c is used)
+    kl_estimators: tuple[str, ...]  # the estimators the main preset's library offers
+    presets: tuple[PresetInfo, ...]  # every preset, in menu order
+
+    @property
+    def token_count(self) -> int:
+        return sum(len(row.tokens) for row in self.rows)
+
+    @property
+    def net_push(self) -> float:
+        """Σ of every answer's total push, main preset: > 0 raises the batch's likelihood."""
+        return sum(row.total_push for row in self.rows)
+
+    @property
+    def compare_net_push(self) -> float:
+        return sum(row.compare_total_push for row in self.rows)
