@@ -1,7 +1,8 @@
 """The pure layer: Python and numpy only, never Qt (import-linter's contracts in pyproject.toml).
 
 The advantage math lives in :mod:`grpo_desktop.core.advantages`; its public names are re-exported
-here so ``from grpo_desktop.core import group_advantages, group_stats`` keeps working.
+here so ``from grpo_desktop.core import group_advantages, group_stats`` keeps working; the policy
+loss of :mod:`grpo_desktop.core.clipped_loss` is ``grpo_desktop.core.policy_loss``.
 """
 
 from grpo_desktop.core.advantages import (
@@ -14,14 +15,18 @@ from grpo_desktop.core.advantages import (
     group_advantages,
     group_stats,
 )
+from grpo_desktop.core.clipped_loss import LOSS_PRESETS, PolicyLossResult, policy_loss
 
 __all__ = [
     "CONVENTIONS",
     "DEFAULT_CONVENTION",
+    "LOSS_PRESETS",
     "Convention",
     "GroupStats",
+    "PolicyLossResult",
     "convention_names",
     "get_convention",
     "group_advantages",
     "group_stats",
+    "policy_loss",
 ]

@@ -1,0 +1,544 @@
+"""The policy loss, per token, as verl, TRL and OpenRLHF compute it, with its exact gradient.
+
+Pure numpy (float64, vectorised; never Qt). ``policy_loss`` takes a padded batch (B answers, T
+token positions, a 0/1 mask) and one advantage per answer, and returns the loss and
+∂loss/∂logp for every token, derived by hand from each library's code (DESIGN §4b):
+
+* verl ``compute_policy_loss_vanilla`` + ``agg_loss`` (verl/trainer/ppo/core_algos.py), called the
+  way its FSDP actor calls them (verl/workers/actor/dp_actor.py: local normalisers, KL added as
+  β × the same aggregation of ``kl_penalty``);
+* TRL ``GRPOTrainer._compute_loss`` (trl/trainer/grpo_trainer.py), one process;
+* OpenRLHF ``PolicyLoss`` (openrlhf/models/loss.py) and ``compute_approx_kl``
+  (openrlhf/models/utils.py), with the actor's ``loss + β · token-mean(KL)``.
+
+Every piece is written as the sum ``loss = Σ w·pg + β · Σ w_kl·kl`` of per-token terms with
+aggregation weights ``w``, which is what lets the Update workspace show each token's share. The
+gradient follows PyTorch's autograd rules exactly, ties included (``min``/``max`` split a tie's
+gradient in half; ``clamp`` passes it at the bounds), so the numbers match the libraries' own
+backward pass. Values at padded positions never influence anything: they are replaced by 0 before
+any arithmetic, and every output is exactly 0 there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "KL_ESTIMATORS",
+    "LOSS_PRESETS",
+    "LossPreset",
+    "PolicyLossResult",
+    "get_loss_preset",
+    "loss_preset_names",
+    "policy_loss",
+]
+
+KL_ESTIMATORS = ("k1", "k2", "k3")
+_LOG_RATIO_CLAMP = 20.0  # verl and OpenRLHF clamp log(ratio) to ±20 before exp
+_KL_CLAMP = 10.0  # verl clamps k3, OpenRLHF every estimator, to ±10
+_VERL_SEQ_EPS = 1e-8  # verl's seq-mean-token-mean divides by (n_i + 1e-8)
+
+
+@dataclass(frozen=True)
+class LossPreset:
+    """One library's loss, as a name the UI and the CLI show, and the rules that define it."""
+
+    name: str
+    label: str
+    library: str  # "verl", "TRL" or "OpenRLHF"
+    formula: str
+    description: str
+    source: str  # library, option, file
+    aggregation: str  # token-mean, seq-mean-token-mean, seq-mean-token-sum, seq-mean-token-sum-norm
+    # (verl), grpo, bnpo, dr_grpo, dapo (TRL), token, sample (OpenRLHF)
+    ratio_clamp: bool  # log-ratio clamped to ±20
+    dual_clip: bool  # the preset's default: verl always, OpenRLHF only when asked, TRL never
+    dual_clip_optional: bool  # the library lets a user switch the dual clip on
+    kl_clamp: str  # "none", "k3" (verl) or "all" (OpenRLHF)
+    kl_estimators: tuple[str, ...]
+    kl_token_mean: bool  # KL aggregated by token-mean whatever the policy loss's aggregation
+    sequence_ratio: bool = False  # GSPO: one ratio per answer, exp(mean_t log r)
+
+
+def _verl(aggregation: str, formula: str, description: str) -> LossPreset:
+    return LossPreset(
+        name=f"verl/{aggregation}",
+        label=f"verl · {aggregation}",
+        library="verl",
+        formula=formula,
+        description=description,
+        source=(
+            f'verl actor.loss_agg_mode="{aggregation}": compute_policy_loss_vanilla + agg_loss, '
+            "verl/trainer/ppo/core_algos.py; dp_actor.py adds β·agg(kl_penalty)"
+        ),
+        aggregation=aggregation,
+        ratio_clamp=True,
+        dual_clip=True,
+        dual_clip_optional=False,
+        kl_clamp="k3",
+        kl_estimators=KL_ESTIMATORS,
+        kl_token_mean=False,
+    )
+
+
+def _trl(loss_type: str, aggregation: str, formula: str, description: str) -> LossPreset:
+    return LossPreset(
+        name=f"trl/{loss_type}",
+        label=f"TRL · {loss_type}",
+        library="TRL",
+        formula=formula,
+        description=description,
+        source=(
+            f'TRL GRPOConfig(loss_type="{aggregation}"'
+            + (', importance_sampling_level="sequence"' if loss_type == "gspo" else "")
+            + "): GRPOTrainer._compute_loss, trl/trainer/grpo_trainer.py"
+        ),
+        aggregation=aggregation,
+        ratio_clamp=False,
+        dual_clip=False,
+        dual_clip_optional=False,
+        kl_clamp="none",
+        kl_estimators=("k3",),
+        kl_token_mean=False,
+        sequence_ratio=loss_type == "gspo",
+    )
+
+
+def _openrlhf(level: str, aggregation: str, formula: str, description: str) -> LossPreset:
+    return LossPreset(
+        name=f"openrlhf/ppo_{level}",
+        label=f"OpenRLHF · {level} level",
+        library="OpenRLHF",
+        formula=formula,
+        description=description,
+        source=(
+            f"OpenRLHF PolicyLoss(token_level_loss={level == 'token'}), openrlhf/models/loss.py; "
+            "KL: compute_approx_kl, openrlhf/models/utils.py"
+        ),
+        aggregation=aggregation,
+        ratio_clamp=True,
+        dual_clip=False,
+        dual_clip_optional=True,
+        kl_clamp="all",
+        kl_estimators=KL_ESTIMATORS,
+        kl_token_mean=True,
+    )
+
+
+_TOKEN_MEAN = "Σ m·l / N"
+_SEQ_MEAN_TOKEN_MEAN = "mean_i (Σ_t m·l / n_i)"
+
+LOSS_PRESETS: dict[str, LossPreset] = {
+    p.name: p
+    for p in (
+        _verl(
+            "token-mean",
+            f"{_TOKEN_MEAN} + β·({_TOKEN_MEAN} of KL)",
+            "Every token of the batch weighs the same: long answers carry more weight.",
+        ),
+        _verl(
+            "seq-mean-token-mean",
+            f"{_SEQ_MEAN_TOKEN_MEAN}, empty answers left out",
+            "Every answer weighs the same: a long answer's tokens each weigh less.",
+        ),
+        _verl(
+            "seq-mean-token-sum",
+            "mean_i Σ_t m·l, empty answers left out",
+            "Answers summed over their tokens, averaged over answers: long answers weigh more.",
+        ),
+        _verl(
+            "seq-mean-token-sum-norm",
+            "Σ m·l / T (or / loss_scale_factor), never divided by B",
+            "Dr. GRPO's constant normaliser: every token weighs the same, whatever the batch.",
+        ),
+        _trl(
+            "grpo",
+            "grpo",
+            f"{_SEQ_MEAN_TOKEN_MEAN}, with β·k3 added to each token first",
+            "The GRPO paper's per-answer mean; empty answers count as 0 in the mean over B.",
+        ),
+        _trl(
+            "bnpo",
+            "bnpo",
+            f"{_TOKEN_MEAN}, with β·k3 added to each token first",
+            "Token-mean over the local batch (TRL's name for it).",
+        ),
+        _trl(
+            "dr_grpo",
+            "dr_grpo",
+            "Σ m·l / (B·L), L = max_completion_length, with β·k3 added to each token",
+            "Dr. GRPO: a constant normaliser, so no length or difficulty bias from it.",
+        ),
+        _trl(
+            "dapo",
+            "dapo",
+            f"{_TOKEN_MEAN} over the generation batch (one process), β·k3 added per token",
+            "TRL's default loss: token-mean over every token generated for the step.",
+        ),
+        _trl(
+            "gspo",
+            "grpo",
+            "r_i = exp(mean_t log r); −min(r_i·A, clip(r_i)·A), per-answer mean",
+            "GSPO: one importance ratio per answer (geometric mean), clipped as a whole.",
+        ),
+        _openrlhf(
+            "token",
+            "token",
+            f"{_TOKEN_MEAN} + β·({_TOKEN_MEAN} of KL)",
+            "PPO's clipped loss, token-mean; KL to the reference as a token-mean loss.",
+        ),
+        _openrlhf(
+            "sample",
+            "sample",
+            f"{_SEQ_MEAN_TOKEN_MEAN} + β·({_TOKEN_MEAN} of KL)",
+            "PPO's clipped loss averaged per answer first; KL still a token-mean.",
+        ),
+    )
+}
+
+
+def loss_preset_names() -> tuple[str, ...]:
+    return tuple(LOSS_PRESETS)
+
+
+def get_loss_preset(preset: str | LossPreset) -> LossPreset:
+    """The preset called ``preset``; a readable ValueError listing the valid names otherwise."""
+    if isinstance(preset, LossPreset):
+        return preset
+    try:
+        return LOSS_PRESETS[preset]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown loss preset {preset!r}; choose one of: {', '.join(LOSS_PRESETS)}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class PolicyLossResult:
+    """The loss and every per-token quantity behind it; all (B, T) arrays are 0 at padding."""
+
+    preset: LossPreset
+    loss: float  # pg_loss + kl_loss
+    pg_loss: float  # the clipped surrogate, aggregated
+    kl_loss: float  # β × the aggregated KL (0 when β = 0)
+    per_token_loss: np.ndarray  # (B, T): pg + β·kl at each token, before aggregation
+    pg_per_token: np.ndarray  # (B, T): the clipped surrogate (GSPO: the answer's value)
+    weight: np.ndarray  # (B, T): each token's aggregation weight for the surrogate
+    kl_weight: np.ndarray  # (B, T): each token's weight for the KL term (before β)
+    grad_logp: np.ndarray  # (B, T): ∂loss/∂logp, exactly 0 at padding
+    ratio: np.ndarray  # (B, T): the importance ratio each token's loss used (1 on-policy)
+    clipped: np.ndarray  # (B, T) bool: the trust-region clip took over (its gradient is 0)
+    dual_clipped: np.ndarray  # (B, T) bool: the dual clip (A < 0) took over
+    clip_fraction: float  # the library's own clip metric
+    kl: np.ndarray | None  # (B, T) KL estimate to the reference (clamped as the library does)
+    mask: np.ndarray  # (B, T) float 0/1, as given
+
+    @property
+    def push(self) -> np.ndarray:
+        """−∂loss/∂logp: how hard the update raises (> 0) or lowers (< 0) each token."""
+        return -self.grad_logp
+
+    @property
+    def sequence_grad(self) -> np.ndarray:
+        """(B,): Σ_t ∂loss/∂logp per answer (the number the length-bias example quotes)."""
+        return self.grad_logp.sum(axis=1)
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+
+def _matrix(name: str, values, shape: tuple[int, int] | None) -> np.ndarray:
+    try:
+        array = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a (B, T) array of numbers") from None
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a (B, T) array; got shape {array.shape}")
+    if shape is not None and array.shape != shape:
+        raise ValueError(f"{name} has shape {array.shape} but logp has shape {shape}")
+    return array
+
+
+def _mask(values, shape: tuple[int, int]) -> np.ndarray:
+    try:
+        mask = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("mask must be a (B, T) array of 0s and 1s") from None
+    if mask.shape != shape:
+        raise ValueError(f"mask has shape {mask.shape} but logp has shape {shape}")
+    if not np.all((mask == 0.0) | (mask == 1.0)):
+        raise ValueError("mask must hold only 0 and 1 (1 = a real token, 0 = padding)")
+    return mask
+
+
+def _real_tokens(name: str, array: np.ndarray, real: np.ndarray) -> np.ndarray:
+    """``array`` with padding replaced by 0, after checking every real token is finite."""
+    if not np.all(np.isfinite(array[real])):
+        raise ValueError(f"{name} has a NaN or infinite value at a real (unmasked) token")
+    return np.where(real, array, 0.0)
+
+
+def _advantages(values, batch: int, has_tokens: np.ndarray) -> np.ndarray:
+    try:
+        adv = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("advantages must be a (B,) array of numbers, one per answer") from None
+    if adv.ndim == 2 and adv.shape[1] == 1:
+        adv = adv[:, 0]
+    if adv.shape != (batch,):
+        raise ValueError(f"advantages must have shape ({batch},), one per answer; got {adv.shape}")
+    if not np.all(np.isfinite(adv[has_tokens])):
+        raise ValueError("advantages has a NaN or infinite value for an answer with tokens")
+    return np.where(has_tokens, adv, 0.0)
+
+
+def _positive(name: str, value: float | None, *, minimum: float = 0.0, strict=False) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number; got {value!r}") from None
+    if not np.isfinite(number) or number < minimum or (strict and number == minimum):
+        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+        raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
+    return number
+
+
+# --- the pieces --------------------------------------------------------------------------------
+
+
+def _clamp_pass(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """torch.clamp's gradient: 1 where low ≤ x ≤ high (bounds included), else 0."""
+    return ((x >= low) & (x <= high)).astype(np.float64)
+
+
+def _min_grad(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How torch.min(a, b) passes its gradient to a and to b (a tie splits it in half)."""
+    to_a = np.where(a < b, 1.0, np.where(a == b, 0.5, 0.0))
+    return to_a, 1.0 - to_a
+
+
+def _clipped_surrogate(
+    ratio: np.ndarray,
+    adv: np.ndarray,
+    eps_low: float,
+    eps_high: float,
+    dual_c: float | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``−min(r·A, clip(r)·A)`` (and the dual clip for A < 0): value, ∂/∂r, clipped, dual.
+
+    Written as TRL and OpenRLHF write it; verl's ``max(−r·A, −clip(r)·A)`` is the same function
+    with the same tie rule, so one derivation serves all three.
+    """
+    low, high = 1.0 - eps_low, 1.0 + eps_high
+    surr1 = ratio * adv
+    surr2 = np.clip(ratio, low, high) * adv
+    to_1, to_2 = _min_grad(surr1, surr2)
+    inner = np.minimum(surr1, surr2)
+    d_inner = adv * (to_1 + to_2 * _clamp_pass(ratio, low, high))
+    clipped = surr2 < surr1
+    dual = np.zeros_like(clipped)
+    if dual_c is not None:
+        floor = dual_c * adv  # the dual clip bounds the loss of a negative-advantage token
+        negative = adv < 0
+        to_inner = np.where(inner > floor, 1.0, np.where(inner == floor, 0.5, 0.0))
+        dual = negative & (inner < floor)  # verl's pg_clipfrac_lower counts these
+        inner = np.where(negative, np.maximum(inner, floor), inner)
+        d_inner = np.where(negative, d_inner * to_inner, d_inner)
+    return -inner, -d_inner, clipped, dual
+
+
+def _kl_term(
+    logp: np.ndarray, ref: np.ndarray, estimator: str, clamp: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The KL estimate per token and its derivative in logp, clamped as the library does."""
+    diff = logp - ref
+    if estimator == "k1":
+        kl, grad = diff, np.ones_like(diff)
+    elif estimator == "k2":
+        kl, grad = 0.5 * diff * diff, diff
+    else:  # k3: exp(ref − logp) − (ref − logp) − 1
+        x = -diff
+        if clamp == "k3":  # verl clamps the log-ratio to ±20 before exp
+            through = _clamp_pass(x, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
+            x = np.clip(x, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
+        else:
+            through = np.ones_like(x)
+        ex = np.exp(x)
+        kl = ex - x - 1.0
+        grad = (1.0 - ex) * through
+    if clamp == "all" or (clamp == "k3" and estimator == "k3"):
+        grad = grad * _clamp_pass(kl, -_KL_CLAMP, _KL_CLAMP)
+        kl = np.clip(kl, -_KL_CLAMP, _KL_CLAMP)
+    return kl, grad
+
+
+def _weights(
+    preset: LossPreset,
+    mask: np.ndarray,
+    max_completion_length: int | None,
+    loss_scale_factor: float | None,
+) -> np.ndarray:
+    """Each token's weight in the aggregated loss: loss = Σ weight · per-token loss."""
+    batch, width = mask.shape
+    lengths = mask.sum(axis=1)
+    total = lengths.sum()
+    answered = lengths > 0
+    answers = max(int(answered.sum()), 1)
+    per_row = np.ones(batch)
+    aggregation = preset.aggregation
+    if aggregation in ("token-mean", "dapo", "token"):
+        return mask / total
+    if aggregation == "bnpo":
+        return mask / max(total, 1.0)
+    if aggregation == "seq-mean-token-mean":
+        per_row = np.where(answered, 1.0 / ((lengths + _VERL_SEQ_EPS) * answers), 0.0)
+    elif aggregation == "sample":
+        per_row = np.where(answered, 1.0 / (np.maximum(lengths, 1.0) * answers), 0.0)
+    elif aggregation == "seq-mean-token-sum":
+        per_row = np.full(batch, 1.0 / answers)
+    elif aggregation == "seq-mean-token-sum-norm":
+        per_row = np.full(batch, 1.0 / (loss_scale_factor or width))
+    elif aggregation == "grpo":
+        per_row = 1.0 / (np.maximum(lengths, 1.0) * batch)
+    elif aggregation == "dr_grpo":
+        per_row = np.full(batch, 1.0 / (batch * (max_completion_length or width)))
+    return mask * per_row[:, None]
+
+
+# --- the function ------------------------------------------------------------------------------
+
+
+def policy_loss(
+    logp: Sequence | np.ndarray,
+    old_logp: Sequence | np.ndarray,
+    advantages: Sequence | np.ndarray,
+    mask: Sequence | np.ndarray,
+    *,
+    preset: str | LossPreset,
+    ref_logp: Sequence | np.ndarray | None = None,
+    eps_low: float = 0.2,
+    eps_high: float | None = None,
+    clip_ratio_c: float = 3.0,
+    beta: float = 0.0,
+    max_completion_length: int | None = None,
+    loss_scale_factor: float | None = None,
+    kl_estimator: str = "k3",
+    dual_clip: bool | None = None,
+) -> PolicyLossResult:
+    """The loss of one padded batch under ``preset``, and ∂loss/∂logp for every token.
+
+    ``logp``, ``old_logp``, ``ref_logp`` and ``mask`` are (B, T); ``advantages`` is (B,), one per
+    answer. ``eps_high=None`` means ``eps_low``. ``max_completion_length`` is TRL's L for
+    ``trl/dr_grpo`` and ``loss_scale_factor`` verl's for ``verl/seq-mean-token-sum-norm`` (both
+    default to T). ``kl_estimator`` picks k1/k2/k3 where the library offers a choice (TRL: k3
+    only). ``dual_clip=None`` keeps the preset's rule (verl: always; OpenRLHF: off, ``True`` asks
+    for it; TRL: never). Raises ValueError with a readable message on bad input.
+    """
+    spec = get_loss_preset(preset)
+    logp_raw = _matrix("logp", logp, None)
+    shape = logp_raw.shape
+    old_raw = _matrix("old_logp", old_logp, shape)
+    weights_mask = _mask(mask, shape)
+    real = weights_mask == 1.0
+    if not real.any():
+        raise ValueError("mask has no real tokens: there is nothing to compute a loss over")
+    lp = _real_tokens("logp", logp_raw, real)
+    old = _real_tokens("old_logp", old_raw, real)
+    has_tokens = real.any(axis=1)
+    adv = _advantages(advantages, shape[0], has_tokens)
+
+    eps_low = _positive("eps_low", eps_low)
+    eps_high = eps_low if eps_high is None else _positive("eps_high", eps_high)
+    beta = _positive("beta", beta)
+    if kl_estimator not in spec.kl_estimators:
+        raise ValueError(
+            f"{spec.library} offers the KL estimator{'s' if len(spec.kl_estimators) > 1 else ''} "
+            f"{', '.join(spec.kl_estimators)} only; got {kl_estimator!r}"
+        )
+    use_dual = spec.dual_clip if dual_clip is None else bool(dual_clip)
+    if use_dual != spec.dual_clip and not spec.dual_clip_optional:
+        rule = "always applies" if spec.dual_clip else "has no"
+        raise ValueError(f"{spec.name} {rule} dual clip; dual_clip={dual_clip!r} cannot change it")
+    if use_dual:
+        clip_ratio_c = _positive("clip_ratio_c", clip_ratio_c, minimum=1.0, strict=True)
+    if max_completion_length is not None:
+        length = _positive("max_completion_length", max_completion_length, strict=True)
+        max_completion_length = int(length)
+    if loss_scale_factor is not None:
+        loss_scale_factor = _positive("loss_scale_factor", loss_scale_factor, strict=True)
+
+    ref = None
+    if beta > 0.0:
+        if ref_logp is None:
+            raise ValueError("beta > 0 needs ref_logp, the reference policy's log-probabilities")
+        ref = _real_tokens("ref_logp", _matrix("ref_logp", ref_logp, shape), real)
+    elif ref_logp is not None:
+        _matrix("ref_logp", ref_logp, shape)  # still checked: a wrong shape is a mistake
+
+    weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor)
+    adv_tokens = np.broadcast_to(adv[:, None], shape)
+    log_ratio = lp - old
+
+    if spec.sequence_ratio:
+        lengths = np.maximum(weights_mask.sum(axis=1), 1.0)
+        seq_log_ratio = (log_ratio * weights_mask).sum(axis=1) / lengths
+        seq_ratio = np.exp(seq_log_ratio)
+        value, d_ratio, seq_clipped, _ = _clipped_surrogate(seq_ratio, adv, eps_low, eps_high, None)
+        pg = np.where(real, value[:, None], 0.0)
+        # Every token of answer i moves its ratio: ∂r_i/∂logp_it = r_i · m_it / n_i.
+        row_weight = weight.sum(axis=1)
+        grad_pg = (row_weight * d_ratio * seq_ratio / lengths)[:, None] * weights_mask
+        ratio = np.where(real, seq_ratio[:, None], 0.0)
+        clipped = real & seq_clipped[:, None]
+        dual = np.zeros(shape, dtype=bool)
+        clip_fraction = float(seq_clipped.mean())  # TRL's metric for a (B, 1) ratio: a row mean
+    else:
+        if spec.ratio_clamp:
+            through = _clamp_pass(log_ratio, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
+            log_ratio = np.clip(log_ratio, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
+        else:
+            through = 1.0
+        ratio = np.exp(log_ratio)
+        value, d_ratio, clipped, dual = _clipped_surrogate(
+            ratio, adv_tokens, eps_low, eps_high, clip_ratio_c if use_dual else None
+        )
+        pg = np.where(real, value, 0.0)
+        grad_pg = weight * d_ratio * ratio * through
+        ratio = np.where(real, ratio, 0.0)
+        clipped = real & clipped
+        dual = real & dual
+        clip_fraction = float(clipped.sum() / real.sum())
+
+    kl = None
+    kl_weight = weight if not spec.kl_token_mean else weights_mask / weights_mask.sum()
+    kl_loss = 0.0
+    grad = grad_pg
+    per_token = pg
+    if ref is not None:
+        kl_value, kl_grad = _kl_term(lp, ref, kl_estimator, spec.kl_clamp)
+        kl = np.where(real, kl_value, 0.0)
+        kl_loss = beta * float((kl_weight * kl).sum())
+        grad = grad + beta * kl_weight * kl_grad
+        per_token = pg + beta * kl
+    pg_loss = float((weight * pg).sum())
+    grad = np.where(real, grad, 0.0)
+    return PolicyLossResult(
+        preset=spec,
+        loss=pg_loss + kl_loss,
+        pg_loss=pg_loss,
+        kl_loss=kl_loss,
+        per_token_loss=np.where(real, per_token, 0.0),
+        pg_per_token=pg,
+        weight=weight,
+        kl_weight=kl_weight if kl is not None else np.zeros(shape),
+        grad_logp=grad,
+        ratio=ratio,
+        clipped=clipped,
+        dual_clipped=dual,
+        clip_fraction=clip_fraction,
+        kl=kl,
+        mask=weights_mask,
+    )
