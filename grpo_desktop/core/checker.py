@@ -26,6 +26,7 @@ __all__ = [
     "Verdict",
     "answers_match",
     "extract_final_answer",
+    "final_answer_span",
     "grade",
     "normalize_number",
 ]
@@ -138,6 +139,86 @@ def extract_final_answer(text: str) -> str | None:
             cleaned = _clean(line.rsplit("=", 1)[1])
             if cleaned is not None:
                 return cleaned
+    return None
+
+
+def final_answer_span(text: str) -> tuple[int, int] | None:
+    """Where in ``text`` the answer :func:`extract_final_answer` reads is written, as a
+    ``[start, end)`` character span, or None when there is no final answer.
+
+    A view marks these characters (or the tokens over them) as the answer the reward judged.
+    It follows the extractor's priority step by step: inside the last ``\\boxed{...}``, after the
+    last answer marker, after the last ``=`` or at the last number of the last line with a digit.
+    Within that fragment the span is the cleaned answer itself (``1,081`` in ``Answer: 1,081
+    apples``); when cleaning rewrote it (``\\frac{3}{4}`` read as ``3/4``) it is the fragment.
+    """
+    answer = extract_final_answer(text)
+    if answer is None:
+        return None
+
+    def locate(start: int, end: int) -> tuple[int, int] | None:
+        """The answer's span inside the raw fragment ``text[start:end]``, or None when the
+        extractor did not read the answer from this fragment (it cleans to nothing)."""
+        if _clean(text[start:end]) != answer:
+            return None
+        fragment = text[start:end]
+        cut = max(fragment.rfind("="), fragment.rfind("≈")) + 1
+        found = fragment.find(answer, cut)
+        if found < 0:
+            found = fragment.rfind(answer)
+        if found >= 0:
+            return start + found, start + found + len(answer)
+        # Rewritten by cleaning: the tidiest piece of the fragment that still reads as the answer.
+        region = fragment[cut:]
+        for piece, base in (
+            (region.lstrip(" \t*_`$").rstrip(" \t*_`$.,;:!"), cut),
+            (region.strip(), cut),
+            (fragment.strip(), 0),
+        ):
+            if piece and _clean(piece) == answer:
+                offset = start + fragment.index(piece, base)
+                return offset, offset + len(piece)
+        return start, end
+
+    for match in reversed(list(_BOXED_RE.finditer(text))):
+        depth = 1
+        for pos in range(match.end(), len(text)):
+            if text[pos] == "{":
+                depth += 1
+            elif text[pos] == "}":
+                depth -= 1
+            if depth == 0:
+                return locate(match.end(), pos)
+
+    markers = list(_ANSWER_MARKER_RE.finditer(text))
+    if markers:
+        start = markers[-1].end()
+        newline = text.find("\n", start)
+        span = locate(start, len(text) if newline < 0 else newline)
+        if span is not None:
+            return span
+
+    lines: list[tuple[int, str]] = []
+    offset = 0
+    for piece in text.splitlines(keepends=True):
+        line = piece.splitlines()[0]
+        if line.strip():
+            lines.append((offset, line))
+        offset += len(piece)
+    for start, line in reversed(lines):
+        if any(ch.isdigit() for ch in line):
+            if "=" in line:
+                span = locate(start + line.rindex("=") + 1, start + len(line))
+                if span is not None:
+                    return span
+            numbers = list(_NUMBER_RE.finditer(line))
+            if numbers:
+                return locate(start + numbers[-1].start(), start + numbers[-1].end())
+    for start, line in reversed(lines):
+        if "=" in line:
+            span = locate(start + line.rindex("=") + 1, start + len(line))
+            if span is not None:
+                return span
     return None
 
 

@@ -12,9 +12,11 @@ from grpo_desktop.core.checker import (
     Verdict,
     answers_match,
     extract_final_answer,
+    final_answer_span,
     grade,
     normalize_number,
 )
+from grpo_desktop.core.problems import load_problems
 
 WORKED = "20 × 47 = 940\n3 × 47 = 141\n940 + 141 = 1081"
 
@@ -191,3 +193,76 @@ def test_any_other_integer_fails(n: int, delta: int) -> None:
 def test_a_fraction_matches_its_decimal_value(numerator: int, denominator: int) -> None:
     value = Fraction(numerator, denominator)
     assert answers_match(f"{numerator}/{denominator}", repr(float(value)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Answer: 1,081", "1,081"),
+        ("\\boxed{1081}", "1081"),
+        ("940 + 141 = 1081", "1081"),
+        ("1081 = 940 + 141\n940 + 141 = 1081", "1081"),
+        ("2 + 2 = 5\nAnswer: 5\n\\boxed{4}", "4"),
+        ("3x = 18\n\\boxed{x = 6}", "6"),
+        ("Answer: 27 apples", "27"),
+        ("36 − 9\n= 27 apples", "27"),
+        ("Answer: $-12$", "-12"),
+        ("The answer is 1081.", "1081"),
+        ("Final answer: 8640 + 120 = 8760", "8760"),
+        ("940 + 141\n1081.0", "1081.0"),
+        ("a\r\nb = 7\r\n", "7"),
+        # Cleaning rewrote these: the span is the raw fragment the answer came from.
+        ("\\boxed{\\frac{3}{4}}", "\\frac{3}{4}"),
+        ("\\boxed{25\\%}", "25\\%"),
+    ],
+)
+def test_final_answer_span_covers_the_answer_the_checker_reads(text: str, expected: str) -> None:
+    span = final_answer_span(text)
+    assert span is not None
+    assert text[span[0] : span[1]] == expected
+
+
+def test_final_answer_span_picks_the_last_occurrence_on_the_answer_line() -> None:
+    text = "940 + 141 = 1081"
+    assert final_answer_span(text) == (12, 16)
+    text = "Answer: 12\ncheck: 3 × 4 = 12.5"
+    assert final_answer_span(text) == (8, 10)
+
+
+def test_final_answer_span_is_none_without_an_answer() -> None:
+    assert final_answer_span("no number") is None
+    assert final_answer_span("") is None
+
+
+def _span_reads_as_answer(text: str) -> bool:
+    """The span holds the checker's answer: literally, or as the raw form cleaning rewrote."""
+    answer = extract_final_answer(text)
+    span = final_answer_span(text)
+    if answer is None or span is None:
+        return answer is None and span is None
+    written = text[span[0] : span[1]]
+    return (
+        written == answer
+        or extract_final_answer(written) == answer
+        or answers_match(extract_final_answer("\\boxed{" + written + "}"), answer)
+    )
+
+
+def test_final_answer_span_of_every_shipped_trace() -> None:
+    for problem in load_problems():
+        for index, trace in enumerate(problem.traces):
+            for text in (trace.correct, trace.wrong):
+                assert final_answer_span(text) is not None, (problem.id, index)
+                assert _span_reads_as_answer(text), (problem.id, index, text)
+
+
+@given(st.integers(min_value=-(10**9), max_value=10**9), st.sampled_from(["", " apples", "."]))
+def test_final_answer_span_finds_a_number_in_any_format(n: int, suffix: str) -> None:
+    written = _with_separators(n)
+    for text in (
+        f"Work: {n} + 0 = {written}{suffix}",
+        f"Answer: {written}{suffix}\nchecked",
+        f"{n} first\n\\boxed{{{written}}}",
+    ):
+        span = final_answer_span(text)
+        assert span is not None and text[span[0] : span[1]] == written, text
