@@ -1,0 +1,853 @@
+"""Each answer of the group as a row of token chips, coloured by how the update pushes each token.
+
+A view (DESIGN §2): it paints the last :class:`~grpo_desktop.core.update_snapshot.UpdateSnapshot`
+it was shown and emits ``token_requested(row, column)`` when a chip is clicked or reached with the
+keyboard. It never selects a token itself: the selection comes back in the next snapshot.
+
+Painted with QPainter (no child widgets, no HTML: a token reading ``<b>`` is drawn literally) so
+16 answers × 200 tokens lay out and repaint within a frame. The work is split by what invalidates
+it: per (snapshot, theme, font) each token's label, width and colours are prepared once; per width
+only the chip positions are recomputed; a paint draws only the rows the exposed rect touches.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import json
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+)
+from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidget
+
+from grpo_desktop.core.formatting import MINUS, signed
+from grpo_desktop.core.theme import LIGHT, Theme, contrast_ratio
+from grpo_desktop.core.update_snapshot import AnswerRow, TokenView, UpdateSnapshot
+from grpo_desktop.views.fonts import scaled_font
+
+__all__ = [
+    "LEGEND",
+    "MIN_TINT",
+    "TokenRowsScroll",
+    "TokenRowsView",
+    "chip_colours",
+    "display_label",
+    "push_summary",
+]
+
+LEGEND = (
+    "▲ green: raises likelihood · ▼ vermillion: lowers · intensity = size of push · "
+    "✂ clipped (no gradient) · underlined: the final answer the checker reads"
+)
+#: The faintest tint a non-zero push gets, so a tiny push is still visibly not zero.
+MIN_TINT = 0.15
+_SCISSORS = "✂"
+# The view draws intensities in this many steps (a step is under 1 % of the colour range, too
+# small to see), so chips share colours and a new snapshot re-uses them.
+_LEVELS = 128
+_MIN_LEVEL = round(MIN_TINT * _LEVELS)
+# Whitespace made visible: a space is a middle dot, a newline ↵ (and the flow breaks after it),
+# a tab →, other control characters their Unicode "control picture" (U+2400 + code).
+_VISIBLE = {ord(" "): "·", ord("\n"): "↵", ord("\t"): "→", ord("\r"): "␍"}
+_VISIBLE.update({code: chr(0x2400 + code) for code in range(32) if code not in _VISIBLE})
+_VISIBLE[0x7F] = "␡"
+_TEXT_CANDIDATES = ("#000000", "#ffffff")
+
+
+# -- pure helpers (tested directly) -------------------------------------------------------------
+
+
+def display_label(text: str) -> str:
+    """The token's characters as its chip shows them: exact, with whitespace made visible."""
+    return text.translate(_VISIBLE)
+
+
+def _blend(base: str, target: str, amount: float) -> str:
+    a = [int(base[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(target[i : i + 2], 16) for i in (1, 3, 5)]
+    mixed = (round(x + (y - x) * amount) for x, y in zip(a, b, strict=True))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def readable_text(background: str, theme: Theme) -> str:
+    """The theme's text colour if it reads on ``background`` (4.5:1), else black or white."""
+    if contrast_ratio(theme.text, background) >= 4.5:
+        return theme.text
+    return max(_TEXT_CANDIDATES, key=lambda colour: contrast_ratio(colour, background))
+
+
+def _tint(amount: float, theme: Theme) -> tuple[str, str, str]:
+    """(fill, text, outline) at a signed intensity ``amount`` in [−1, 1] (0: no push)."""
+    if amount == 0:
+        return theme.surface, theme.text, theme.border
+    accent = theme.up if amount > 0 else theme.down
+    fill = _blend(theme.surface, accent, abs(amount))
+    return fill, readable_text(fill, theme), accent
+
+
+def _level(push: float, scale: float) -> int:
+    """A non-zero push as a signed colour level, 1…_LEVELS (never below the faintest tint)."""
+    level = _LEVELS if scale == 0 else min(_LEVELS, max(_MIN_LEVEL, round(abs(push) * scale)))
+    return level if push > 0 else -level
+
+
+def chip_colours(token: TokenView, max_abs: float, theme: Theme) -> tuple[str, str, str]:
+    """(fill, text, outline) of a token's chip, as hex strings.
+
+    The fill goes from the surface toward ``theme.up`` (push > 0) or ``theme.down`` (push < 0) in
+    proportion to |push| / ``max_abs`` (never fainter than :data:`MIN_TINT`, so any push shows);
+    a push of 0 stays the surface with a thin border. The text stays readable on any tint.
+    """
+    push = token.push
+    if not (push > 0 or push < 0):  # zero, or NaN: no signal
+        return _tint(0.0, theme)
+    intensity = 1.0 if max_abs <= 0 else min(1.0, abs(push) / max_abs)
+    intensity = max(MIN_TINT, intensity)
+    return _tint(intensity if push > 0 else -intensity, theme)
+
+
+def push_summary(total: float) -> tuple[str, int]:
+    """The header text for an answer's total push, and its sign (+1, −1 or 0) for the colour."""
+    text = signed(total, 3)
+    if float(text.replace(MINUS, "-")) == 0.0:
+        return "● 0 no push", 0
+    if total > 0:
+        return f"▲ {text} raises", 1
+    return f"▼ {text} lowers", -1
+
+
+def _flags(token: TokenView) -> list[str]:
+    flags = []
+    if token.dual_clipped:
+        flags.append("dual-clipped")
+    if token.clipped:
+        flags.append("clipped (no gradient)")
+    if token.is_answer:
+        flags.append("final answer")
+    return flags
+
+
+def token_tooltip(token: TokenView, row: int, column: int) -> str:
+    """What hovering a chip says: the exact text (quoted, escapes shown), its push and flags."""
+    quoted = json.dumps(token.text, ensure_ascii=False)
+    push = signed(token.push, 4) if token.push else "0"
+    lines = [f"Answer #{row + 1}, token {column + 1}: {quoted}", f"push {push}"]
+    flags = _flags(token)
+    if flags:
+        lines.append(", ".join(flags))
+    return "\n".join(lines)
+
+
+# -- prepared data ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Style:
+    """Fonts, metrics and sizes for one (application font, theme) pair."""
+
+    legend: QFont
+    header: QFont
+    header_bold: QFont
+    chip: QFont
+    mark: QFont
+    legend_fm: QFontMetricsF
+    header_fm: QFontMetricsF
+    chip_fm: QFontMetricsF
+    mark_fm: QFontMetricsF
+    margin: int
+    pad_x: int
+    pad_y: int
+    gap_x: int
+    line_gap: int
+    header_gap: int
+    row_gap: int
+    item_gap: int
+    chip_h: int
+    min_chip_w: int
+    scissors_w: int
+    radius: float
+    stroke: float
+    ring: float
+    underline: float
+
+    @staticmethod
+    def build(theme: Theme) -> _Style:
+        scale = theme.type_scale
+        chip = scaled_font(scale)
+        fm = QFontMetricsF(chip)
+        em = fm.height()
+        mark = scaled_font(scale * 0.8)
+        legend = scaled_font(scale * 0.9)
+        header = scaled_font(scale)
+        header_bold = scaled_font(scale, bold=True)
+        stroke = max(1.0, theme.stroke_width * 0.67)
+        ring = max(2.5, theme.stroke_width * 1.6)
+        underline = max(2.0, theme.stroke_width * 1.4)
+        pad_y = max(2, round(em * 0.15))
+        mark_fm = QFontMetricsF(mark)
+        return _Style(
+            legend=legend,
+            header=header,
+            header_bold=header_bold,
+            chip=chip,
+            mark=mark,
+            legend_fm=QFontMetricsF(legend),
+            header_fm=QFontMetricsF(header_bold),
+            chip_fm=fm,
+            mark_fm=mark_fm,
+            margin=max(4, round(em * 0.5)),
+            pad_x=max(3, round(em * 0.3)),
+            pad_y=pad_y,
+            # Between chips: room for the focus ring and a dual clip's outer outline.
+            gap_x=max(round(ring) + 1, round(em * 0.18), round(2 * stroke + 4)),
+            # Below each line of chips: room for the answer underline and the focus ring.
+            line_gap=max(round(underline + ring) + 2, round(em * 0.35)),
+            header_gap=max(round(2 * stroke + 3), round(em * 0.3)),
+            row_gap=max(8, round(em * 0.9)),
+            item_gap=round(em * 0.9),
+            chip_h=round(em) + 2 * pad_y,
+            min_chip_w=max(6, round(em * 0.5)),
+            scissors_w=round(mark_fm.horizontalAdvance(_SCISSORS)) + 2,
+            radius=max(2.0, em * 0.18),
+            stroke=stroke,
+            ring=ring,
+            underline=underline,
+        )
+
+
+class _Chip(NamedTuple):
+    """One token, ready to place: what it reads, how wide it is and how it is painted."""
+
+    label: str
+    width: int  # natural width in px (before clamping to a narrow widget)
+    room: int  # the part of the width that is not the label: padding and the ✂ mark
+    fill: QColor
+    text: QColor
+    pen: QPen
+    clipped: bool
+    dual: bool
+    answer: bool
+    breaks: bool  # a newline token: the flow continues on the next line
+
+
+@dataclass(frozen=True)
+class _Header:
+    texts: tuple[tuple[str, bool, int], ...]  # (text, bold, sign of the colour: 1, −1, 0, 2=text)
+    widths: tuple[int, ...]
+
+
+@dataclass
+class _RowLayout:
+    top: int
+    bottom: int
+    header: tuple[tuple[int, int, int], ...]  # (x, baseline y, index into _Header.texts)
+    line_tops: list[int]  # y of each line of chips
+    line_starts: list[int]  # index of the first chip on each line
+    chips: list[tuple[int, int, int, str]]  # (x, y, width, shown label)
+
+
+@dataclass
+class _Layout:
+    width: int
+    height: int
+    legend: QRect
+    row_tops: list[int]
+    rows: list[_RowLayout]
+
+
+class TokenRowsView(QWidget):
+    """The group's answers as rows of token chips; emits ``token_requested(row, column)``."""
+
+    token_requested = Signal(int, int)
+    #: The selected chip's rect after a new snapshot, so a scroll area can keep it in view.
+    selection_shown = Signal(QRect)
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._theme = theme
+        self._snapshot: UpdateSnapshot | None = None
+        self._style: _Style | None = None
+        self._chips: list[list[_Chip]] = []
+        self._headers: list[_Header] = []
+        self._layouts: dict[int, _Layout] = {}
+        self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
+        self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
+        self._colours: dict[str, QColor] = {}
+        self._pens: dict[tuple[str, float], QPen] = {}
+        self._selected: tuple[int, int] | None = None
+        self._cursor: tuple[int, int] | None = None  # where the keyboard last asked to go
+        self.setObjectName("tokenRows")
+        self.setAccessibleName("Answers as tokens")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
+        """Render ``snapshot``; a snapshot that differs only in the selection just repaints."""
+        previous = self._snapshot
+        self._snapshot = snapshot
+        selected = (
+            None if snapshot.selected is None else (snapshot.selected.row, snapshot.selected.column)
+        )
+        same_rows = (
+            previous is not None
+            and previous.rows == snapshot.rows
+            and previous.max_abs_push == snapshot.max_abs_push
+        )
+        moved = selected != self._selected
+        self._selected = selected
+        self._cursor = selected
+        if not same_rows:
+            self._prepare()
+            self.updateGeometry()
+        self._describe()
+        self.update()
+        if moved and selected is not None:
+            rect = self.token_rect(*selected)
+            if rect.isValid():
+                self.selection_shown.emit(rect)
+
+    def set_theme(self, theme: Theme) -> None:
+        """Restyle for ``theme`` (fonts and strokes too: the projector's are larger)."""
+        if theme == self._theme:
+            return
+        self._theme = theme
+        self._style = None
+        self._prepare()
+        self.updateGeometry()
+        self.update()
+
+    @property
+    def theme(self) -> Theme:
+        return self._theme
+
+    @property
+    def snapshot(self) -> UpdateSnapshot | None:
+        return self._snapshot
+
+    def selected(self) -> tuple[int, int] | None:
+        """(row, column) of the snapshot's selected token, or None."""
+        return self._selected
+
+    def token_rect(self, row: int, column: int) -> QRect:
+        """Where the chip of token ``column`` of answer ``row`` is (widget coordinates).
+
+        An invalid (null) QRect when there is no such token.
+        """
+        layout = self._layout(self.width())
+        if not 0 <= row < len(layout.rows):
+            return QRect()
+        chips = layout.rows[row].chips
+        if not 0 <= column < len(chips):
+            return QRect()
+        x, y, w, _label = chips[column]
+        return QRect(x, y, w, self._current_style().chip_h)
+
+    def shown_label(self, row: int, column: int) -> str:
+        """The text the chip draws (whitespace made visible, elided if wider than the view)."""
+        return self._layout(self.width()).rows[row].chips[column][3]
+
+    def line_of(self, row: int, column: int) -> int:
+        """Which line of its row (0 = first) the chip sits on at the current width."""
+        starts = self._layout(self.width()).rows[row].line_starts
+        return bisect.bisect_right(starts, column) - 1
+
+    def row_rect(self, row: int) -> QRect:
+        """The band answer ``row`` occupies (header and chips), full widget width."""
+        item = self._layout(self.width()).rows[row]
+        return QRect(0, item.top, self.width(), item.bottom - item.top)
+
+    def token_at(self, point: QPoint) -> tuple[int, int] | None:
+        """(row, column) of the chip under ``point``, or None."""
+        layout = self._layout(self.width())
+        x, y = point.x(), point.y()
+        index = bisect.bisect_right(layout.row_tops, y) - 1
+        if index < 0:
+            return None
+        row = layout.rows[index]
+        if y >= row.bottom or not row.line_tops:
+            return None
+        line = bisect.bisect_right(row.line_tops, y) - 1
+        if line < 0 or y >= row.line_tops[line] + self._current_style().chip_h:
+            return None
+        end = row.line_starts[line + 1] if line + 1 < len(row.line_starts) else len(row.chips)
+        for column in range(row.line_starts[line], end):
+            cx, _cy, cw, _label = row.chips[column]
+            if cx <= x < cx + cw:
+                return index, column
+        return None
+
+    # -- Qt overrides -------------------------------------------------------------------------
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._layout(width).height
+
+    def sizeHint(self) -> QSize:
+        width = 640
+        return QSize(width, self._layout(width).height)
+
+    def minimumSizeHint(self) -> QSize:
+        style = self._current_style()
+        return QSize(style.margin * 2 + style.min_chip_w * 4, style.chip_h + 2 * style.margin)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # an app-wide zoom: re-measure everything
+            self._style = None
+            self._prepare()
+            self.updateGeometry()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            hit = self.token_at(event.pos())
+            if hit is None or self._snapshot is None:
+                QToolTip.hideText()
+                event.ignore()
+                return True
+            row, column = hit
+            token = self._snapshot.rows[row].tokens[column]
+            # Escaped rich text: plain text that looks like HTML would otherwise be rendered.
+            text = "<br>".join(
+                html.escape(line) for line in token_tooltip(token, row, column).splitlines()
+            )
+            QToolTip.showText(
+                event.globalPos(),
+                f"<p style='white-space:pre'>{text}</p>",
+                self,
+                self.token_rect(row, column),
+            )
+            return True
+        return super().event(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        over = self.token_at(event.position().toPoint()) is not None
+        shape = Qt.CursorShape.PointingHandCursor if over else Qt.CursorShape.ArrowCursor
+        if self.cursor().shape() != shape:
+            self.setCursor(shape)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            hit = self.token_at(event.position().toPoint())
+            if hit is not None:
+                event.accept()
+                self._cursor = hit
+                self.token_requested.emit(*hit)
+                return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        target = self._key_target(event.key(), modifiers)
+        if target is None:
+            super().keyPressEvent(event)  # Page Up / Page Down … scroll the area as usual
+            return
+        event.accept()
+        activate = event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if target != self._cursor or activate:  # at the edge a key does nothing
+            self._cursor = target
+            self.token_requested.emit(*target)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        style = self._current_style()
+        theme = self._theme
+        layout = self._layout(self.width())
+        exposed = event.rect()
+        painter = QPainter(self)
+        painter.fillRect(exposed, self._colour(theme.surface))
+        if exposed.intersects(layout.legend):
+            painter.setFont(style.legend)
+            painter.setPen(self._colour(theme.muted))
+            painter.drawText(
+                layout.legend,
+                int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
+                LEGEND,
+            )
+        if not layout.rows or self._snapshot is None:
+            if self._snapshot is None or not self._snapshot.rows:
+                painter.setFont(style.header)
+                painter.setPen(self._colour(theme.muted))
+                top = layout.legend.bottom() + style.row_gap
+                painter.drawText(
+                    QPointF(style.margin, top + style.header_fm.ascent()), "No answers to show."
+                )
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        first = max(0, bisect.bisect_right(layout.row_tops, exposed.top()) - 1)
+        separator = QPen(self._colour(theme.border), 1.0)
+        for index in range(first, len(layout.rows)):
+            row = layout.rows[index]
+            if row.top > exposed.bottom():
+                break
+            if row.bottom < exposed.top():
+                continue
+            if index > 0:
+                y = row.top - style.row_gap / 2
+                painter.setPen(separator)
+                painter.drawLine(QPointF(style.margin, y), QPointF(self.width() - style.margin, y))
+            self._paint_row(painter, style, index, row, exposed)
+        if self._selected is not None:
+            rect = self.token_rect(*self._selected)
+            if rect.isValid() and rect.adjusted(-8, -8, 8, 8).intersects(exposed):
+                grow = style.ring / 2 + 1
+                painter.setPen(QPen(self._colour(theme.focus), style.ring))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(
+                    QRectF(rect).adjusted(-grow, -grow, grow, grow),
+                    style.radius + grow,
+                    style.radius + grow,
+                )
+        painter.end()
+
+    # -- painting -----------------------------------------------------------------------------
+
+    def _paint_row(
+        self, painter: QPainter, style: _Style, index: int, row: _RowLayout, exposed: QRect
+    ) -> None:
+        theme = self._theme
+        header = self._headers[index]
+        accents = {1: theme.up, -1: theme.down, 0: theme.neutral, 2: theme.text}
+        for x, baseline, item in row.header:
+            text, bold, sign = header.texts[item]
+            painter.setFont(style.header_bold if bold else style.header)
+            painter.setPen(self._colour(accents[sign]))
+            painter.drawText(QPointF(x, baseline), text)
+
+        chips = self._chips[index]
+        chip_h = style.chip_h
+        ascent = style.chip_fm.ascent()
+        radius = style.radius
+        focus = self._colour(theme.focus)
+        underline = QPen(focus, style.underline)
+        underline.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setFont(style.chip)
+        lines = row.line_tops
+        first_line = max(0, bisect.bisect_right(lines, exposed.top() - chip_h) - 1)
+        start = row.line_starts[first_line] if lines else 0
+        bottom = exposed.bottom()
+        for column in range(start, len(row.chips)):
+            x, y, w, label = row.chips[column]
+            if y > bottom:
+                break
+            chip = chips[column]
+            rect = QRectF(x, y, w, chip_h)
+            painter.setPen(chip.pen)
+            painter.setBrush(chip.fill)
+            inset = chip.pen.widthF() / 2
+            painter.drawRoundedRect(rect.adjusted(inset, inset, -inset, -inset), radius, radius)
+            if chip.dual:  # a second, solid outline just outside: never over the label
+                grow = style.stroke + 1.5
+                painter.setPen(self._pen(theme.text, style.stroke))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(
+                    rect.adjusted(-grow, -grow, grow, grow), radius + grow, radius + grow
+                )
+            painter.setPen(chip.text)
+            painter.drawText(QPointF(x + style.pad_x, y + style.pad_y + ascent), label)
+            if chip.clipped or chip.dual:
+                painter.setFont(style.mark)
+                painter.drawText(
+                    QPointF(
+                        x + w - style.pad_x - style.scissors_w + 1,
+                        y + style.pad_y + style.mark_fm.ascent(),
+                    ),
+                    _SCISSORS,
+                )
+                painter.setFont(style.chip)
+            if chip.answer:
+                painter.setPen(underline)
+                base = y + chip_h + style.underline / 2 + 1
+                painter.drawLine(QPointF(x, base), QPointF(x + w, base))
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _current_style(self) -> _Style:
+        if self._style is None:
+            self._style = _Style.build(self._theme)
+            self._labels.clear()
+            self._looks.clear()
+        return self._style
+
+    def _colour(self, value: str) -> QColor:
+        colour = self._colours.get(value)
+        if colour is None:
+            colour = self._colours[value] = QColor(value)
+        return colour
+
+    def _pen(self, value: str, width: float, dashed: bool = False) -> QPen:
+        key = (value, width if not dashed else -width)
+        pen = self._pens.get(key)
+        if pen is None:
+            pen = QPen(self._colour(value), width)
+            if dashed:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            self._pens[key] = pen
+        return pen
+
+    def _prepare(self) -> None:
+        """Per (snapshot, theme, font): every chip's label, width and colours, every header.
+
+        Labels and widths are cached per token text, and colours per (sign, intensity level),
+        so a new snapshot of the same answers (a slider dragged) costs one dictionary look-up
+        per token.
+        """
+        self._layouts.clear()
+        self._chips = []
+        self._headers = []
+        snapshot = self._snapshot
+        if snapshot is None:
+            return
+        style = self._current_style()
+        labels = self._labels
+        if len(labels) > 50_000:  # many problems seen: start again rather than grow forever
+            labels.clear()
+        looks = self._looks
+        fm = style.chip_fm
+        extra = 2 * style.pad_x
+        scissors = style.scissors_w
+        minimum = style.min_chip_w
+        max_abs = snapshot.max_abs_push
+        scale = _LEVELS / max_abs if max_abs > 0 else 0.0
+        for answer in snapshot.rows:
+            chips: list[_Chip] = []
+            append = chips.append
+            for token in answer.tokens:
+                text = token.text
+                entry = labels.get(text)
+                if entry is None:
+                    label = display_label(text)
+                    entry = labels[text] = (
+                        label,
+                        max(minimum, round(fm.horizontalAdvance(label)) + extra),
+                        "\n" in text,
+                    )
+                push = token.push
+                level = _level(push, scale) if push > 0 or push < 0 else 0
+                marked = token.clipped or token.dual_clipped
+                look = looks.get((level, marked))
+                if look is None:
+                    look = looks[(level, marked)] = self._look(level, marked, style)
+                append(
+                    _Chip(
+                        entry[0],
+                        entry[1] + scissors if marked else entry[1],
+                        extra + scissors if marked else extra,
+                        look[0],
+                        look[1],
+                        look[2],
+                        token.clipped,
+                        token.dual_clipped,
+                        token.is_answer,
+                        entry[2],
+                    )
+                )
+            self._chips.append(chips)
+            self._headers.append(self._header(answer, style))
+
+    def _look(self, level: int, marked: bool, style: _Style) -> tuple[QColor, QColor, QPen]:
+        """Fill, text colour and outline pen of a chip at a signed intensity ``level``."""
+        theme = self._theme
+        fill, text, outline = _tint(level / _LEVELS, theme)
+        if marked:
+            pen = self._pen(theme.text, style.stroke, dashed=True)
+        elif level == 0:
+            pen = self._pen(outline, 1.0)
+        else:
+            pen = self._pen(outline, style.stroke * 0.75)
+        return self._colour(fill), self._colour(text), pen
+
+    @staticmethod
+    def _header(answer: AnswerRow, style: _Style) -> _Header:
+        count = len(answer.tokens)
+        push_text, sign = push_summary(answer.total_push)
+        texts = (
+            (f"#{answer.index + 1}", True, 2),
+            ("✓ right" if answer.correct else "✗ wrong", False, 2),
+            (f"A = {signed(answer.advantage, 2)}", False, 2),
+            (f"{count} token" if count == 1 else f"{count} tokens", False, 2),
+            (push_text, True, sign),
+        )
+        widths = tuple(
+            round(QFontMetricsF(style.header_bold if bold else style.header).horizontalAdvance(t))
+            + 1
+            for t, bold, _sign in texts
+        )
+        return _Header(texts, widths)
+
+    def _layout(self, width: int) -> _Layout:
+        """Chip positions at ``width`` px, computed once per (snapshot, theme, width)."""
+        layout = self._layouts.get(width)
+        if layout is not None:
+            return layout
+        style = self._current_style()
+        margin = style.margin
+        left, right = margin, max(margin + style.min_chip_w, width - margin)
+        available = right - left
+        legend = style.legend_fm.boundingRect(
+            QRectF(left, margin, available, 1e6),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
+            LEGEND,
+        )
+        legend_rect = QRect(left, margin, available, int(legend.height() + 0.999))
+        y = legend_rect.bottom() + 1 + style.row_gap
+        chip_h = style.chip_h
+        line_step = chip_h + style.line_gap
+        gap_x = style.gap_x
+        header_h = round(style.header_fm.lineSpacing())
+        header_ascent = round(style.header_fm.ascent())
+        fm = style.chip_fm
+        rows: list[_RowLayout] = []
+        row_tops: list[int] = []
+        for chips, header in zip(self._chips, self._headers, strict=True):
+            top = y
+            # Header items flow like words: they wrap as units on a narrow view.
+            placed: list[tuple[int, int, int]] = []
+            x = left
+            for item, item_w in enumerate(header.widths):
+                if x > left and x + item_w > right:
+                    x = left
+                    y += header_h
+                placed.append((x, y + header_ascent, item))
+                x += item_w + style.item_gap
+            y += header_h + style.header_gap
+            line_tops = [y] if chips else []
+            line_starts = [0] if chips else []
+            placed_chips: list[tuple[int, int, int, str]] = []
+            x = left
+            broke = False
+            for column, chip in enumerate(chips):
+                w = chip.width
+                if (broke or x + w > right) and x > left:
+                    x = left
+                    y += line_step
+                    line_tops.append(y)
+                    line_starts.append(column)
+                label = chip.label
+                if w > available:  # one token wider than the view: elide it to fit
+                    w = available
+                    label = fm.elidedText(label, Qt.TextElideMode.ElideRight, w - chip.room)
+                placed_chips.append((x, y, w, label))
+                x += w + gap_x
+                broke = chip.breaks
+            if chips:
+                y += line_step
+            rows.append(_RowLayout(top, y, tuple(placed), line_tops, line_starts, placed_chips))
+            row_tops.append(top)
+            y += style.row_gap
+        if not rows:
+            y += style.header_fm.lineSpacing() + style.row_gap  # room for "No answers to show."
+        height = int(y - style.row_gap + margin) if rows else int(y)
+        layout = _Layout(width, height, legend_rect, row_tops, rows)
+        if len(self._layouts) >= 4:  # the current width and a few heightForWidth probes
+            self._layouts.pop(next(iter(self._layouts)))
+        self._layouts[width] = layout
+        return layout
+
+    def _key_target(self, key: int, modifiers: Qt.KeyboardModifier) -> tuple[int, int] | None:
+        """Where a navigation key moves the selection, or None when it is not one of ours."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            return None
+        lengths = [len(row.tokens) for row in snapshot.rows]
+        filled = [i for i, n in enumerate(lengths) if n]
+        if not filled:
+            return None
+        ctrl = modifiers == Qt.KeyboardModifier.ControlModifier
+        if modifiers not in (Qt.KeyboardModifier.NoModifier,) and not (
+            ctrl and key in (Qt.Key.Key_Home, Qt.Key.Key_End)
+        ):
+            return None
+        keys = (
+            Qt.Key.Key_Left,
+            Qt.Key.Key_Right,
+            Qt.Key.Key_Up,
+            Qt.Key.Key_Down,
+            Qt.Key.Key_Home,
+            Qt.Key.Key_End,
+            Qt.Key.Key_Space,
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+        )
+        if key not in keys:
+            return None
+        cursor = self._cursor
+        if cursor is None or not (0 <= cursor[0] < len(lengths) and lengths[cursor[0]]):
+            return filled[0], 0  # the first key press selects the first token
+        row, column = cursor[0], min(cursor[1], lengths[cursor[0]] - 1)
+        if ctrl:
+            return (
+                (filled[0], 0) if key == Qt.Key.Key_Home else (filled[-1], lengths[filled[-1]] - 1)
+            )
+        if key == Qt.Key.Key_Left:
+            return row, max(0, column - 1)
+        if key == Qt.Key.Key_Right:
+            return row, min(lengths[row] - 1, column + 1)
+        if key == Qt.Key.Key_Home:
+            return row, 0
+        if key == Qt.Key.Key_End:
+            return row, lengths[row] - 1
+        if key == Qt.Key.Key_Up:
+            before = [i for i in filled if i < row]
+            target = before[-1] if before else row
+            return target, min(column, lengths[target] - 1)
+        if key == Qt.Key.Key_Down:
+            after = [i for i in filled if i > row]
+            target = after[0] if after else row
+            return target, min(column, lengths[target] - 1)
+        return row, column  # Space / Enter: ask for the token at the cursor
+
+    def _describe(self) -> None:
+        snapshot = self._snapshot
+        if snapshot is None:
+            return
+        parts = [f"{len(snapshot.rows)} answers, {snapshot.token_count} tokens"]
+        if self._selected is not None:
+            row, column = self._selected
+            parts.append(f"selected: answer {row + 1}, token {column + 1}")
+        parts.append("arrow keys move between tokens")
+        self.setAccessibleDescription("; ".join(parts))
+
+
+class TokenRowsScroll(QScrollArea):
+    """The token rows in a vertical scroll area: the page adds this, never the bare view."""
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tokenRowsScroll")
+        self.rows_view = TokenRowsView(theme)
+        self.setWidget(self.rows_view)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes straight to the rows
+        self.rows_view.selection_shown.connect(self._reveal)
+
+    def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
+        self.rows_view.show_snapshot(snapshot)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.rows_view.set_theme(theme)
+
+    def _reveal(self, rect: QRect) -> None:
+        center = rect.center()
+        self.ensureVisible(center.x(), center.y(), rect.width(), rect.height())
