@@ -1,0 +1,368 @@
+"""The update step for the lab's group: tokens, the stand-in policy, the loss, each token's push.
+
+Pure Python + numpy. The only place the Update workspace is computed: ``build_update_snapshot``
+turns the lab's snapshot (its answers, rewards and advantages) and the update settings into one
+:class:`~grpo_desktop.core.update_snapshot.UpdateSnapshot`. Answers are split with GPT-2's
+pre-tokenizer (:mod:`grpo_desktop.core.pretokenize`); log-probabilities come from the seeded
+stand-in (:mod:`grpo_desktop.core.standin_policy`); the loss is :func:`policy_loss`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import fields, replace
+
+import numpy as np
+
+from grpo_desktop.core.checker import final_answer_span
+from grpo_desktop.core.clipped_loss import (
+    LOSS_PRESETS,
+    LossPreset,
+    PolicyLossResult,
+    get_loss_preset,
+)
+from grpo_desktop.core.formatting import signed
+from grpo_desktop.core.pretokenize import answer_token_mask, pretokenize
+from grpo_desktop.core.snapshot import LabSnapshot
+from grpo_desktop.core.standin_policy import UpdateTrajectory, initial_policy, run_inner_steps
+from grpo_desktop.core.update_snapshot import (
+    AnswerRow,
+    ComputationRow,
+    PresetInfo,
+    TokenComputation,
+    TokenView,
+    UpdateSettings,
+    UpdateSnapshot,
+)
+
+__all__ = [
+    "LENGTH_BIAS_SETTINGS",
+    "MAX_INNER_STEPS",
+    "build_update_snapshot",
+    "check_update_settings",
+    "clip_higher_settings",
+    "preset_info",
+]
+
+MAX_INNER_STEPS = 50
+STANDIN_SEED = 0
+LENGTH_BIAS_SETTINGS = UpdateSettings(
+    preset="verl/token-mean", compare_preset="verl/seq-mean-token-mean", inner_steps=0
+)
+
+
+def clip_higher_settings(settings: UpdateSettings) -> UpdateSettings:
+    """DAPO's clip-higher: ε_low 0.2, ε_high 0.28, with a few inner steps so the clip engages."""
+    return replace(
+        settings,
+        preset="trl/dapo",
+        compare_preset="verl/token-mean",
+        eps_low=0.2,
+        eps_high=0.28,
+        inner_steps=max(settings.inner_steps, 4),
+    )
+
+
+def preset_info(preset: LossPreset) -> PresetInfo:
+    return PresetInfo(preset.name, preset.label, preset.formula, preset.description, preset.source)
+
+
+_PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())
+
+
+def check_update_settings(settings: UpdateSettings) -> UpdateSettings:
+    """``settings`` if every value is usable; a ValueError naming the bad one otherwise."""
+    get_loss_preset(settings.preset)
+    get_loss_preset(settings.compare_preset)
+    for name in ("eps_low", "eps_high", "clip_ratio_c", "beta", "learning_rate"):
+        value = getattr(settings, name)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
+            raise ValueError(f"{name} must be a finite number; got {value!r}")
+    if not 0 <= settings.eps_low <= 10 or not 0 <= settings.eps_high <= 10:
+        raise ValueError("eps_low and eps_high must lie between 0 and 10")
+    if settings.clip_ratio_c <= 1:
+        raise ValueError(f"clip_ratio_c must be > 1; got {settings.clip_ratio_c!r}")
+    if not 0 <= settings.beta <= 10:
+        raise ValueError(f"beta must lie between 0 and 10; got {settings.beta!r}")
+    if not 0 < settings.learning_rate <= 5:
+        raise ValueError(f"learning_rate must lie in (0, 5]; got {settings.learning_rate!r}")
+    steps = settings.inner_steps
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_INNER_STEPS:
+        raise ValueError(f"inner_steps must be a whole number from 0 to {MAX_INNER_STEPS}")
+    if settings.kl_estimator not in ("k1", "k2", "k3"):
+        raise ValueError(f"kl_estimator must be k1, k2 or k3; got {settings.kl_estimator!r}")
+    return settings
+
+
+def settings_from_dict(data: dict) -> UpdateSettings:
+    """Settings from a scenario file's mapping (unknown keys refused, types checked)."""
+    known = {field.name for field in fields(UpdateSettings)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown update setting(s): {', '.join(unknown)}")
+    return check_update_settings(replace(UpdateSettings(), **data))
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def _tokens_of(text: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The answer's pre-tokens and which of them hold the final answer the checker reads."""
+    tokens = pretokenize(text)
+    return tuple(token.text for token in tokens), answer_token_mask(tokens, final_answer_span(text))
+
+
+# --- the loss for the whole group, cached: selecting a token recomputes nothing ---------------
+
+
+def _loss_options(settings: UpdateSettings, preset: LossPreset) -> dict:
+    estimator = settings.kl_estimator if settings.kl_estimator in preset.kl_estimators else "k3"
+    return dict(
+        preset=preset,
+        eps_low=settings.eps_low,
+        eps_high=settings.eps_high,
+        clip_ratio_c=settings.clip_ratio_c,
+        beta=settings.beta,
+        kl_estimator=estimator,
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _trajectory(
+    texts: tuple[str, ...],
+    advantages: tuple[float, ...],
+    preset_name: str,
+    settings: UpdateSettings,
+) -> UpdateTrajectory:
+    preset = get_loss_preset(preset_name)
+    start = initial_policy([_tokens_of(text)[0] for text in texts], STANDIN_SEED)
+    return run_inner_steps(
+        start,
+        np.array(advantages, dtype=np.float64),
+        steps=settings.inner_steps,
+        learning_rate=settings.learning_rate,
+        **_loss_options(settings, preset),
+    )
+
+
+# --- the snapshot ------------------------------------------------------------------------------
+
+
+def build_update_snapshot(
+    lab: LabSnapshot, settings: UpdateSettings, selected: tuple[int, int] | None = None
+) -> UpdateSnapshot:
+    """Everything the Update workspace shows for the lab's group under ``settings``."""
+    check_update_settings(settings)
+    texts = tuple(card.text for card in lab.cards)
+    advantages = tuple(float(card.advantage) for card in lab.cards)
+    # The step count and learning rate do not change step 0: share its cache entry.
+    key = settings if settings.inner_steps else replace(settings, learning_rate=0.5)
+    main = _trajectory(texts, advantages, settings.preset, key)
+    other = _trajectory(texts, advantages, settings.compare_preset, key)
+    result, compare = main.result, other.result
+    push = -result.grad_logp
+    compare_sums = -compare.grad_logp.sum(axis=1)
+    rows = []
+    for index, card in enumerate(lab.cards):
+        token_texts, answer_flags = _tokens_of(card.text)
+        tokens = tuple(
+            TokenView(
+                text=text,
+                push=float(push[index, column]),
+                clipped=bool(result.clipped[index, column]),
+                dual_clipped=bool(result.dual_clipped[index, column]),
+                is_answer=answer_flags[column],
+            )
+            for column, text in enumerate(token_texts)
+        )
+        rows.append(
+            AnswerRow(
+                index=index,
+                reward=float(card.reward),
+                advantage=float(card.advantage),
+                tokens=tokens,
+                total_push=float(push[index].sum()),
+                compare_total_push=float(compare_sums[index]),
+            )
+        )
+    if selected is not None and not _valid(selected, rows):
+        selected = None
+    preset = get_loss_preset(settings.preset)
+    return UpdateSnapshot(
+        settings=settings,
+        preset=preset_info(preset),
+        compare_preset=preset_info(get_loss_preset(settings.compare_preset)),
+        rows=tuple(rows),
+        loss=result.loss,
+        compare_loss=compare.loss,
+        clip_fraction=result.clip_fraction,
+        kl_mean=_mean_kl(result),
+        inner_step=settings.inner_steps,
+        max_abs_push=float(np.abs(push).max()),
+        status=_status(settings, result, advantages),
+        selected=None if selected is None else _computation(selected, rows, main, settings),
+        clip_c_applies=preset.dual_clip,
+        kl_estimators=preset.kl_estimators,
+        presets=_PRESET_INFOS,
+    )
+
+
+def _valid(selected: tuple[int, int], rows: list[AnswerRow]) -> bool:
+    row, column = selected
+    return 0 <= row < len(rows) and 0 <= column < len(rows[row].tokens)
+
+
+def _status(settings: UpdateSettings, result: PolicyLossResult, advantages) -> str:
+    if all(a == 0 for a in advantages):
+        return (
+            "Every advantage is 0: no token is pushed. "
+            "A group that is all right or all wrong teaches nothing."
+        )
+    if settings.inner_steps == 0:
+        return (
+            "Step 0 is on-policy: every ratio is 1 and nothing is clipped; "
+            "each token's push is A × its aggregation weight."
+        )
+    steps = settings.inner_steps
+    text = (
+        f"After {steps} inner step{'s' if steps != 1 else ''} of the stand-in policy: "
+        f"{result.clip_fraction:.0%} of the tokens are clipped"
+    )
+    if result.kl is not None:
+        text += f"; mean KL to the reference {_mean_kl(result):.4f}"
+    return text + "."
+
+
+def _mean_kl(result: PolicyLossResult) -> float | None:
+    if result.kl is None:
+        return None
+    return float((result.kl * result.mask).sum() / result.mask.sum())
+
+
+# --- one token's computation -------------------------------------------------------------------
+
+
+def _number(value: float, digits: int = 4) -> str:
+    return f"{value:.{digits}f}".replace("-", "−")
+
+
+def _weight_expression(preset: LossPreset, n_i: int, tokens: int, answers: int, width: int) -> str:
+    aggregation = preset.aggregation
+    if aggregation in ("token-mean", "dapo", "token", "bnpo"):
+        return f"1 / N = 1 / {tokens}"
+    if aggregation in ("seq-mean-token-mean", "grpo", "sample"):
+        return f"1 / (n_i · B) = 1 / ({n_i} · {answers})"
+    if aggregation == "seq-mean-token-sum":
+        return f"1 / B = 1 / {answers}"
+    if aggregation == "seq-mean-token-sum-norm":
+        return f"1 / T = 1 / {width}"
+    return f"1 / (B · L) = 1 / ({answers} · {width})"  # dr_grpo, L = T here
+
+
+def _computation(
+    selected: tuple[int, int],
+    rows: list[AnswerRow],
+    trajectory: UpdateTrajectory,
+    settings: UpdateSettings,
+) -> TokenComputation:
+    row, column = selected
+    result = trajectory.result
+    preset = result.preset
+    answer = rows[row]
+    token = answer.tokens[column]
+    logp = float(trajectory.current.logp[row, column])
+    old = float(trajectory.start.logp[row, column])
+    ratio = float(result.ratio[row, column])
+    adv = answer.advantage
+    low, high = 1 - settings.eps_low, 1 + settings.eps_high
+    mask = result.mask
+    n_i = int(mask[row].sum())
+    lines = [
+        ComputationRow(
+            "advantage A", f"answer #{row + 1}'s, shared by its {n_i} tokens", signed(adv)
+        ),
+        ComputationRow(
+            "log-prob now", f"stand-in after {settings.inner_steps} inner steps", _number(logp)
+        ),
+        ComputationRow(
+            "log-prob at rollout", "old_logp (the policy that wrote the answer)", _number(old)
+        ),
+    ]
+    if preset.sequence_ratio:
+        lines.append(
+            ComputationRow(
+                "ratio r (answer)", "exp(mean_t (logp − old_logp)) over the answer", _number(ratio)
+            )
+        )
+    else:
+        clamp = " (log-ratio clamped to ±20)" if preset.ratio_clamp else ""
+        lines.append(
+            ComputationRow(
+                "ratio r", f"exp({_number(logp)} − ({_number(old)})){clamp}", _number(ratio)
+            )
+        )
+    lines.append(
+        ComputationRow(
+            "clip range",
+            f"[1 − ε_low, 1 + ε_high] = [{low:.2f}, {high:.2f}]",
+            "clipped"
+            if token.clipped
+            else "inside"
+            if low <= ratio <= high
+            else "outside, not binding",
+        )
+    )
+    lines.append(
+        ComputationRow(
+            "surrogate loss",
+            f"−min(r·A, clip(r)·A){' , dual clip −A·c for A < 0' if preset.dual_clip else ''}",
+            _number(float(result.pg_per_token[row, column])),
+        )
+    )
+    if result.kl is not None:
+        lines.append(
+            ComputationRow(
+                f"KL term ({_loss_options(settings, preset)['kl_estimator']})",
+                f"β · KL = {settings.beta:g} · {_number(float(result.kl[row, column]))}",
+                _number(settings.beta * float(result.kl[row, column])),
+            )
+        )
+    weight = float(result.weight[row, column])
+    lines.append(
+        ComputationRow(
+            "aggregation weight w",
+            _weight_expression(
+                preset, n_i, int(mask.sum()), int((mask.sum(axis=1) > 0).sum()), mask.shape[1]
+            ),
+            f"{weight:.6f}",
+        )
+    )
+    grad = float(result.grad_logp[row, column])
+    lines.append(ComputationRow("∂loss/∂logp", "w · ∂(surrogate + β·KL)/∂logp", _number(grad, 6)))
+    lines.append(ComputationRow("push", "−∂loss/∂logp", _number(-grad, 6)))
+    if token.dual_clipped:
+        why = (
+            "the dual clip caps this negative-advantage token's loss at −A·c, so its gradient is 0"
+        )
+    elif token.clipped:
+        why = (
+            "its ratio left the clip range on the side that matters, "
+            "so the clipped term wins and its gradient is 0"
+        )
+    elif grad < 0:
+        why = "the update raises its likelihood"
+    elif grad > 0:
+        why = "the update lowers its likelihood"
+    else:
+        why = "the update leaves it where it is"
+    glyph = "▲" if grad < 0 else "▼" if grad > 0 else "●"
+    summary = f"{glyph} Token {column + 1} of answer #{row + 1}: {why}."
+    return TokenComputation(
+        row, column, f"Answer #{row + 1}, token {column + 1}: {token.text!r}", tuple(lines), summary
+    )

@@ -1,0 +1,140 @@
+"""The Update workspace's numbers: the lab's answers as tokens, pushed by the chosen loss."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from grpo_desktop.core.checker import extract_final_answer
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.update_snapshot import UpdateSettings
+from grpo_desktop.core.update_step import (
+    LENGTH_BIAS_SETTINGS,
+    build_update_snapshot,
+    check_update_settings,
+    clip_higher_settings,
+    settings_from_dict,
+)
+
+
+def lab(problem="mult-23x47", correct=(True, False, False, True), convention="textbook"):
+    return build_snapshot(get_problem(problem), list(correct), convention)
+
+
+def test_every_answer_becomes_a_row_of_its_own_tokens():
+    snapshot = build_update_snapshot(lab(), UpdateSettings())
+    source = lab()
+    assert len(snapshot.rows) == 4
+    for row, card in zip(snapshot.rows, source.cards):
+        assert "".join(token.text for token in row.tokens) == card.text
+        assert row.advantage == card.advantage and row.reward == card.reward
+
+
+def test_the_answer_tokens_are_the_final_answer_the_checker_reads():
+    for row, card in zip(build_update_snapshot(lab(), UpdateSettings()).rows, lab().cards):
+        marked = "".join(token.text for token in row.tokens if token.is_answer)
+        assert extract_final_answer(marked.strip()) == extract_final_answer(card.text)
+
+
+def test_on_policy_each_answers_total_push_is_its_advantage_times_its_weight():
+    snapshot = build_update_snapshot(lab(), UpdateSettings())
+    total_tokens = snapshot.token_count
+    for row in snapshot.rows:
+        # token-mean: every token weighs 1/N, so an answer's push is A · n_i / N
+        assert row.total_push == pytest.approx(row.advantage * len(row.tokens) / total_tokens)
+        # seq-mean-token-mean: every answer weighs 1/B, whatever its length
+        assert row.compare_total_push == pytest.approx(row.advantage / 4, rel=1e-6)
+    assert snapshot.status.startswith("Step 0 is on-policy")
+    assert snapshot.clip_fraction == 0.0
+
+
+def test_pushes_follow_the_advantage_sign():
+    snapshot = build_update_snapshot(lab(), UpdateSettings())
+    for row in snapshot.rows:
+        assert all((token.push > 0) == (row.advantage > 0) for token in row.tokens)
+    assert snapshot.max_abs_push == max(abs(t.push) for r in snapshot.rows for t in r.tokens)
+
+
+def test_a_degenerate_group_pushes_nothing_and_says_why():
+    snapshot = build_update_snapshot(lab(correct=(True,) * 4), UpdateSettings(inner_steps=3))
+    assert all(token.push == 0 for row in snapshot.rows for token in row.tokens)
+    assert "teaches nothing" in snapshot.status
+
+
+def test_inner_steps_clip_tokens_and_report_the_kl():
+    settings = UpdateSettings(inner_steps=6, beta=0.1)
+    snapshot = build_update_snapshot(lab(), settings)
+    assert snapshot.clip_fraction > 0
+    assert any(token.clipped for row in snapshot.rows for token in row.tokens)
+    assert snapshot.kl_mean is not None and snapshot.kl_mean > 0
+    assert "6 inner steps" in snapshot.status and "clipped" in snapshot.status
+
+
+def test_a_clipped_token_has_no_push():
+    snapshot = build_update_snapshot(lab(), UpdateSettings(inner_steps=6))
+    clipped = [t for r in snapshot.rows for t in r.tokens if t.clipped or t.dual_clipped]
+    assert clipped and all(token.push == 0 for token in clipped)
+
+
+def test_the_selected_tokens_computation_shows_its_own_numbers():
+    snapshot = build_update_snapshot(lab(), UpdateSettings(inner_steps=2, beta=0.05), (1, 3))
+    detail = snapshot.selected
+    assert (detail.row, detail.column) == (1, 3)
+    labels = [row.label for row in detail.rows]
+    for expected in (
+        "advantage A",
+        "ratio r",
+        "clip range",
+        "KL term (k3)",
+        "aggregation weight w",
+        "∂loss/∂logp",
+        "push",
+    ):
+        assert expected in labels
+    push = next(row for row in detail.rows if row.label == "push")
+    token = snapshot.rows[1].tokens[3]
+    assert float(push.value.replace("−", "-")) == pytest.approx(token.push, abs=5e-7)
+    assert detail.summary.startswith(("▲", "▼", "●"))
+
+
+def test_a_selection_past_the_group_is_dropped():
+    snapshot = build_update_snapshot(lab(correct=(True, False)), UpdateSettings(), (3, 0))
+    assert snapshot.selected is None
+
+
+def test_the_length_bias_problem_shows_token_mean_pushing_the_batch_down():
+    snapshot = build_update_snapshot(lab("length-bias-sum", (True, False)), LENGTH_BIAS_SETTINGS)
+    short, long = snapshot.rows
+    assert len(short.tokens) < len(long.tokens) / 3
+    assert snapshot.net_push < 0  # token-mean: the long wrong answer outvotes the short right one
+    assert snapshot.compare_net_push == pytest.approx(0.0, abs=1e-6)  # seq-mean: balanced
+
+
+def test_clip_higher_is_dapos_asymmetric_range():
+    settings = clip_higher_settings(UpdateSettings())
+    assert (settings.eps_low, settings.eps_high, settings.preset) == (0.2, 0.28, "trl/dapo")
+    assert settings.inner_steps >= 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (dict(preset="verl/nope"), "unknown loss preset"),
+        (dict(eps_low=float("nan")), "eps_low must be a finite number"),
+        (dict(clip_ratio_c=1.0), "clip_ratio_c must be > 1"),
+        (dict(inner_steps=51), "inner_steps"),
+        (dict(learning_rate=0), "learning_rate"),
+        (dict(kl_estimator="k4"), "kl_estimator"),
+    ],
+)
+def test_bad_settings_are_refused_with_the_reason(change, message):
+    with pytest.raises(ValueError, match=message):
+        check_update_settings(replace(UpdateSettings(), **change))
+
+
+def test_settings_read_from_a_file_refuse_unknown_keys():
+    assert settings_from_dict({"beta": 0.04}).beta == 0.04
+    with pytest.raises(ValueError, match="unknown update setting"):
+        settings_from_dict({"betta": 0.04})
