@@ -160,7 +160,8 @@ class PushChart(QWidget):
         self._viewbox.disableAutoRange()
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("left").setStyle(maxTickLevel=0)  # labelled ticks only
-        plot.getAxis("bottom").setStyle(hideOverlappingLabels=True)
+        # Our own thinning keeps answer labels apart; let #1 and #G spill into the margins.
+        plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)
 
         # Every item is created here, once; show_snapshot only changes their options.
         self.main_bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
@@ -250,6 +251,9 @@ class PushChart(QWidget):
                 color=theme.muted,
                 **{"font-size": f"{tick_font.pointSizeF():.1f}pt"},
             )
+            # Half a tick label of room above and below, so the ±R labels are not cut off.
+            pad = math.ceil(QFontMetricsF(tick_font).height() / 2) + 2
+            self.plot.setContentsMargins(2, pad, 2, 2)
             self.zero_line.setPen(_pen(theme.text, theme.stroke_width))
             self._label_font = scaled_font(0.95 * scale, bold=True)
             for item in self.value_labels:
