@@ -21,6 +21,7 @@ from typing import NamedTuple
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QFocusEvent,
     QFont,
     QFontMetricsF,
     QHelpEvent,
@@ -506,18 +507,22 @@ class TokenRowsView(QWidget):
                 painter.setPen(separator)
                 painter.drawLine(QPointF(style.margin, y), QPointF(self.width() - style.margin, y))
             self._paint_row(painter, style, index, row, exposed)
-        if self._selected is not None:
-            rect = self.token_rect(*self._selected)
-            if rect.isValid() and rect.adjusted(-8, -8, 8, 8).intersects(exposed):
-                grow = style.ring / 2 + 1
-                painter.setPen(QPen(self._colour(theme.focus), style.ring))
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawRoundedRect(
-                    QRectF(rect).adjusted(-grow, -grow, grow, grow),
-                    style.radius + grow,
-                    style.radius + grow,
-                )
+        self._paint_ring(painter, style, self._selected, exposed, dashed=False)
+        if self.hasFocus():
+            # Where the keys are: a dashed ring on a token asked for but not yet selected, or
+            # on the first token before anything is, so a keyboard user sees focus arrive.
+            cursor = self._cursor if self._cursor is not None else self._first_token()
+            if cursor != self._selected:
+                self._paint_ring(painter, style, cursor, exposed, dashed=True)
         painter.end()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
     # -- painting -----------------------------------------------------------------------------
 
@@ -579,7 +584,36 @@ class TokenRowsView(QWidget):
                 base = y + chip_h + style.underline / 2 + 1
                 painter.drawLine(QPointF(x, base), QPointF(x + w, base))
 
+    def _paint_ring(
+        self,
+        painter: QPainter,
+        style: _Style,
+        token: tuple[int, int] | None,
+        exposed: QRect,
+        dashed: bool,
+    ) -> None:
+        """The focus ring around a chip: solid for the selection, dashed for the key cursor."""
+        if token is None:
+            return
+        rect = self.token_rect(*token)
+        grow = style.ring / 2 + 1
+        if not rect.isValid() or not rect.adjusted(-8, -8, 8, 8).intersects(exposed):
+            return
+        painter.setPen(self._pen(self._theme.focus, style.ring, dashed=dashed))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(
+            QRectF(rect).adjusted(-grow, -grow, grow, grow),
+            style.radius + grow,
+            style.radius + grow,
+        )
+
     # -- internals ----------------------------------------------------------------------------
+
+    def _first_token(self) -> tuple[int, int] | None:
+        snapshot = self._snapshot
+        if snapshot is None:
+            return None
+        return next(((i, 0) for i, row in enumerate(snapshot.rows) if row.tokens), None)
 
     def _current_style(self) -> _Style:
         if self._style is None:

@@ -224,6 +224,34 @@ def test_the_first_key_without_a_selection_requests_the_first_token(qtbot, view)
     assert blocker.args == [0, 0]
 
 
+def ring_pixels(widget: TokenRowsView, row: int, column: int, colour: str) -> int:
+    """How many pixels just outside a chip are (close to) ``colour``: its focus ring."""
+    image = widget.grab().toImage()
+    rect = widget.token_rect(row, column)
+    ratio = image.devicePixelRatio()
+    y = rect.center().y()
+    band = [(x, y) for x in (rect.left() - 3, rect.left() - 2, rect.right() + 2, rect.right() + 3)]
+    band += [(x, rect.top() - 2) for x in range(rect.left(), rect.right())]
+    return sum(
+        distance(rgb(image.pixelColor(int(x * ratio), int(py * ratio))), colour) < 60
+        for x, py in band
+    )
+
+
+def test_the_selected_token_has_a_focus_ring(qtbot, view):
+    assert ring_pixels(view, 1, 4, LIGHT.focus) > 5
+    assert ring_pixels(view, 1, 6, LIGHT.focus) == 0
+
+
+def test_keyboard_focus_shows_where_the_keys_are_before_anything_is_selected(qtbot, view):
+    view.show_snapshot(make_snapshot(ROWS))
+    view.clearFocus()
+    assert ring_pixels(view, 0, 0, LIGHT.focus) == 0
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    assert ring_pixels(view, 0, 0, LIGHT.focus) > 3
+
+
 # -- colours ------------------------------------------------------------------------------------
 
 
