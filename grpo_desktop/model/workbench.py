@@ -13,6 +13,7 @@ sequence of edits, undos and redos can leave two groups on screen on different c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -30,12 +31,21 @@ from grpo_desktop.core.presets import (
 )
 from grpo_desktop.core.problems import Problem, get_problem
 from grpo_desktop.core.scenario import Scenario
+from grpo_desktop.core.update_snapshot import UpdateSettings
+from grpo_desktop.core.update_step import (
+    LENGTH_BIAS_SETTINGS,
+    check_update_settings,
+    clip_higher_settings,
+)
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
 LAB = "lab"
+UPDATE = "update"
 COMPARE = "compare"
-WORKSPACES = (LAB, COMPARE)  # the update step and a training run join this list
+WORKSPACES = (LAB, UPDATE, COMPARE)  # a training run joins this list
+LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
+LENGTH_BIAS_CORRECT = (True, False)  # one short right answer, one long wrong one
 
 
 class Workbench(QObject):
@@ -48,6 +58,7 @@ class Workbench(QObject):
     comparison_created = Signal(object)  # (easy, hard) LabStates, the first time they are needed
     advantages_hidden_changed = Signal(bool)  # predict, then reveal
     document_changed = Signal()  # the file path or the saved/modified state
+    update_settings_changed = Signal(object)  # UpdateSettings: the Update workspace's loss
 
     def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,6 +71,7 @@ class Workbench(QObject):
         self._workspace = LAB
         self._active = self.lab
         self._advantages_hidden = False
+        self._update_settings = UpdateSettings()
         self.next_sample_seed = 1
         self._path: Path | None = None
         self._title = ""  # the scenario file's note for the class, kept when saved back
@@ -82,6 +94,11 @@ class Workbench(QObject):
     @property
     def active_lab(self) -> LabState:
         return self._active
+
+    @property
+    def update_settings(self) -> UpdateSettings:
+        """The Update workspace's loss preset, clip range, β, inner steps and learning rate."""
+        return self._update_settings
 
     @property
     def advantages_hidden(self) -> bool:
@@ -166,6 +183,46 @@ class Workbench(QObject):
         if chosen != self._convention:
             self.undo_stack.push(commands.ConventionCommand(self, self._convention, chosen))
 
+    def set_update_settings(self, settings: UpdateSettings, text: str = "Update settings") -> None:
+        """New settings for the Update workspace, as one undo step (checked first)."""
+        check_update_settings(settings)
+        if settings != self._update_settings:
+            self.undo_stack.push(
+                commands.UpdateSettingsCommand(self, self._update_settings, settings, text)
+            )
+
+    def apply_update_settings(self, settings: UpdateSettings) -> None:
+        """Put ``settings`` in force now (the settings command's redo and undo)."""
+        if settings != self._update_settings:
+            self._update_settings = settings
+            self.update_settings_changed.emit(settings)
+
+    def show_length_bias(self) -> None:
+        """One short right answer against one long wrong one, token-mean vs seq-mean-token-mean:
+        the main lab's group and the update settings change together, as one undo step."""
+        settings = replace(self._update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
+        regroup = (
+            self.lab.problem.id != LENGTH_BIAS_PROBLEM_ID or self.lab.correct != LENGTH_BIAS_CORRECT
+        )
+        if not regroup and settings == self._update_settings:
+            return
+        self.undo_stack.beginMacro("Length bias")
+        if regroup:
+            self.undo_stack.push(
+                commands.LabCommand(
+                    self.lab,
+                    "Length bias group",
+                    lambda lab: lab.set_problem(LENGTH_BIAS_PROBLEM_ID, LENGTH_BIAS_CORRECT),
+                )
+            )
+        self.set_update_settings(settings, "Length bias")
+        self.undo_stack.endMacro()
+        self.activate(self.lab)
+
+    def show_clip_higher(self) -> None:
+        """DAPO's clip-higher (ε_low 0.2, ε_high 0.28), with inner steps so the clip engages."""
+        self.set_update_settings(clip_higher_settings(self._update_settings), "Clip-higher")
+
     def apply_convention(self, convention: str | advantages.Convention) -> None:
         """Put every lab on ``convention`` now (the convention command's redo and undo)."""
         self._convention = advantages.get_convention(convention)
@@ -189,7 +246,7 @@ class Workbench(QObject):
             )
         if workspace == self._workspace:
             return
-        active = self.comparison[0] if workspace == COMPARE else self.lab
+        active = self.comparison[0] if workspace == COMPARE else self.lab  # Update: the lab's
         self._workspace = workspace
         self.workspace_changed.emit(workspace)
         self.activate(active)
@@ -269,3 +326,12 @@ class Workbench(QObject):
         if path != self._path:
             self._path = path
             self.document_changed.emit()
+
+
+def _loss_fields(settings: UpdateSettings) -> dict:
+    """The fields a preset button sets: the two loss presets and the step count."""
+    return {
+        "preset": settings.preset,
+        "compare_preset": settings.compare_preset,
+        "inner_steps": settings.inner_steps,
+    }
