@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QColor, QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from grpo_desktop.core.theme import DARK, LIGHT, PROJECTOR, THEMES, Theme, contrast_ratio
 from grpo_desktop.core.update_snapshot import (
@@ -442,3 +443,15 @@ def test_the_scroll_area_grows_with_the_rows_and_never_scrolls_sideways(qtbot):
     rect = view.token_rect(7, 99)
     top = scroll.verticalScrollBar().value()
     assert top <= rect.top() and rect.bottom() <= top + scroll.viewport().height()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")
+def test_hovering_a_chip_shows_its_exact_text_push_and_flags(qtbot, view):
+    pos = view.token_rect(2, 2).center()
+    event = QHelpEvent(QEvent.Type.ToolTip, pos, view.mapToGlobal(pos))
+    QApplication.sendEvent(view, event)
+    qtbot.waitUntil(QToolTip.isVisible)
+    text = QToolTip.text()
+    assert "&quot;&lt;b&gt;x&lt;/b&gt;&quot;" in text  # escaped: shown literally, never bold
+    assert "push +0.0200" in text
+    QToolTip.hideText()
