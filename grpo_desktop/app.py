@@ -85,6 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare", action="store_true", help="open the easy vs hard comparison side by side"
     )
+    parser.add_argument(
+        "--workspace",
+        choices=("lab", "update", "compare"),
+        help="the workspace to open: lab (default), update (each token's push) or compare",
+    )
     parser.add_argument("--theme", metavar="NAME", help="light, dark or projector (this run only)")
     parser.add_argument(
         "--zoom", type=parse_zoom, metavar="PERCENT", help="75 to 300 (this run only)"
@@ -167,7 +172,7 @@ class LabSetup:
     sample_seed: int | None
     convention: str = "textbook"
     view: str | None = None  # None: the scenario's view, else advantages
-    compare: bool = False
+    workspace: str = "lab"  # lab, update or compare
     theme: str | None = None
     zoom: float | None = None
     lesson: str | None = None
@@ -201,6 +206,9 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         get_theme(args.theme)
     if args.lesson is not None:
         get_lesson(args.lesson)  # UnknownLessonError lists the valid ids
+    workspace = args.workspace or ("compare" if args.compare else "lab")
+    if args.compare and workspace != "compare":
+        raise ValueError(f"--compare opens the compare workspace; --workspace says {workspace}")
     scenario = None
     if args.scenario is not None:
         lab_flags = (args.problem, args.rewards, args.group_size, args.sample, args.convention)
@@ -217,7 +225,7 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         args.sample,
         convention,
         args.view,
-        args.compare,
+        workspace,
         args.theme,
         args.zoom,
         args.lesson,
@@ -294,7 +302,7 @@ def build_window(setup: LabSetup):
         window.presentation.set_theme(setup.theme, remember=False)
     if setup.zoom is not None:
         window.presentation.set_zoom(setup.zoom, remember=False)
-    window.show_compare(setup.compare)
+    window.workbench.set_workspace(setup.workspace)
     if setup.lesson is not None:
         window.install_deferred_features()
         window.lessons.start(setup.lesson)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QTabWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -38,7 +39,7 @@ from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import AppSettings
-from grpo_desktop.model.workbench import COMPARE, LAB, Workbench
+from grpo_desktop.model.workbench import COMPARE, LAB, UPDATE, Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
             self.workbench.lab, self.workbench, self._problems, theme, parent=self
         )
         self._compare: CompareView | None = None  # built on first use: start-up stays quick
+        self._update_page = None  # the Update workspace, built the first time it is shown
         self._shown_once = False
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
@@ -284,6 +286,20 @@ class MainWindow(QMainWindow):
         )
         self.compare_action.setCheckable(True)
         self.compare_action.toggled.connect(self.show_compare)
+        self.lab_action = self._action(
+            "Lab", "labWorkspaceAction", "Ctrl+L", "The group: its cards, par, std and advantages"
+        )
+        self.lab_action.setCheckable(True)
+        self.lab_action.setChecked(True)
+        self.lab_action.toggled.connect(self._lab_action_toggled)
+        self.update_action = self._action(
+            "Update step",
+            "updateWorkspaceAction",
+            "Ctrl+U",
+            "Each token's push under verl's, TRL's or OpenRLHF's loss, and the length bias",
+        )
+        self.update_action.setCheckable(True)
+        self.update_action.toggled.connect(self.show_update)
 
         self.edit_problem_action = self._action(
             "Edit &problem…",
@@ -323,7 +339,8 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.view_toggle)
         self.view_menu.addAction(self.animate_action)
         self.view_menu.addSeparator()
-        self.view_menu.addAction(self.compare_action)
+        for action in self.workspace_actions:
+            self.view_menu.addAction(action)
         self.view_menu.addSeparator()
         self.presentation.add_to_menu(self.view_menu)
         self.view_menu.addSeparator()
@@ -375,6 +392,28 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.compare_action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.toolbar = toolbar
+        self.statusBar().addPermanentWidget(self._workspace_bar())
+
+    @property
+    def workspace_actions(self) -> tuple[QAction, QAction, QAction]:
+        """Lab, Update step, Easy vs hard: one checked, the one on screen."""
+        return (self.lab_action, self.update_action, self.compare_action)
+
+    def _workspace_bar(self) -> QWidget:
+        """Large labelled buttons for the workspaces, bottom right (PhET's screen bar)."""
+        bar = QWidget(objectName="workspaceBar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 4, 0)
+        row.setSpacing(2)
+        row.addWidget(QLabel("Workspace:"))
+        for action in self.workspace_actions:
+            button = QToolButton(bar)
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setAutoRaise(True)
+            button.setObjectName(f"{action.objectName()}Button")
+            row.addWidget(button)
+        return bar
 
     @staticmethod
     def _labelled(text: str, field: QWidget) -> QWidget:
@@ -538,7 +577,28 @@ class MainWindow(QMainWindow):
         self.workbench.set_view(view, animate)
 
     def show_compare(self, on: bool) -> None:
-        self.workbench.set_workspace(COMPARE if on else LAB)
+        if on or self.workbench.workspace == COMPARE:
+            self.workbench.set_workspace(COMPARE if on else LAB)
+
+    def show_update(self, on: bool) -> None:
+        if on or self.workbench.workspace == UPDATE:
+            self.workbench.set_workspace(UPDATE if on else LAB)
+
+    def _lab_action_toggled(self, on: bool) -> None:
+        if on:
+            self.workbench.set_workspace(LAB)
+        elif self.workbench.workspace == LAB:
+            self.lab_action.setChecked(True)  # the lab cannot be switched off, only away from
+
+    @property
+    def update_page(self):
+        """The Update workspace, built the first time it is needed."""
+        if self._update_page is None:
+            from grpo_desktop.window.update_page import UpdatePage  # loaded on first use
+
+            self._update_page = UpdatePage(self.workbench, self.theme)
+            self.pages.addWidget(self._update_page)
+        return self._update_page
 
     def set_animation_enabled(self, enabled: bool) -> None:
         if self.animate_action.isChecked() != enabled:
@@ -573,10 +633,18 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(scroller)
 
     def _show_workspace(self, workspace: str) -> None:
-        comparing = workspace == COMPARE
-        self.pages.setCurrentWidget(self.compare_page if comparing else self.lab_page)
-        if self.compare_action.isChecked() != comparing:
-            self.compare_action.setChecked(comparing)  # its toggled signal asks again: a no-op
+        if workspace == COMPARE:
+            page = self.compare_page
+        elif workspace == UPDATE:
+            page = self.update_page
+        else:
+            page = self.lab_page
+        self.pages.setCurrentWidget(page)
+        if self._update_page is not None:
+            self._update_page.set_active(workspace == UPDATE)
+        for action, name in zip(self.workspace_actions, (LAB, UPDATE, COMPARE)):
+            if action.isChecked() != (workspace == name):
+                action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
         self._update_title()
 
     def _show_view(self, view: str, animate: bool) -> None:
@@ -608,9 +676,10 @@ class MainWindow(QMainWindow):
         self.group_size_spin.blockSignals(False)
 
     def _update_title(self, *_args: object) -> None:
-        subject = (
-            "Easy vs hard" if self.workbench.workspace == COMPARE else self.state.problem.title
-        )
+        workspace = self.workbench.workspace
+        subject = "Easy vs hard" if workspace == COMPARE else self.state.problem.title
+        if workspace == UPDATE:
+            subject = f"Update step · {subject}"
         if self.workbench.title:
             subject = f"{self.workbench.title} · {subject}"
         path = self.workbench.path
@@ -642,6 +711,11 @@ class MainWindow(QMainWindow):
             "math": lambda: self.explain_tabs,
             "ppo": lambda: self.explain_tabs,
             "compare": lambda: self.compare_page,
+            "update": lambda: self.update_page,
+            "tokens": lambda: self.update_page.rows,
+            "push-chart": lambda: self.update_page.chart,
+            "token-detail": lambda: self.update_page.detail,
+            "update-controls": lambda: self.update_page.controls,
         }
         return targets.get(name, lambda: None)()
 
@@ -655,6 +729,8 @@ class MainWindow(QMainWindow):
         self._balance_splitter()
         if self._compare is not None:
             self._compare.set_theme(theme)
+        if self._update_page is not None:
+            self._update_page.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
         if self.lessons is not None:
