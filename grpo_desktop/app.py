@@ -1,7 +1,8 @@
-"""The ``grpo-desktop`` entry point: ``score`` runs headless; anything else opens the window.
+"""The ``grpo-desktop`` entry point: ``score`` and ``loss`` run headless; anything else opens the
+window.
 
-Qt is imported only after the arguments are checked, so ``score``, ``--help``, ``--list-problems``
-and bad arguments answer at once and work on machines with no display.
+Qt is imported only after the arguments are checked, so ``score``, ``loss``, ``--help``,
+``--list-problems`` and bad arguments answer at once and work on machines with no display.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
+from grpo_desktop.loss_cli import run_loss
 
 NO_DISPLAY_MESSAGE = (
     "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
@@ -61,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineArgumentParser(
         prog="grpo-desktop",
         description="A live lab for how GRPO scores a group of sampled answers. "
-        "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal.",
+        "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, or "
+        "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch.",
     )
     parser.add_argument("--problem", metavar="ID", help="the problem to open (see --list-problems)")
     parser.add_argument(
@@ -256,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "score":
         return run_score(args_list[1:])
+    if args_list and args_list[0] == "loss":
+        return run_loss(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.list_problems:
