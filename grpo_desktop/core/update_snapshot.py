@@ -8,6 +8,7 @@ computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "AnswerRow",
@@ -46,9 +47,12 @@ class PresetInfo:
     source: str  # library, option, file
 
 
-@dataclass(frozen=True)
-class TokenView:
-    """One token of one answer, as its chip shows it."""
+class TokenView(NamedTuple):
+    """One token of one answer, as its chip shows it.
+
+    A named tuple, not a dataclass: a group of 16 long answers has thousands of tokens, and a
+    click re-scores every one of them within a frame.
+    """
 
     text: str  # the token's characters, exactly as in the trace (may be spaces or a newline)
     push: float  # −∂loss/∂logp under the main preset; 0 for a clipped token

@@ -167,19 +167,14 @@ def build_update_snapshot(
     other = _trajectory(texts, advantages, settings.compare_preset, key)
     result, compare = main.result, other.result
     push = -result.grad_logp
-    compare_sums = -compare.grad_logp.sum(axis=1)
+    totals = push.sum(axis=1).tolist()
+    compare_totals = (-compare.grad_logp.sum(axis=1)).tolist()
+    pushes, clipped, dual = push.tolist(), result.clipped.tolist(), result.dual_clipped.tolist()
     rows = []
     for index, card in enumerate(lab.cards):
         token_texts, answer_flags = _tokens_of(card.text)
         tokens = tuple(
-            TokenView(
-                text=text,
-                push=float(push[index, column]),
-                clipped=bool(result.clipped[index, column]),
-                dual_clipped=bool(result.dual_clipped[index, column]),
-                is_answer=answer_flags[column],
-            )
-            for column, text in enumerate(token_texts)
+            map(TokenView, token_texts, pushes[index], clipped[index], dual[index], answer_flags)
         )
         rows.append(
             AnswerRow(
@@ -187,8 +182,8 @@ def build_update_snapshot(
                 reward=float(card.reward),
                 advantage=float(card.advantage),
                 tokens=tokens,
-                total_push=float(push[index].sum()),
-                compare_total_push=float(compare_sums[index]),
+                total_push=totals[index],
+                compare_total_push=compare_totals[index],
             )
         )
     if selected is not None and not _valid(selected, rows):
