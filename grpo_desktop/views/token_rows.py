@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import html
 import json
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -58,6 +59,8 @@ _SCISSORS = "✂"
 # The view draws intensities in this many steps (a step is under 1 % of the colour range, too
 # small to see), so chips share colours and a new snapshot re-uses them.
 _LEVELS = 128
+_DIGIT = re.compile(r"\d")
+_SWAPS = (("+", MINUS), ("▲", "▼"), ("raises", "lowers"), ("✓ right", "✗ wrong"))
 _MIN_LEVEL = round(MIN_TINT * _LEVELS)
 # Whitespace made visible: a space is a middle dot, a newline ↵ (and the flow breaks after it),
 # a tab →, other control characters their Unicode "control picture" (U+2400 + code).
@@ -283,6 +286,9 @@ class TokenRowsView(QWidget):
         self._chips: list[list[_Chip]] = []
         self._headers: list[_Header] = []
         self._layouts: dict[int, _Layout] = {}
+        self._geometry: tuple | None = None  # what chip positions depend on, last prepared
+        self._chip_cache: dict[tuple, _Chip] = {}  # (text, level, flags) → chip: a click reuses
+        self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
         self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
         self._colours: dict[str, QColor] = {}
@@ -315,8 +321,7 @@ class TokenRowsView(QWidget):
         moved = selected != self._selected
         self._selected = selected
         self._cursor = selected
-        if not same_rows:
-            self._prepare()
+        if not same_rows and self._prepare():
             self.updateGeometry()
         self._describe()
         self.update()
@@ -404,8 +409,10 @@ class TokenRowsView(QWidget):
         return self._layout(width).height
 
     def sizeHint(self) -> QSize:
-        width = 640
-        return QSize(width, self._layout(width).height)
+        # The layout at the width the widget has (cached), not at a fixed probe width: a hint
+        # must not cost a second full layout on every click.
+        width = self.width() if self.width() > 0 else 640
+        return QSize(640, self._layout(width).height)
 
     def minimumSizeHint(self) -> QSize:
         style = self._current_style()
@@ -620,6 +627,9 @@ class TokenRowsView(QWidget):
             self._style = _Style.build(self._theme)
             self._labels.clear()
             self._looks.clear()
+            self._chip_cache.clear()
+            self._slot_widths.clear()
+            self._geometry = None  # new fonts: every position changes
         return self._style
 
     def _colour(self, value: str) -> QColor:
@@ -638,23 +648,25 @@ class TokenRowsView(QWidget):
             self._pens[key] = pen
         return pen
 
-    def _prepare(self) -> None:
+    def _prepare(self) -> bool:
         """Per (snapshot, theme, font): every chip's label, width and colours, every header.
 
-        Labels and widths are cached per token text, and colours per (sign, intensity level),
-        so a new snapshot of the same answers (a slider dragged) costs one dictionary look-up
-        per token.
+        Labels and widths are cached per token text, colours per (sign, intensity level) and
+        whole chips per (text, level, marks), so a new snapshot of the same answers (a click, a
+        slider dragged) costs one dictionary look-up per token. Chip positions are kept when no
+        width changed (the usual click); returns whether they changed.
         """
-        self._layouts.clear()
         self._chips = []
         self._headers = []
         snapshot = self._snapshot
         if snapshot is None:
-            return
+            return self._set_geometry(None)
         style = self._current_style()
         labels = self._labels
-        if len(labels) > 50_000:  # many problems seen: start again rather than grow forever
+        cache = self._chip_cache
+        if len(labels) > 50_000 or len(cache) > 100_000:  # many problems seen: start again
             labels.clear()
+            cache.clear()
         looks = self._looks
         fm = style.chip_fm
         extra = 2 * style.pad_x
@@ -665,38 +677,58 @@ class TokenRowsView(QWidget):
         for answer in snapshot.rows:
             chips: list[_Chip] = []
             append = chips.append
-            for token in answer.tokens:
-                text = token.text
-                entry = labels.get(text)
-                if entry is None:
-                    label = display_label(text)
-                    entry = labels[text] = (
-                        label,
-                        max(minimum, round(fm.horizontalAdvance(label)) + extra),
-                        "\n" in text,
+            for text, push, clipped, dual, answer_token in answer.tokens:
+                if push > 0:  # _level, inlined: this loop runs for every token on every click
+                    level = min(_LEVELS, max(_MIN_LEVEL, round(push * scale))) if scale else _LEVELS
+                elif push < 0:
+                    level = (
+                        -min(_LEVELS, max(_MIN_LEVEL, round(-push * scale))) if scale else -_LEVELS
                     )
-                push = token.push
-                level = _level(push, scale) if push > 0 or push < 0 else 0
-                marked = token.clipped or token.dual_clipped
-                look = looks.get((level, marked))
-                if look is None:
-                    look = looks[(level, marked)] = self._look(level, marked, style)
-                append(
-                    _Chip(
+                else:
+                    level = 0
+                key = (text, level, clipped, dual, answer_token)
+                chip = cache.get(key)
+                if chip is None:
+                    entry = labels.get(text)
+                    if entry is None:
+                        label = display_label(text)
+                        entry = labels[text] = (
+                            label,
+                            max(minimum, round(fm.horizontalAdvance(label)) + extra),
+                            "\n" in text,
+                        )
+                    marked = clipped or dual
+                    look = looks.get((level, marked))
+                    if look is None:
+                        look = looks[(level, marked)] = self._look(level, marked, style)
+                    chip = cache[key] = _Chip(
                         entry[0],
                         entry[1] + scissors if marked else entry[1],
                         extra + scissors if marked else extra,
                         look[0],
                         look[1],
                         look[2],
-                        token.clipped,
-                        token.dual_clipped,
-                        token.is_answer,
+                        clipped,
+                        dual,
+                        answer_token,
                         entry[2],
                     )
-                )
+                append(chip)
             self._chips.append(chips)
             self._headers.append(self._header(answer, style))
+        geometry = tuple(
+            (tuple(chip.width for chip in chips), header.widths)
+            for chips, header in zip(self._chips, self._headers, strict=True)
+        )
+        return self._set_geometry(geometry)
+
+    def _set_geometry(self, geometry: tuple | None) -> bool:
+        """Forget the chip positions if what they depend on changed; whether it did."""
+        if geometry is not None and geometry == self._geometry and self._layouts:
+            return False
+        self._geometry = geometry
+        self._layouts.clear()
+        return True
 
     def _look(self, level: int, marked: bool, style: _Style) -> tuple[QColor, QColor, QPen]:
         """Fill, text colour and outline pen of a chip at a signed intensity ``level``."""
@@ -710,8 +742,7 @@ class TokenRowsView(QWidget):
             pen = self._pen(outline, style.stroke * 0.75)
         return self._colour(fill), self._colour(text), pen
 
-    @staticmethod
-    def _header(answer: AnswerRow, style: _Style) -> _Header:
+    def _header(self, answer: AnswerRow, style: _Style) -> _Header:
         count = len(answer.tokens)
         push_text, sign = push_summary(answer.total_push)
         texts = (
@@ -721,12 +752,23 @@ class TokenRowsView(QWidget):
             (f"{count} token" if count == 1 else f"{count} tokens", False, 2),
             (push_text, True, sign),
         )
-        widths = tuple(
-            round(QFontMetricsF(style.header_bold if bold else style.header).horizontalAdvance(t))
-            + 1
-            for t, bold, _sign in texts
-        )
-        return _Header(texts, widths)
+        return _Header(texts, tuple(self._slot_width(t, bold, style) for t, bold, _ in texts))
+
+    def _slot_width(self, text: str, bold: bool, style: _Style) -> int:
+        """The width of a header item: wide enough for any value with as many digits and either
+        sign, so a click that changes A or the push does not move a single chip."""
+        key = (_DIGIT.sub("0", text), bold)
+        width = self._slot_widths.get(key)
+        if width is None:
+            metrics = QFontMetricsF(style.header_bold if bold else style.header)
+            variants = {key[0]}
+            for one, other in _SWAPS:
+                variants |= {v.replace(one, other) for v in variants}
+                variants |= {v.replace(other, one) for v in variants}
+            width = self._slot_widths[key] = max(
+                round(metrics.horizontalAdvance(v)) + 1 for v in variants
+            )
+        return width
 
     def _layout(self, width: int) -> _Layout:
         """Chip positions at ``width`` px, computed once per (snapshot, theme, width)."""
