@@ -39,6 +39,8 @@ class LabPresenter(QObject):
         self.state = state
         self.workbench = workbench
         self.highlight_loudest = False
+        self._suspended = False  # off screen: keep the latest snapshot, render it on return
+        self._pending: LabSnapshot | None = None
 
         self.problem_panel = ProblemPanel(problems, theme)
         self.stats_panel = StatsPanel(theme)
@@ -84,10 +86,21 @@ class LabPresenter(QObject):
 
     def render(self, snapshot: LabSnapshot) -> None:
         """Every view from one snapshot; the cards get their presentation in the same pass."""
+        if self._suspended:
+            self._pending = snapshot
+            return
         self.stats_panel.show_snapshot(snapshot)
         self.trace_grid.show_snapshot(snapshot, self._loudest(snapshot), self.advantages_hidden)
         self.chart.show_snapshot(snapshot)
         self.banner.show_snapshot(snapshot)
+
+    def set_suspended(self, suspended: bool) -> None:
+        """Whether the lab is off screen (another workspace shows its group): a click there
+        then costs nothing here, and the latest snapshot is rendered once on return."""
+        self._suspended = suspended
+        if not suspended and self._pending is not None:
+            snapshot, self._pending = self._pending, None
+            self.render(snapshot)
 
     def set_highlight_loudest(self, on: bool) -> None:
         """Star the rare answers whose advantage is loudest (the easy-vs-hard comparison)."""

@@ -457,7 +457,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         workbench = self.workbench
         self._connect_lab(self.lab)
-        workbench.lab.snapshot_changed.connect(self.math_panel.show_snapshot)
+        workbench.lab.snapshot_changed.connect(self._show_math)
         workbench.lab.problem_changed.connect(self._update_title)
         self.math_panel.show_snapshot(workbench.lab.snapshot)
         workbench.convention_changed.connect(self._show_convention)
@@ -642,10 +642,19 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(page)
         if self._update_page is not None:
             self._update_page.set_active(workspace == UPDATE)
+        # The Update page shows the main lab's group: the lab's own views wait off screen.
+        self.lab.set_suspended(workspace == UPDATE)
+        if workspace != UPDATE:
+            self._show_math(self.workbench.lab.snapshot)
         for action, name in zip(self.workspace_actions, (LAB, UPDATE, COMPARE)):
             if action.isChecked() != (workspace == name):
                 action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
         self._update_title()
+
+    def _show_math(self, snapshot: LabSnapshot) -> None:
+        """The worked math follows the lab, except while the Update page hides it."""
+        if self.workbench.workspace != UPDATE:
+            self.math_panel.show_snapshot(snapshot)  # an unchanged computation costs nothing
 
     def _show_view(self, view: str, animate: bool) -> None:
         checked = view == "advantage"
