@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes.util
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -405,4 +406,8 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     window.resize(size.width, size.height)
     window.show()
     window.presentation.fit_to(None)  # a zoom too large for this screen steps down until it fits
+    # Everything alive now (Qt wrappers, the problem library, pyqtgraph) lives as long as the app:
+    # keep it out of the garbage collector's full passes, which otherwise scan it all and stall
+    # a click by tens of milliseconds every few clicks (benchmarks/bench_update.py).
+    gc.freeze()
     return app.exec()
