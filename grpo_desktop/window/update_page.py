@@ -9,8 +9,8 @@ workspace is shown, so start-up does not pay for it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.core.update_snapshot import UpdateSettings, UpdateSnapshot
@@ -27,6 +27,40 @@ STANDIN_NOTE = (
     "language model; inner steps are real gradient steps of the chosen loss on that table. "
     "Tokens are GPT-2's pre-tokenizer pieces; real tokenizers split them further."
 )
+PLOT_MIN_HEIGHT = 160  # the push chart's bars and axes, under its title, caption and legend
+DETAIL_MIN_HEIGHT = 120  # a few lines of the token's computation (it scrolls inside)
+CHART_SHARE = 0.55  # of the column's height below the controls
+COLUMN_MIN_HEIGHT = 120  # the right column's own minimum: below its content's, it scrolls
+
+
+class _ColumnScroll(QScrollArea):
+    """A column that scrolls vertically, never sideways: as wide as its content needs."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__(objectName="updateRightScroll")
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        content = self.widget().minimumSizeHint().expandedTo(self.widget().minimumSize())
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(content.width() + bar, min(content.height(), COLUMN_MIN_HEIGHT))
+
+
+class _AfterResize(QObject):
+    """Calls ``react`` once the watched widget has its new size (and has laid it out)."""
+
+    def __init__(self, watched: QWidget, react) -> None:
+        super().__init__(watched)
+        self._react = react
+        watched.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._react)
+        return False
 
 
 class UpdatePage(QWidget):
@@ -70,16 +104,27 @@ class UpdatePage(QWidget):
         left_column.addWidget(self.numbers)
         left_column.addWidget(self.rows, 1)
 
-        right = QSplitter(Qt.Orientation.Vertical, objectName="updateRightColumn")
-        right.addWidget(self.controls)
-        right.addWidget(self.chart)
-        right.addWidget(self.detail)
-        right.setStretchFactor(0, 0)
-        right.setStretchFactor(1, 3)
-        right.setStretchFactor(2, 2)
-        right.setChildrenCollapsible(False)
-        self.chart.setMinimumHeight(200)
-        self.detail.setMinimumHeight(140)
+        # Controls, chart and detail share the column in a splitter (drag to give the chart or
+        # the detail more room). Each keeps the height it needs: the controls whole, the chart
+        # its wrapped title, caption and legend over a plot at least PLOT_MIN_HEIGHT px tall.
+        # A screen too short for that (1024×768 on a projector, a 200 % zoom) scrolls the
+        # column rather than squeezing it: a squeezed column had cut the chart's caption and
+        # flattened its plot to a few pixels, and its minimum height had grown the window.
+        parts = QSplitter(Qt.Orientation.Vertical, objectName="updateRightColumn")
+        parts.addWidget(self.controls)
+        parts.addWidget(self.chart)
+        parts.addWidget(self.detail)
+        parts.setStretchFactor(0, 0)
+        parts.setStretchFactor(1, 3)
+        parts.setStretchFactor(2, 2)
+        parts.setChildrenCollapsible(False)
+        self.chart.plot_widget.setMinimumHeight(PLOT_MIN_HEIGHT)
+        self.detail.setMinimumHeight(DETAIL_MIN_HEIGHT)
+        self.parts = parts
+        right = _ColumnScroll(parts)
+        self.right_column = right
+        _AfterResize(self.chart, self._fit_chart)
+        _AfterResize(right.viewport(), self._balance_column)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="updateSplitter")
         splitter.addWidget(left)
@@ -88,7 +133,6 @@ class UpdatePage(QWidget):
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(380)
-        right.setMinimumWidth(300)
         self.splitter = splitter
 
         column = QVBoxLayout(self)
@@ -96,6 +140,25 @@ class UpdatePage(QWidget):
         column.setSpacing(6)
         column.addWidget(self.note)
         column.addWidget(splitter, 1)
+
+    def _balance_column(self) -> None:
+        """The controls their height; of the rest, the chart CHART_SHARE and the detail the
+        remainder (each at least its minimum): a clicked token's computation needs room too."""
+        total = sum(self.parts.sizes())
+        if total <= 0:
+            return
+        controls = self.controls.minimumSizeHint().expandedTo(self.controls.minimumSize()).height()
+        rest = max(0, total - controls)
+        chart = max(self.chart.minimumHeight(), round(rest * CHART_SHARE))
+        detail = max(self.detail.minimumHeight(), rest - chart)
+        self.parts.setSizes([controls, chart, detail])
+
+    def _fit_chart(self) -> None:
+        """The chart's minimum: its wrapped text at its width over a plot of the least height."""
+        layout = self.chart.layout()
+        needed = layout.totalMinimumHeightForWidth(self.chart.width())
+        if needed != self.chart.minimumHeight():
+            self.chart.setMinimumHeight(needed)
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -115,6 +178,7 @@ class UpdatePage(QWidget):
         self.chart.show_snapshot(snapshot)
         self.detail.show_snapshot(snapshot)
         self.controls.show_snapshot(snapshot)
+        self._fit_chart()  # a new caption or legend may wrap to more lines
 
     def set_theme(self, theme: Theme) -> None:
         self.rows.set_theme(theme)
@@ -127,6 +191,7 @@ class UpdatePage(QWidget):
         self.status.setStyleSheet(f"color: {theme.text};")
         self.numbers.setFont(scaled_font(theme.type_scale))
         self.numbers.setStyleSheet(f"color: {theme.text};")
+        self._fit_chart()
 
 
 def _numbers_line(snapshot: UpdateSnapshot) -> str:
@@ -142,4 +207,8 @@ def _numbers_line(snapshot: UpdateSnapshot) -> str:
 
 
 def _signed(value: float) -> str:
-    return f"{value:+.4f}".replace("-", "−")
+    """Four decimals with a real minus; a value that rounds to zero is 0.0000, never −0.0000."""
+    text = f"{value:+.4f}"
+    if float(text) == 0:
+        return "0.0000"
+    return text.replace("-", "−")
