@@ -33,6 +33,12 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
 - ``view`` (required): ``"advantage"`` or ``"reward"``.
 - ``sample_seed`` (optional, default ``null``): the seed that drew the group, or ``null`` when the
   group was set by hand; a non-negative integer below 2**64.
+- ``workspace`` (optional, default ``"lab"``): the workspace the scenario opens on, ``"lab"``,
+  ``"update"`` or ``"compare"``. Written only when it is not the lab.
+- ``update`` (optional, default the app's defaults): the Update workspace's settings, an object
+  with any of ``preset``, ``compare_preset``, ``eps_low``, ``eps_high``, ``clip_ratio_c``,
+  ``beta``, ``kl_estimator``, ``inner_steps``, ``learning_rate`` (checked as the app checks them).
+  Written only when they differ from the defaults, so a plain lab saves as it always did.
 
 Anything else is refused: unknown fields, duplicate keys, ``NaN``/``Infinity``, numbers too large
 for a float, nesting too deep to decode. Every refusal is a :class:`ScenarioError` whose message is
@@ -58,7 +64,7 @@ from grpo_desktop.core.jsonfile import (
     read_regular_file,
     unsafe_character_problem,
 )
-from grpo_desktop.core.lab_limits import VIEWS, group_size_problem
+from grpo_desktop.core.lab_limits import VIEWS, WORKSPACES, group_size_problem
 from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import (
     Problem,
@@ -69,6 +75,8 @@ from grpo_desktop.core.problems import (
     problem_to_dict,
     shipped_problem_ids,
 )
+from grpo_desktop.core.update_snapshot import UpdateSettings
+from grpo_desktop.core.update_step import check_update_settings, settings_from_dict
 
 __all__ = [
     "MAX_SCENARIO_BYTES",
@@ -96,7 +104,7 @@ MAX_TITLE_CHARS = 200
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
-_OPTIONAL = ("title", "sample_seed")
+_OPTIONAL = ("title", "sample_seed", "workspace", "update")
 #: Field order in saved files (and in the "allowed" list of error messages).
 _FIELDS = (
     "format",
@@ -108,7 +116,10 @@ _FIELDS = (
     "convention",
     "view",
     "sample_seed",
+    "workspace",
+    "update",
 )
+_DEFAULT_UPDATE = UpdateSettings()
 _SHORT_CHARS = 40
 
 
@@ -144,6 +155,8 @@ class Scenario:
     view: str
     sample_seed: int | None
     title: str = ""
+    workspace: str = "lab"
+    update: UpdateSettings = _DEFAULT_UPDATE
 
     def __post_init__(self) -> None:
         if not isinstance(self.problem, Problem):
@@ -169,6 +182,13 @@ class Scenario:
             )
         if not isinstance(self.title, str) or len(self.title) > MAX_TITLE_CHARS:
             raise ValueError(f"title must be a string of at most {MAX_TITLE_CHARS} characters")
+        if self.workspace not in WORKSPACES:
+            raise ValueError(
+                f"workspace must be one of {list(WORKSPACES)}, got {_short(self.workspace)}"
+            )
+        if not isinstance(self.update, UpdateSettings):
+            raise ValueError("update must be UpdateSettings")
+        check_update_settings(self.update)
         if not isinstance(self.custom_problem, bool):
             raise ValueError("custom_problem must be a bool; use is_custom_problem(problem)")
         if self.custom_problem and self.problem.id in shipped_problem_ids():
@@ -189,7 +209,13 @@ class Scenario:
 
     @classmethod
     def from_lab(
-        cls, memento: LabMemento, convention: str, view: str, title: str = ""
+        cls,
+        memento: LabMemento,
+        convention: str,
+        view: str,
+        title: str = "",
+        workspace: str = "lab",
+        update: UpdateSettings = _DEFAULT_UPDATE,
     ) -> Scenario:
         """A scenario of the lab ``memento`` describes, under the workbench's convention."""
         problem = memento.problem
@@ -201,6 +227,8 @@ class Scenario:
             view=view,
             sample_seed=memento.sample_seed,
             title=title,
+            workspace=workspace,
+            update=update,
         )
 
     def lab_memento(self) -> LabMemento:
@@ -227,8 +255,24 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "convention": scenario.convention,
         "view": scenario.view,
         "sample_seed": scenario.sample_seed,
+        "workspace": scenario.workspace,
+        "update": _changed_settings(scenario.update),
     }
-    return {field: values[field] for field in _FIELDS}
+    fields = [field for field in _FIELDS if field not in ("workspace", "update")]
+    if scenario.workspace != "lab":
+        fields.append("workspace")
+    if values["update"]:
+        fields.append("update")
+    return {field: values[field] for field in fields}
+
+
+def _changed_settings(settings: UpdateSettings) -> dict[str, Any]:
+    """The update settings that differ from the defaults, in their declared order."""
+    return {
+        name: getattr(settings, name)
+        for name in UpdateSettings.__dataclass_fields__
+        if getattr(settings, name) != getattr(_DEFAULT_UPDATE, name)
+    }
 
 
 def scenario_to_json(scenario: Scenario) -> str:
@@ -442,6 +486,19 @@ def _parse_document(data: Any, source: str) -> Scenario:
             f"must be null or an integer from 0 to 2**64 - 1, got {_short(seed)}",
         )
 
+    workspace = data.get("workspace", "lab")
+    if not isinstance(workspace, str) or workspace not in WORKSPACES:
+        raise _field(
+            source, "workspace", f"must be one of {', '.join(WORKSPACES)}, got {_short(workspace)}"
+        )
+    update = data.get("update", {})
+    if not isinstance(update, dict):
+        raise _field(source, "update", f"must be an object, got {json_type_name(update)}")
+    try:
+        settings = settings_from_dict(update)
+    except ValueError as exc:
+        raise _field(source, "update", str(exc)) from None
+
     return Scenario(
         problem=problem,
         custom_problem=custom,
@@ -450,6 +507,8 @@ def _parse_document(data: Any, source: str) -> Scenario:
         view=view,
         sample_seed=seed,
         title=title,
+        workspace=workspace,
+        update=settings,
     )
 
 

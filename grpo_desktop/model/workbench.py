@@ -20,7 +20,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from grpo_desktop.core import advantages
-from grpo_desktop.core.lab_limits import DEFAULT_VIEW, check_group_size, check_view
+from grpo_desktop.core.lab_limits import (
+    DEFAULT_VIEW,
+    WORKSPACES,
+    check_group_size,
+    check_view,
+)
 from grpo_desktop.core.lessons import LessonStep
 from grpo_desktop.core.presets import (
     EASY_PROBLEM_ID,
@@ -40,10 +45,7 @@ from grpo_desktop.core.update_step import (
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
-LAB = "lab"
-UPDATE = "update"
-COMPARE = "compare"
-WORKSPACES = (LAB, UPDATE, COMPARE)  # a training run joins this list
+LAB, UPDATE, COMPARE = WORKSPACES  # a training run joins core.lab_limits.WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
 LENGTH_BIAS_CORRECT = (True, False)  # one short right answer, one long wrong one
 
@@ -271,7 +273,9 @@ class Workbench(QObject):
         self.set_workspace(LAB)
         self.apply_convention(scenario.convention)
         self.lab.restore(scenario.lab_memento())
+        self.apply_update_settings(scenario.update)
         self.set_view(scenario.view, animate=False)
+        self.set_workspace(scenario.workspace)
         self._start_history()
         self._title = scenario.title
         self._path = Path(path) if path is not None else None
@@ -279,7 +283,12 @@ class Workbench(QObject):
 
     def current_scenario(self) -> Scenario:
         return Scenario.from_lab(
-            self.lab.memento(), self._convention.name, self._view, title=self._title
+            self.lab.memento(),
+            self._convention.name,
+            self._view,
+            title=self._title,
+            workspace=self._workspace,
+            update=self._update_settings,
         )
 
     def mark_saved(self, path: str | Path) -> None:

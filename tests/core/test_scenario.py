@@ -603,8 +603,6 @@ def test_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert load_scenario(path) == _shipped_scenario()
 
 
-
-
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_is_refused_at_once_instead_of_hanging(tmp_path):
     fifo = tmp_path / FILE_NAME
@@ -628,3 +626,47 @@ def _run_with_timeout(function: Any, seconds: float = 3.0) -> Any:
     if worker.is_alive():
         pytest.fail(f"still blocked after {seconds} s")
     return result[0]
+
+
+# --- the Update workspace in a scenario ----------------------------------------------------------
+
+
+def test_a_scenario_can_open_on_the_update_step_with_its_settings(tmp_path):
+    from grpo_desktop.core.update_snapshot import UpdateSettings
+
+    settings = UpdateSettings(preset="trl/dapo", eps_high=0.28, inner_steps=4, beta=0.04)
+    scenario = _shipped_scenario(workspace="update", update=settings)
+    path = tmp_path / FILE_NAME
+    save_scenario(scenario, path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["workspace"] == "update"
+    assert saved["update"] == {
+        "preset": "trl/dapo",
+        "eps_high": 0.28,
+        "beta": 0.04,
+        "inner_steps": 4,
+    }
+    assert load_scenario(path) == scenario
+
+
+def test_a_plain_lab_saves_without_workspace_or_update_fields(tmp_path):
+    path = tmp_path / FILE_NAME
+    save_scenario(_shipped_scenario(), path)
+    assert list(json.loads(path.read_text(encoding="utf-8"))) == DOCUMENTED_KEYS
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"workspace": "training"}, "field 'workspace' must be one of lab, update, compare"),
+        ({"update": [1]}, "field 'update' must be an object, got a list"),
+        ({"update": {"betta": 0.1}}, "field 'update' unknown update setting(s): betta"),
+        ({"update": {"preset": "trl/ppo"}}, "unknown loss preset 'trl/ppo'"),
+        ({"update": {"inner_steps": 2.5}}, "inner_steps must be a whole number"),
+        ({"update": {"eps_high": True}}, "eps_high must be a finite number"),
+    ],
+)
+def test_bad_update_fields_are_refused_in_one_sentence(change, message):
+    document = _valid_document()
+    document.update(change)
+    assert message in _error(document)

@@ -114,3 +114,17 @@ def test_a_selection_past_a_shrunken_group_is_dropped(workbench):
     workbench.set_group_size(2)
     assert state.selected is None and state.snapshot.selected is None
     workbench.set_workspace(LAB)
+
+
+def test_a_scenario_brings_its_workspace_and_update_settings_and_saves_them_back(workbench):
+    from grpo_desktop.core.scenario import Scenario
+
+    workbench.set_update_settings(replace(workbench.update_settings, inner_steps=5))
+    workbench.set_workspace(UPDATE)
+    saved = workbench.current_scenario()
+    assert saved.workspace == "update" and saved.update.inner_steps == 5
+    fresh = Workbench()
+    fresh.open_scenario(saved)
+    assert fresh.workspace == UPDATE and fresh.update_settings.inner_steps == 5
+    assert fresh.undo_stack.count() == 0 and not fresh.modified
+    assert isinstance(saved, Scenario)
