@@ -28,7 +28,7 @@ STANDIN_NOTE = (
     "Tokens are GPT-2's pre-tokenizer pieces; real tokenizers split them further."
 )
 PLOT_MIN_HEIGHT = 160  # the push chart's bars and axes, under its title, caption and legend
-DETAIL_MIN_HEIGHT = 120  # a few lines of the token's computation (it scrolls inside)
+DETAIL_MIN_HEIGHT = 100  # the title and a first step of the computation (it scrolls inside)
 CHART_SHARE = 0.55  # of the column's height below the controls
 COLUMN_MIN_HEIGHT = 120  # the right column's own minimum: below its content's, it scrolls
 
