@@ -158,9 +158,7 @@ def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("zoom", [1.5, 2.0, 3.0])
-def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(
-    staged, zoom, theme
-):
+def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(staged, zoom, theme):
     window = staged((1280, 800), theme)
     # The offscreen screen is 800x800: fit the zoom to a 1280x800 screen, as on a laptop.
     window.presentation.fit_to(QSize(1280, 800))
@@ -172,4 +170,146 @@ def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(
         assert problems_on_screen(window) == []
     finally:
         window.presentation.set_zoom(1.0, remember=False)
+        window.presentation.fit_to(None)
+
+
+# --- the Update workspace -------------------------------------------------------------------
+
+UPDATE_THEMES = ("light", "projector")
+PLOT_MIN_PX = 150  # bars and axes a room can read, under the chart's title, caption and legend
+
+
+def window_rect(widget: QWidget) -> QRect:
+    return QRect(widget.mapTo(widget.window(), widget.rect().topLeft()), widget.size())
+
+
+def overlapping(widgets) -> list[str]:
+    """Pairs of shown widgets whose rectangles intersect."""
+    shown_ones = [widget for widget in widgets if shown(widget)]
+    found = []
+    for index, first in enumerate(shown_ones):
+        for second in shown_ones[index + 1 :]:
+            if window_rect(first).intersects(window_rect(second)):
+                found.append(f"{first.objectName()} overlaps {second.objectName()}")
+    return found
+
+
+def squeezed(widgets) -> list[str]:
+    """Shown widgets smaller than their own minimum size (a layout had to cut them)."""
+    found = []
+    for widget in widgets:
+        if not shown(widget):
+            continue
+        least = widget.minimumSize()
+        if widget.minimumHeight() == 0 and not widget.hasHeightForWidth():
+            least = least.expandedTo(QSize(0, widget.minimumSizeHint().height()))
+        if widget.height() < least.height() or widget.width() < least.width():
+            name = widget.objectName() or type(widget).__name__
+            found.append(f"{name} is {widget.size().toTuple()}, needs {least.toTuple()}")
+    return found
+
+
+def update_page_problems(window: MainWindow) -> list[str]:
+    page = window.update_page
+    assert window.pages.currentWidget() is page and page.isVisible()
+    controls = page.controls
+    found = problems_on_screen(window)
+    parts = (page.note, page.status, page.numbers, page.rows, page.right_column)
+    found += overlapping(parts)
+    found += overlapping((controls, page.chart, page.detail))
+    found += overlapping((*controls.fields(), *controls.labels.values()))
+    found += overlapping(
+        (*controls.fields(), controls.length_bias_button, controls.clip_higher_button)
+    )
+    found += squeezed(
+        (*parts, controls, page.chart, page.chart.plot_widget, page.detail, page.token_rows)
+    )
+    found += squeezed((*controls.fields(), controls.length_bias_button))
+    if page.chart.plot_widget.height() < PLOT_MIN_PX:
+        found.append(f"the push chart's plot is {page.chart.plot_widget.height()} px tall")
+    # The controls are on screen without scrolling: the column opens at its top.
+    viewport = page.right_column.viewport()
+    seen = window_rect(viewport)
+    for widget in (*controls.fields(), controls.length_bias_button, controls.clip_higher_button):
+        if not shown(widget) or not seen.contains(window_rect(widget)):
+            found.append(f"{widget.objectName()} is not visible in the right column")
+    page_rect = window_rect(page)
+    for widget in parts:
+        if not page_rect.contains(window_rect(widget)):
+            found.append(f"{widget.objectName()} sticks out of the page")
+    return found
+
+
+def show_update_page(window: MainWindow) -> None:
+    window.workbench.set_workspace("update")
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_the_update_page_fits_every_screen(staged, size, theme):
+    window = staged(size, theme)
+    show_update_page(window)
+    assert window.size().toTuple() == size, "the Update page must not grow the window"
+    assert update_page_problems(window) == []
+    if size >= (1280, 800):  # a laptop or larger: the whole column shows, nothing scrolls
+        assert window.update_page.right_column.verticalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_the_update_page_fits_with_a_token_selected_and_the_length_bias_group(
+    staged, qtbot, size, theme
+):
+    window = staged(size, theme)
+    show_update_page(window)
+    page = window.update_page
+    page.state.select(1, 2)
+    page.controls.length_bias_button.click()
+    for _ in range(3):
+        QApplication.processEvents()
+    assert page.detail.computation() is not None and len(page.token_rows.snapshot.rows) == 2
+    assert window.size().toTuple() == size
+    assert update_page_problems(window) == []
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+def test_the_update_page_at_200_percent_on_a_1280x800_screen(staged, theme):
+    window = staged((1280, 800), theme)
+    window.presentation.fit_to(QSize(1280, 800))
+    window.presentation.set_zoom(2.0, remember=False)
+    lab_zoom = window.presentation.shown_zoom  # what the lab shows of 200 % on this screen
+    window.presentation.set_zoom(1.0, remember=False)
+    show_update_page(window)
+    window.presentation.set_zoom(2.0, remember=False)
+    window.resize(1280, 800)
+    for _ in range(3):
+        QApplication.processEvents()
+    try:
+        assert window.size().toTuple() == (1280, 800)
+        assert window.presentation.shown_zoom >= lab_zoom, "the Update page stepped the zoom down"
+        assert update_page_problems(window) == []
+    finally:
+        window.presentation.set_zoom(1.0, remember=False)
+        window.presentation.fit_to(None)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_having_shown_the_update_page_changes_nothing_in_the_lab(staged, size):
+    """Every page of the stack counts towards the window's minimum: the Update page's must not
+    grow the window or step the zoom down once the lecturer goes back to the lab."""
+    window = staged(size, "projector")
+    window.presentation.fit_to(QSize(*size))
+    zoom = window.presentation.shown_zoom
+    show_update_page(window)
+    window.workbench.set_workspace("lab")
+    window.presentation.fit_to(QSize(*size))
+    window.resize(*size)
+    QApplication.processEvents()
+    try:
+        assert window.presentation.shown_zoom == zoom
+        assert window.size().toTuple() == size
+        assert problems_on_screen(window) == []
+    finally:
         window.presentation.fit_to(None)
