@@ -158,7 +158,9 @@ def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("zoom", [1.5, 2.0, 3.0])
-def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(staged, zoom, theme):
+def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(
+    staged, zoom, theme
+):
     window = staged((1280, 800), theme)
     # The offscreen screen is 800x800: fit the zoom to a 1280x800 screen, as on a laptop.
     window.presentation.fit_to(QSize(1280, 800))
