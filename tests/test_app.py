@@ -204,3 +204,61 @@ def test_the_size_hints_filter_drops_that_message_and_passes_every_other(qapp, q
         "a different warning",
         f"{OFFSCREEN_SIZE_HINTS_MESSAGE} and more",
     ]
+
+
+def test_workspace_update_screenshot_shows_the_update_page(tmp_path):
+    from PySide6.QtGui import QImage
+
+    lab, update = tmp_path / "lab.png", tmp_path / "update.png"
+    for target, extra in ((lab, ()), (update, ("--workspace", "update"))):
+        result = run_app(*extra, "--screenshot", str(target), "--size", "1280x800")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == f"wrote {target} (1280x800)"
+        assert result.stderr.strip() == ""
+    image = QImage(str(update))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert image != QImage(str(lab)), "the Update screenshot shows the lab"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [(), ("--theme", "projector", "--size", "1024x768"), ("--problem", "length-bias-sum")],
+    ids=["default", "projector-1024x768", "length-bias"],
+)
+def test_workspace_update_screenshots_are_exactly_the_requested_size(tmp_path, extra):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "update.png"
+    result = run_app("--workspace", "update", "--screenshot", str(target), *extra)
+    assert result.returncode == 0, result.stderr
+    size = extra[extra.index("--size") + 1] if "--size" in extra else "1280x800"
+    image = QImage(str(target))
+    assert f"{image.width()}x{image.height()}" == size, "the Update page grew the window"
+
+
+def test_workspace_update_opens_the_update_page(qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    setup = check_lab_arguments(build_parser().parse_args(["--workspace", "update"]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.workbench.workspace == "update"
+    assert window.pages.currentWidget() is window.update_page
+    assert window.update_action.isChecked() and not window.lab_action.isChecked()
+    assert window.windowTitle().startswith("Update step · ")
+
+
+def test_workspace_update_with_compare_exits_2_with_one_line(capsys):
+    assert main(["--workspace", "update", "--compare"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "--compare" in err and "update" in err
+    assert captured.out == ""
+
+
+def test_an_unknown_workspace_names_the_choices(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--workspace", "train"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "lab" in err and "update" in err and "compare" in err
