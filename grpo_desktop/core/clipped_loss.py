@@ -31,9 +31,11 @@ __all__ = [
     "LOSS_PRESETS",
     "LossPreset",
     "PolicyLossResult",
+    "RunsLoss",
     "get_loss_preset",
     "loss_preset_names",
     "policy_loss",
+    "policy_loss_runs",
 ]
 
 KL_ESTIMATORS = ("k1", "k2", "k3")
@@ -381,31 +383,33 @@ def _weights(
     max_completion_length: int | None,
     loss_scale_factor: float | None,
 ) -> np.ndarray:
-    """Each token's weight in the aggregated loss: loss = Σ weight · per-token loss."""
-    batch, width = mask.shape
-    lengths = mask.sum(axis=1)
-    total = lengths.sum()
+    """Each token's weight in the aggregated loss: loss = Σ weight · per-token loss.
+
+    ``mask`` is (B, T), or (R, B, T) for R independent batches aggregated separately.
+    """
+    batch, width = mask.shape[-2:]
+    lengths = mask.sum(axis=-1)  # (..., B)
+    total = lengths.sum(axis=-1, keepdims=True)  # (..., 1)
     answered = lengths > 0
-    answers = max(int(answered.sum()), 1)
-    per_row = np.ones(batch)
+    answers = np.maximum(answered.sum(axis=-1, keepdims=True), 1)  # (..., 1)
     aggregation = preset.aggregation
     if aggregation in ("token-mean", "dapo", "token"):
-        return mask / total
+        return mask / total[..., None]
     if aggregation == "bnpo":
-        return mask / max(total, 1.0)
+        return mask / np.maximum(total, 1.0)[..., None]
     if aggregation == "seq-mean-token-mean":
         per_row = np.where(answered, 1.0 / ((lengths + _VERL_SEQ_EPS) * answers), 0.0)
     elif aggregation == "sample":
         per_row = np.where(answered, 1.0 / (np.maximum(lengths, 1.0) * answers), 0.0)
     elif aggregation == "seq-mean-token-sum":
-        per_row = np.full(batch, 1.0 / answers)
+        per_row = np.broadcast_to(1.0 / answers, lengths.shape)
     elif aggregation == "seq-mean-token-sum-norm":
-        per_row = np.full(batch, 1.0 / (loss_scale_factor or width))
+        per_row = np.full(lengths.shape, 1.0 / (loss_scale_factor or width))
     elif aggregation == "grpo":
         per_row = 1.0 / (np.maximum(lengths, 1.0) * batch)
-    elif aggregation == "dr_grpo":
-        per_row = np.full(batch, 1.0 / (batch * (max_completion_length or width)))
-    return mask * per_row[:, None]
+    else:  # dr_grpo
+        per_row = np.full(lengths.shape, 1.0 / (batch * (max_completion_length or width)))
+    return mask * per_row[..., None]
 
 
 # --- the function ------------------------------------------------------------------------------
@@ -478,23 +482,158 @@ def policy_loss(
     elif ref_logp is not None:
         _matrix("ref_logp", ref_logp, shape)  # still checked: a wrong shape is a mistake
 
+    parts = _evaluate(
+        spec,
+        lp,
+        old,
+        adv,
+        weights_mask,
+        ref,
+        eps_low,
+        eps_high,
+        clip_ratio_c if use_dual else None,
+        beta,
+        kl_estimator,
+        max_completion_length,
+        loss_scale_factor,
+    )
+    return PolicyLossResult(
+        preset=spec,
+        loss=float(parts.loss),
+        pg_loss=float(parts.pg_loss),
+        kl_loss=float(parts.kl_loss),
+        per_token_loss=parts.per_token_loss,
+        pg_per_token=parts.pg_per_token,
+        weight=parts.weight,
+        kl_weight=parts.kl_weight,
+        grad_logp=parts.grad_logp,
+        ratio=parts.ratio,
+        clipped=parts.clipped,
+        dual_clipped=parts.dual_clipped,
+        clip_fraction=float(parts.clip_fraction),
+        kl=parts.kl,
+        mask=weights_mask,
+    )
+
+
+@dataclass(frozen=True)
+class RunsLoss:
+    """The loss of R independent batches at once: one training step of R runs."""
+
+    loss: np.ndarray  # (R,)
+    grad_logp: np.ndarray  # (R, B, T), 0 at padding
+    clip_fraction: np.ndarray  # (R,)
+    kl: np.ndarray | None  # (R, B, T)
+
+
+def policy_loss_runs(
+    logp: np.ndarray,
+    old_logp: np.ndarray,
+    advantages: np.ndarray,
+    mask: np.ndarray,
+    *,
+    preset: str | LossPreset,
+    ref_logp: np.ndarray | None = None,
+    eps_low: float = 0.2,
+    eps_high: float | None = None,
+    clip_ratio_c: float = 3.0,
+    beta: float = 0.0,
+    kl_estimator: str = "k3",
+    max_completion_length: int | None = None,
+) -> RunsLoss:
+    """:func:`policy_loss` of R batches stacked as (R, B, T) (advantages (R, B)), each
+    aggregated on its own, in one vectorised pass: a training step of many runs at once.
+
+    For R = 1 it equals :func:`policy_loss` exactly; the arrays must already be finite at real
+    tokens (the training core builds them).
+    """
+    spec = get_loss_preset(preset)
+    lp, old, m = (np.asarray(a, dtype=np.float64) for a in (logp, old_logp, mask))
+    if lp.ndim != 3 or old.shape != lp.shape or m.shape != lp.shape:
+        raise ValueError(f"logp, old_logp and mask must share one (R, B, T) shape; got {lp.shape}")
+    adv = np.asarray(advantages, dtype=np.float64)
+    if adv.shape != lp.shape[:2]:
+        raise ValueError(f"advantages must have shape {lp.shape[:2]}; got {adv.shape}")
+    if not np.all(m.sum(axis=(-2, -1)) > 0):
+        raise ValueError("every batch needs at least one real token")
+    real = m == 1.0
+    ref = None if beta == 0 or ref_logp is None else np.where(real, ref_logp, 0.0)
+    if beta > 0 and ref is None:
+        raise ValueError("beta > 0 needs ref_logp, the reference policy's log-probabilities")
+    parts = _evaluate(
+        spec,
+        np.where(real, lp, 0.0),
+        np.where(real, old, 0.0),
+        adv,
+        m,
+        ref,
+        eps_low,
+        eps_low if eps_high is None else eps_high,
+        clip_ratio_c if spec.dual_clip else None,
+        beta,
+        kl_estimator,
+        max_completion_length,
+        None,
+    )
+    return RunsLoss(parts.loss, parts.grad_logp, parts.clip_fraction, parts.kl)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """Everything policy_loss computes, for one batch (scalars) or R batches ((R,) arrays)."""
+
+    loss: np.ndarray | float
+    pg_loss: np.ndarray | float
+    kl_loss: np.ndarray | float
+    per_token_loss: np.ndarray
+    pg_per_token: np.ndarray
+    weight: np.ndarray
+    kl_weight: np.ndarray
+    grad_logp: np.ndarray
+    ratio: np.ndarray
+    clipped: np.ndarray
+    dual_clipped: np.ndarray
+    clip_fraction: np.ndarray | float
+    kl: np.ndarray | None
+
+
+def _evaluate(
+    spec: LossPreset,
+    lp: np.ndarray,
+    old: np.ndarray,
+    adv: np.ndarray,
+    weights_mask: np.ndarray,
+    ref: np.ndarray | None,
+    eps_low: float,
+    eps_high: float,
+    dual_c: float | None,
+    beta: float,
+    kl_estimator: str,
+    max_completion_length: int | None,
+    loss_scale_factor: float | None,
+) -> _Parts:
+    """The loss of (..., B, T) checked arrays (padding already 0), each leading index its own
+    batch: the one computation behind :func:`policy_loss` and :func:`policy_loss_runs`."""
+    real = weights_mask == 1.0
+    shape = lp.shape
+    tokens = (-2, -1)
     weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor)
-    adv_tokens = np.broadcast_to(adv[:, None], shape)
+    adv_tokens = np.broadcast_to(adv[..., None], shape)
     log_ratio = lp - old
 
     if spec.sequence_ratio:
-        lengths = np.maximum(weights_mask.sum(axis=1), 1.0)
-        seq_log_ratio = (log_ratio * weights_mask).sum(axis=1) / lengths
+        lengths = np.maximum(weights_mask.sum(axis=-1), 1.0)
+        seq_log_ratio = (log_ratio * weights_mask).sum(axis=-1) / lengths
         seq_ratio = np.exp(seq_log_ratio)
         value, d_ratio, seq_clipped, _ = _clipped_surrogate(seq_ratio, adv, eps_low, eps_high, None)
-        pg = np.where(real, value[:, None], 0.0)
+        pg = np.where(real, value[..., None], 0.0)
         # Every token of answer i moves its ratio: ∂r_i/∂logp_it = r_i · m_it / n_i.
-        row_weight = weight.sum(axis=1)
-        grad_pg = (row_weight * d_ratio * seq_ratio / lengths)[:, None] * weights_mask
-        ratio = np.where(real, seq_ratio[:, None], 0.0)
-        clipped = real & seq_clipped[:, None]
+        row_weight = weight.sum(axis=-1)
+        grad_pg = (row_weight * d_ratio * seq_ratio / lengths)[..., None] * weights_mask
+        ratio = np.where(real, seq_ratio[..., None], 0.0)
+        clipped = real & seq_clipped[..., None]
         dual = np.zeros(shape, dtype=bool)
-        clip_fraction = float(seq_clipped.mean())  # TRL's metric for a (B, 1) ratio: a row mean
+        clip_fraction = seq_clipped.mean(axis=-1)  # TRL's metric for a (B, 1) ratio: a row mean
     else:
         if spec.ratio_clamp:
             through = _clamp_pass(log_ratio, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
@@ -503,30 +642,33 @@ def policy_loss(
             through = 1.0
         ratio = np.exp(log_ratio)
         value, d_ratio, clipped, dual = _clipped_surrogate(
-            ratio, adv_tokens, eps_low, eps_high, clip_ratio_c if use_dual else None
+            ratio, adv_tokens, eps_low, eps_high, dual_c
         )
         pg = np.where(real, value, 0.0)
         grad_pg = weight * d_ratio * ratio * through
         ratio = np.where(real, ratio, 0.0)
         clipped = real & clipped
         dual = real & dual
-        clip_fraction = float(clipped.sum() / real.sum())
+        clip_fraction = clipped.sum(axis=tokens) / real.sum(axis=tokens)
 
     kl = None
-    kl_weight = weight if not spec.kl_token_mean else weights_mask / weights_mask.sum()
-    kl_loss = 0.0
+    kl_weight = (
+        weight
+        if not spec.kl_token_mean
+        else weights_mask / weights_mask.sum(axis=tokens, keepdims=True)
+    )
+    kl_loss = np.zeros(shape[:-2]) if len(shape) > 2 else 0.0
     grad = grad_pg
     per_token = pg
     if ref is not None:
         kl_value, kl_grad = _kl_term(lp, ref, kl_estimator, spec.kl_clamp)
         kl = np.where(real, kl_value, 0.0)
-        kl_loss = beta * float((kl_weight * kl).sum())
+        kl_loss = beta * (kl_weight * kl).sum(axis=tokens)
         grad = grad + beta * kl_weight * kl_grad
         per_token = pg + beta * kl
-    pg_loss = float((weight * pg).sum())
+    pg_loss = (weight * pg).sum(axis=tokens)
     grad = np.where(real, grad, 0.0)
-    return PolicyLossResult(
-        preset=spec,
+    return _Parts(
         loss=pg_loss + kl_loss,
         pg_loss=pg_loss,
         kl_loss=kl_loss,
@@ -540,5 +682,4 @@ def policy_loss(
         dual_clipped=dual,
         clip_fraction=clip_fraction,
         kl=kl,
-        mask=weights_mask,
     )

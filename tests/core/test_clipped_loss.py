@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from grpo_desktop.core import policy_loss
-from grpo_desktop.core.clipped_loss import LOSS_PRESETS, get_loss_preset
+from grpo_desktop.core.clipped_loss import LOSS_PRESETS, get_loss_preset, policy_loss_runs
 
 ALL = tuple(LOSS_PRESETS)
 
@@ -338,3 +338,16 @@ def test_every_preset_names_its_formula_description_and_source():
         assert preset.formula and preset.description and preset.source
         assert preset.library.lower() in preset.source.lower()
         assert ".py" in preset.source
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_many_runs_at_once_equal_each_run_alone(preset):
+    batches = [random_batch(seed, batch=4, width=6) for seed in (21, 22, 23)]
+    stacked = [np.stack([batch[i] for batch in batches]) for i in range(5)]
+    logp, old, ref, mask, adv = stacked
+    runs = policy_loss_runs(logp, old, adv, mask, preset=preset, ref_logp=ref, beta=0.2)
+    for index, (lp, o, r, m, a) in enumerate(batches):
+        alone = policy_loss(lp, o, a, m, preset=preset, ref_logp=r, beta=0.2)
+        assert runs.loss[index] == pytest.approx(alone.loss, rel=1e-12)
+        np.testing.assert_allclose(runs.grad_logp[index], alone.grad_logp, rtol=1e-12, atol=0)
+        assert runs.clip_fraction[index] == pytest.approx(alone.clip_fraction)
