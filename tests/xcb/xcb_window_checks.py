@@ -117,3 +117,77 @@ def test_f1_names_each_redo_key_once(window):
     (redo,) = [key for _menu, key, text in shortcut_rows(window) if text == "Redo"]
     keys = redo.split(" or ")
     assert len(keys) == len(set(keys)) and {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys), redo
+
+
+def workspace(window: MainWindow) -> str:
+    """The workspace on screen, read from the page stack, and the one checked action's name."""
+    page = window.pages.currentWidget()
+    checked = [action.objectName() for action in window.workspace_actions if action.isChecked()]
+    assert len(checked) == 1, checked
+    if page is window.lab_page:
+        assert checked == ["labWorkspaceAction"]
+        return "lab"
+    if page is window.update_page:
+        assert checked == ["updateWorkspaceAction"]
+        return "update"
+    assert checked == ["compareAction"]
+    return "compare"
+
+
+def test_ctrl_u_and_ctrl_l_switch_workspaces(qtbot, qtlog, active):
+    window = active
+    assert workspace(window) == "lab"
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    assert workspace(window) == "update", "Ctrl+U did not show the Update step"
+    assert window.update_page.isVisible()
+    press(qtbot, window, Qt.Key.Key_L, CONTROL)
+    assert workspace(window) == "lab", "Ctrl+L did not go back to the lab"
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    assert workspace(window) == "lab", "Ctrl+U again did not go back to the lab"
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    press(qtbot, window, Qt.Key.Key_E, CONTROL)
+    assert workspace(window) == "compare", "Ctrl+E did not show easy vs hard from Update"
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    assert workspace(window) == "update"
+    press(qtbot, window, Qt.Key.Key_L, CONTROL)
+    assert workspace(window) == "lab"
+    assert ambiguous(qtlog) == []
+
+
+def test_on_the_update_page_keys_edit_and_undo_and_none_is_bound_twice(qtbot, qtlog, active):
+    window = active
+    window.install_deferred_features()
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    page = window.update_page
+    assert conflicts(window) == {}
+    press(qtbot, window, Qt.Key.Key_2)  # card 2 of the lab: the Update rows follow
+    assert page.token_rows.snapshot.rows[1].advantage > 0
+    page.controls.clip_higher_button.click()
+    assert window.workbench.update_settings.eps_high == pytest.approx(0.28)
+    press(qtbot, window, Qt.Key.Key_Z, CONTROL)
+    assert window.workbench.update_settings.eps_high == pytest.approx(0.2), "Ctrl+Z did nothing"
+    assert page.controls.eps_high_spin.value() == pytest.approx(0.2)
+    press(qtbot, window, Qt.Key.Key_Z, CONTROL)
+    assert page.token_rows.snapshot.rows[1].advantage < 0
+    assert conflicts(window) == {}
+    assert ambiguous(qtlog) == []
+
+
+def test_the_update_controls_mnemonics_focus_their_fields(qtbot, qtlog, active):
+    """Alt + a label's underlined letter focuses its field: none is taken by a menu."""
+    window = active
+    window.install_deferred_features()
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    controls = window.update_page.controls
+    for field in controls.fields():
+        label = controls.labels[field.objectName()]
+        if not field.isEnabled():
+            continue
+        text = label.text()
+        letter = text[text.index("&") + 1].upper()
+        press(qtbot, window, getattr(Qt.Key, f"Key_{letter}"), Qt.KeyboardModifier.AltModifier)
+        focused = QGuiApplication.focusObject()
+        owner = focused if focused is field else getattr(focused, "parent", lambda: None)()
+        assert field in (focused, owner), f"Alt+{letter} ({text!r}) did not focus its field"
+    assert ambiguous(qtlog) == []
