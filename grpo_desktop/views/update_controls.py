@@ -270,6 +270,10 @@ class UpdateControls(QWidget):
         """``"beside"``: labels left of their fields; ``"above"``: over them (a narrow column)."""
         return self._mode
 
+    def beside_width(self) -> int:
+        """The narrowest width at which each label fits beside its field (the compact form)."""
+        return self._side_width
+
     # ------------------------------------------------------------------------------ internals
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
