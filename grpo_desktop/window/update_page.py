@@ -29,6 +29,7 @@ STANDIN_NOTE = (
 )
 PLOT_MIN_HEIGHT = 160  # the push chart's bars and axes, under its title, caption and legend
 DETAIL_MIN_HEIGHT = 100  # the title and a first step of the computation (it scrolls inside)
+RIGHT_SHARE = 0.4  # of the page's width, for controls, chart and detail
 CHART_SHARE = 0.55  # of the column's height below the controls
 COLUMN_MIN_HEIGHT = 120  # the right column's own minimum: below its content's, it scrolls
 
@@ -129,17 +130,31 @@ class UpdatePage(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="updateSplitter")
         splitter.addWidget(left)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(0, 3)  # as RIGHT_SHARE: _balance_splitter re-shares on resize
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(380)
         self.splitter = splitter
+        _AfterResize(splitter, self._balance_splitter)
 
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
         column.addWidget(self.note)
         column.addWidget(splitter, 1)
+
+    def _balance_splitter(self) -> None:
+        """Tokens 60 %, the right column 40 %, or up to half when that keeps each control's
+        label beside its field: a form with labels above its fields is ~100 px taller, which a
+        short screen (1024×768 on a projector) cannot spare."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        bar = self.right_column.verticalScrollBar().sizeHint().width()
+        compact = self.controls.beside_width() + bar
+        right = max(round(total * RIGHT_SHARE), min(compact, round(total * 0.5)))
+        right = min(right, total - self.splitter.widget(0).minimumWidth())
+        self.splitter.setSizes([total - right, right])
 
     def _balance_column(self) -> None:
         """The controls their height; of the rest, the chart CHART_SHARE and the detail the
