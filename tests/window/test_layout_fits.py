@@ -255,6 +255,8 @@ def test_the_update_page_fits_every_screen(staged, size, theme):
     show_update_page(window)
     assert window.size().toTuple() == size, "the Update page must not grow the window"
     assert update_page_problems(window) == []
+    # The right column is wide enough for the compact form (labels beside their fields).
+    assert window.update_page.controls.layout_mode() == "beside"
     if size >= (1280, 800):  # a laptop or larger: the whole column shows, nothing scrolls
         assert window.update_page.right_column.verticalScrollBar().maximum() == 0
 
