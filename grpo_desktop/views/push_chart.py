@@ -203,7 +203,9 @@ class PushChart(QWidget):
         self.main_legend.setText(f"{main} (solid)")
         self.compare_legend.setText(f"{compare} (hatched)")
         self._fit_legend()
-        net, compare_net = snapshot.net_push, snapshot.compare_net_push
+        # Words for the net as printed: a float-noise 1e-17 shown as 0.000 is "no net change".
+        net = round(snapshot.net_push, places)
+        compare_net = round(snapshot.compare_net_push, places)
         self.caption.setText(
             # One preset per line: the labels themselves contain " · ".
             f"{main}: net {signed(net, places)} ({net_push_words(net)})\n"
