@@ -331,3 +331,12 @@ def test_zoom_200_enlarges_the_pages_text(qtbot, window):
         assert page.isVisible() and page.controls.isVisible() and page.chart.isVisible()
     finally:
         window.presentation.set_zoom(1.0, remember=False)
+
+
+def test_a_net_push_that_prints_as_zero_is_called_no_net_change(qtbot, window):
+    """The seed group's advantages sum to 0, so seq-mean-token-mean's net push is 0 up to float
+    noise: the caption must not say "goes up" (or down) beside "net 0.000"."""
+    page = show_update(qtbot, window)
+    lines = page.chart.caption_text().splitlines()
+    assert lines[1] == "verl · seq-mean-token-mean: net 0.000 (no net change)"
+    assert "−0.0000" not in page.numbers.text()
