@@ -382,12 +382,15 @@ def _weights(
     mask: np.ndarray,
     max_completion_length: int | None,
     loss_scale_factor: float | None,
+    width: int | None = None,
 ) -> np.ndarray:
     """Each token's weight in the aggregated loss: loss = Σ weight · per-token loss.
 
-    ``mask`` is (B, T), or (R, B, T) for R independent batches aggregated separately.
+    ``mask`` is (B, T), or (R, B, T) for R independent batches aggregated separately; a mask of
+    token counts in one column stands for that many identical tokens (``width`` is then T).
     """
-    batch, width = mask.shape[-2:]
+    batch = mask.shape[-2]
+    width = width or mask.shape[-1]
     lengths = mask.sum(axis=-1)  # (..., B)
     total = lengths.sum(axis=-1, keepdims=True)  # (..., 1)
     answered = lengths > 0
@@ -540,12 +543,16 @@ def policy_loss_runs(
     beta: float = 0.0,
     kl_estimator: str = "k3",
     max_completion_length: int | None = None,
+    token_counts: bool = False,
+    width: int | None = None,
 ) -> RunsLoss:
     """:func:`policy_loss` of R batches stacked as (R, B, T) (advantages (R, B)), each
     aggregated on its own, in one vectorised pass: a training step of many runs at once.
 
     For R = 1 it equals :func:`policy_loss` exactly; the arrays must already be finite at real
-    tokens (the training core builds them).
+    tokens (the training core builds them). With ``token_counts``, the arrays are (R, B, 1) and
+    the mask holds each answer's number of tokens, all of which carry the same values: the same
+    loss and the same per-answer gradient sums as the (R, B, ``width``) batch, T times cheaper.
     """
     spec = get_loss_preset(preset)
     lp, old, m = (np.asarray(a, dtype=np.float64) for a in (logp, old_logp, mask))
@@ -556,7 +563,12 @@ def policy_loss_runs(
         raise ValueError(f"advantages must have shape {lp.shape[:2]}; got {adv.shape}")
     if not np.all(m.sum(axis=(-2, -1)) > 0):
         raise ValueError("every batch needs at least one real token")
-    real = m == 1.0
+    if token_counts:
+        if lp.shape[-1] != 1 or width is None or np.any(m < 0) or np.any(m != np.round(m)):
+            raise ValueError("token_counts needs (R, B, 1) arrays, whole counts and the width T")
+    elif not np.all((m == 0) | (m == 1)):
+        raise ValueError("mask must hold only 0 and 1 (1 = a real token, 0 = padding)")
+    real = m > 0
     ref = None if beta == 0 or ref_logp is None else np.where(real, ref_logp, 0.0)
     if beta > 0 and ref is None:
         raise ValueError("beta > 0 needs ref_logp, the reference policy's log-probabilities")
@@ -574,6 +586,7 @@ def policy_loss_runs(
         kl_estimator,
         max_completion_length,
         None,
+        width,
     )
     return RunsLoss(parts.loss, parts.grad_logp, parts.clip_fraction, parts.kl)
 
@@ -611,13 +624,14 @@ def _evaluate(
     kl_estimator: str,
     max_completion_length: int | None,
     loss_scale_factor: float | None,
+    width: int | None = None,
 ) -> _Parts:
     """The loss of (..., B, T) checked arrays (padding already 0), each leading index its own
     batch: the one computation behind :func:`policy_loss` and :func:`policy_loss_runs`."""
-    real = weights_mask == 1.0
+    real = weights_mask > 0
     shape = lp.shape
     tokens = (-2, -1)
-    weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor)
+    weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor, width)
     adv_tokens = np.broadcast_to(adv[..., None], shape)
     log_ratio = lp - old
 
@@ -649,7 +663,7 @@ def _evaluate(
         ratio = np.where(real, ratio, 0.0)
         clipped = real & clipped
         dual = real & dual
-        clip_fraction = clipped.sum(axis=tokens) / real.sum(axis=tokens)
+        clip_fraction = (clipped * weights_mask).sum(axis=tokens) / weights_mask.sum(axis=tokens)
 
     kl = None
     kl_weight = (

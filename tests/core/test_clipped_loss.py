@@ -351,3 +351,36 @@ def test_many_runs_at_once_equal_each_run_alone(preset):
         assert runs.loss[index] == pytest.approx(alone.loss, rel=1e-12)
         np.testing.assert_allclose(runs.grad_logp[index], alone.grad_logp, rtol=1e-12, atol=0)
         assert runs.clip_fraction[index] == pytest.approx(alone.clip_fraction)
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_answers_of_identical_tokens_can_be_passed_as_token_counts(preset):
+    # The training core's answers: every token of an answer carries the answer's log-prob.
+    rng = np.random.default_rng(5)
+    runs, answers, width = 3, 6, 9
+    lengths = rng.integers(0, width + 1, (runs, answers))
+    lengths[:, 0] = np.maximum(lengths[:, 0], 1)
+    answer_logp = rng.normal(-1.5, 0.5, (runs, answers))
+    old = answer_logp + rng.normal(0, 0.4, (runs, answers))
+    ref = answer_logp + rng.normal(0, 0.4, (runs, answers))
+    adv = rng.normal(0, 1, (runs, answers))
+    mask = (np.arange(width) < lengths[..., None]).astype(float)
+    full = [np.broadcast_to(a[..., None], mask.shape) for a in (answer_logp, old, ref)]
+    options = dict(preset=preset, beta=0.3, eps_high=0.28, max_completion_length=width)
+    expanded = policy_loss_runs(full[0], full[1], adv, mask, ref_logp=full[2], **options)
+    column = [a[..., None] for a in (answer_logp, old, ref)]
+    counted = policy_loss_runs(
+        column[0],
+        column[1],
+        adv,
+        lengths[..., None].astype(float),
+        ref_logp=column[2],
+        token_counts=True,
+        width=width,
+        **options,
+    )
+    np.testing.assert_allclose(counted.loss, expanded.loss, rtol=1e-12)
+    np.testing.assert_allclose(
+        counted.grad_logp[..., 0], expanded.grad_logp.sum(axis=-1), rtol=1e-10, atol=1e-15
+    )
+    np.testing.assert_allclose(counted.clip_fraction, expanded.clip_fraction, rtol=1e-12)
