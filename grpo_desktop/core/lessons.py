@@ -2,9 +2,10 @@
 
 Each lesson lives in ``resources/lessons/<id>.json`` (shipped in the wheel as
 ``grpo_desktop.resources``). A lesson is a list of steps; each step puts one group on screen (or two
-side by side), says in 1–3 short sentences what to notice, and names the part of the window to
-highlight. Step texts never compute numbers: the app computes them from the step's lab, and
-``tests/test_lessons.py`` checks that every number a text quotes is what the lab shows.
+side by side, or one group's update step), says in 1–3 short sentences what to notice, and names
+the part of the window to highlight. Step texts never compute numbers: the app computes them from
+the step's lab, and ``tests/core/test_lessons.py`` checks that every number a text quotes is what
+the lab (or, on an update step, the Update workspace) shows.
 
 File format (schema 1; unknown fields are rejected everywhere)::
 
@@ -23,7 +24,16 @@ File format (schema 1; unknown fields are rejected everywhere)::
           "view": "reward",                # "advantage" or "reward"
           "hide_advantages": false         # optional, default false (predict-then-reveal)
         },
-        {"title": "…", "text": "…", "compare": [{…lab…}, {…lab…}], "highlight": "compare", …}
+        {"title": "…", "text": "…", "compare": [{…lab…}, {…lab…}], "highlight": "compare", …},
+        {
+          "title": "Every token weighs the same",
+          "text": "…",
+          "lab": {"problem_id": "length-bias-sum", "correct": [1, 0]},
+          "workspace": "update",           # optional: "lab" (default), "update" or "compare"
+          "update": {"preset": "verl/token-mean", "inner_steps": 0},  # optional, update only
+          "highlight": "tokens",           # one of UPDATE_HIGHLIGHTS on an update step
+          "view": "advantage"
+        }
       ]
     }
 
@@ -36,7 +46,20 @@ convention, so a compare step's two labs name the same one (:attr:`LessonStep.co
 shows r and par, the advantage view only "?") asks the class to predict its group's advantages, so
 no earlier step may show them. Every earlier step that puts the same rewards on screen (in any
 order, under any convention: the signs and push counts would be the same) must hide them too
-(:func:`predict_spoilers`). Pure Python, no Qt.
+(:func:`predict_spoilers`).
+
+The Update workspace: ``"workspace"`` is optional and defaults to ``"lab"`` for a lab step and
+``"compare"`` for a compare step (the only value a compare step may name). A lab step with
+``"workspace": "update"`` shows its group's update step: the answers as tokens coloured by their
+push, the two presets' push chart, a token's computation and the controls. Its ``"update"`` object
+sets :class:`~grpo_desktop.core.update_snapshot.UpdateSettings` fields (``preset``,
+``compare_preset``, ``eps_low``, ``eps_high``, ``clip_ratio_c``, ``beta``, ``kl_estimator``,
+``inner_steps``, ``learning_rate``), checked as a scenario's are; a field left out takes its
+default, not the previous step's, so a step looks the same whichever way the lecturer pages. Only
+an update step may carry ``"update"``; it highlights one of ``"tokens"``, ``"push-chart"``,
+``"token-detail"``, ``"update-controls"`` or ``"none"`` (those four names only on an update step),
+and it cannot hide the advantages (every token's colour shows its answer's sign). A lab step after
+it returns to the lab and leaves the update settings as they were. Pure Python, no Qt.
 """
 
 from __future__ import annotations
@@ -57,8 +80,16 @@ from grpo_desktop.core.jsonfile import (
     read_json_file,
     unsafe_character_problem,
 )
-from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE, VIEWS, group_size_problem
+from grpo_desktop.core.lab_limits import (
+    MAX_GROUP_SIZE,
+    MIN_GROUP_SIZE,
+    VIEWS,
+    WORKSPACES,
+    group_size_problem,
+)
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
+from grpo_desktop.core.update_snapshot import UpdateSettings
+from grpo_desktop.core.update_step import settings_from_dict
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -70,7 +101,9 @@ __all__ = [
     "MIN_GROUP_SIZE",
     "MIN_STEPS",
     "SCHEMA_VERSION",
+    "UPDATE_HIGHLIGHTS",
     "VIEWS",
+    "WORKSPACES",
     "Lesson",
     "LessonError",
     "LessonLab",
@@ -84,8 +117,22 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-#: The parts of the window a step can draw the eye to.
-HIGHLIGHTS = ("cards", "stats", "chart", "math", "banner", "ppo", "compare", "none")
+LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE = WORKSPACES
+#: The parts of the Update workspace an update step can draw the eye to ("none": nothing).
+UPDATE_HIGHLIGHTS = ("tokens", "push-chart", "token-detail", "update-controls", "none")
+#: The parts of the window a step can draw the eye to (the Update page's only on update steps).
+HIGHLIGHTS = (
+    "cards",
+    "stats",
+    "chart",
+    "math",
+    "banner",
+    "ppo",
+    "compare",
+    *UPDATE_HIGHLIGHTS[:-1],
+    "none",
+)
+_UPDATE_ONLY = frozenset(UPDATE_HIGHLIGHTS) - {"none"}
 #: What the cards and chart show: the advantages A (the usual view) or the raw rewards r.
 MIN_STEPS = 2
 MAX_STEPS = 60
@@ -106,7 +153,7 @@ _SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)]*(?:\s+|$)")
 
 _LESSON_FIELDS = ("schema", "id", "order", "title", "summary", "steps")
 _STEP_REQUIRED = ("title", "text", "highlight", "view")
-_STEP_FIELDS = (*_STEP_REQUIRED, "lab", "compare", "hide_advantages")
+_STEP_FIELDS = (*_STEP_REQUIRED, "lab", "compare", "hide_advantages", "workspace", "update")
 _LAB_REQUIRED = ("problem_id", "correct")
 _LAB_FIELDS = (*_LAB_REQUIRED, "convention")
 
@@ -144,6 +191,12 @@ class LessonStep:
     highlight: str  # one of HIGHLIGHTS
     view: str  # one of VIEWS
     hide_advantages: bool = False  # predict-then-reveal: opens hidden until the lecturer reveals
+    # "lab", "update" or "compare"; None (the default) becomes "compare" for a compare step and
+    # "lab" otherwise.
+    workspace: str | None = None
+    # The Update workspace's settings on an update step (defaults when the file names none);
+    # None on every other step, which leaves the settings as they are.
+    update: UpdateSettings | None = None
 
     def __post_init__(self) -> None:
         # Every group on screen shares one advantage convention; parse_lesson words this for a
@@ -153,6 +206,34 @@ class LessonStep:
                 "a compare step's labs must share one convention, got "
                 f"{self.compare[0].convention!r} and {self.compare[1].convention!r}"
             )
+        default = COMPARE_WORKSPACE if self.compare is not None else LAB_WORKSPACE
+        workspace = default if self.workspace is None else self.workspace
+        allowed = (
+            (COMPARE_WORKSPACE,)
+            if self.compare is not None
+            else (
+                LAB_WORKSPACE,
+                UPDATE_WORKSPACE,
+            )
+        )
+        if workspace not in allowed:
+            kind = "a compare step" if self.compare is not None else "a lab step"
+            raise ValueError(
+                f"{kind}'s workspace must be one of {list(allowed)}, got {workspace!r}"
+            )
+        object.__setattr__(self, "workspace", workspace)
+        if workspace == UPDATE_WORKSPACE:
+            if self.update is None:
+                object.__setattr__(self, "update", UpdateSettings())
+            if self.hide_advantages:
+                raise ValueError("an update step cannot hide the advantages")
+        elif self.update is not None:
+            raise ValueError("only an update step sets update settings")
+
+    @property
+    def is_update(self) -> bool:
+        """The step shows its group's update step (the Update workspace)."""
+        return self.workspace == UPDATE_WORKSPACE
 
     @property
     def labs(self) -> tuple[LessonLab, ...]:
@@ -202,9 +283,7 @@ def _check_keys(
         raise LessonError(f"{source}: {where} unknown field(s) {unknown}; allowed: {list(allowed)}")
 
 
-def _string(
-    value: object, source: str, field: str, max_chars: int, multiline: bool = False
-) -> str:
+def _string(value: object, source: str, field: str, max_chars: int, multiline: bool = False) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(source, field, f"must be a non-empty string, got {json_type_name(value)}")
     if len(value) > max_chars:
@@ -331,6 +410,9 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
                 f"{second!r}: both groups of a compare step share one advantage convention",
             )
 
+    workspace = _parse_workspace(value.get("workspace"), compare is not None, source, field)
+    update = _parse_update(value.get("update"), workspace, source, field)
+
     highlight = _choice(value["highlight"], source, f"{field}.highlight", HIGHLIGHTS)
     if compare is None and highlight == "compare":
         raise _fail(source, f"{field}.highlight", "can be 'compare' only on a compare step")
@@ -340,12 +422,31 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
             f"{field}.highlight",
             f"must be 'compare' or 'none' on a compare step, got {highlight!r}",
         )
+    if workspace == UPDATE_WORKSPACE and highlight not in UPDATE_HIGHLIGHTS:
+        raise _fail(
+            source,
+            f"{field}.highlight",
+            f"must be one of {list(UPDATE_HIGHLIGHTS)} on an update step (the lab is not on "
+            f"screen), got {highlight!r}",
+        )
+    if workspace != UPDATE_WORKSPACE and highlight in _UPDATE_ONLY:
+        raise _fail(
+            source,
+            f"{field}.highlight",
+            f'can be {highlight!r} only on an update step ("workspace": "update")',
+        )
     view = _choice(value["view"], source, f"{field}.view", VIEWS)
 
     hide = value.get("hide_advantages", False)
     if not isinstance(hide, bool):
         raise _fail(
             source, f"{field}.hide_advantages", f"must be true or false, got {json_type_name(hide)}"
+        )
+    if hide and workspace == UPDATE_WORKSPACE:
+        raise _fail(
+            source,
+            f"{field}.hide_advantages",
+            "must be false on an update step: every token's colour shows its answer's sign",
         )
     return LessonStep(
         title=title,
@@ -355,7 +456,41 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
         highlight=highlight,
         view=view,
         hide_advantages=hide,
+        workspace=workspace,
+        update=update,
     )
+
+
+def _parse_workspace(value: object, is_compare: bool, source: str, field: str) -> str:
+    """The step's workspace: the lab by default, compare for a compare step (and only that)."""
+    name = f"{field}.workspace"
+    if value is None:
+        return COMPARE_WORKSPACE if is_compare else LAB_WORKSPACE
+    workspace = _choice(value, source, name, WORKSPACES)
+    if is_compare and workspace != COMPARE_WORKSPACE:
+        raise _fail(source, name, f"must be 'compare' on a compare step, got {workspace!r}")
+    if not is_compare and workspace == COMPARE_WORKSPACE:
+        raise _fail(
+            source, name, "can be 'compare' only on a compare step (one with 'compare' labs)"
+        )
+    return workspace
+
+
+def _parse_update(value: object, workspace: str, source: str, field: str) -> UpdateSettings | None:
+    """An update step's settings (each field checked as a scenario's is); None elsewhere."""
+    name = f"{field}.update"
+    if workspace != UPDATE_WORKSPACE:
+        if value is not None:
+            raise _fail(source, name, 'is allowed only on an update step ("workspace": "update")')
+        return None
+    if value is None:
+        return UpdateSettings()
+    if not isinstance(value, dict):
+        raise _fail(source, name, f"must be an object, got {json_type_name(value)}")
+    try:
+        return settings_from_dict(value)
+    except (ValueError, TypeError) as exc:
+        raise _fail(source, name, f"is not usable: {exc}") from None
 
 
 def _same_rewards(first: LessonLab, second: LessonLab) -> bool:

@@ -300,18 +300,27 @@ class Workbench(QObject):
         self._start_history()
 
     def show_lesson_step(self, step: LessonStep) -> None:
-        """Put a lesson step's group(s) and convention on screen; a step is not an edit to undo."""
+        """Put a lesson step's group(s) and convention on screen; a step is not an edit to undo.
+
+        An update step also puts its update settings in force and shows the Update workspace;
+        a lab or compare step leaves the update settings as the lesson last set them.
+        """
         self.apply_convention(step.convention)
         if step.compare is None:
             assert step.lab is not None
-            self.set_workspace(LAB)
+            if step.workspace != UPDATE:
+                self.set_workspace(LAB)
             pairs: Sequence[tuple[LabState, object]] = ((self.lab, step.lab),)
         else:
             easy, hard = self.comparison
             pairs = ((easy, step.compare[0]), (hard, step.compare[1]))
         for lab, lesson_lab in pairs:
             lab.set_problem(lesson_lab.problem_id, lesson_lab.correct)
-        if step.compare is not None:
+        if step.workspace == UPDATE:
+            assert step.update is not None  # LessonStep fills in the defaults
+            self.apply_update_settings(step.update)
+            self.set_workspace(UPDATE)
+        elif step.compare is not None:
             self.set_workspace(COMPARE)
         self._start_history()
 

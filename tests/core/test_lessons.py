@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from grpo_desktop import core
+from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.lessons import (
     HIGHLIGHTS,
+    UPDATE_HIGHLIGHTS,
     VIEWS,
     Lesson,
     LessonError,
@@ -31,6 +33,9 @@ from grpo_desktop.core.lessons import (
     predict_spoilers,
 )
 from grpo_desktop.core.problems import ProblemError, get_problem
+from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.update_snapshot import UpdateSettings
+from grpo_desktop.core.update_step import build_update_snapshot, check_update_settings
 
 LESSONS = load_lessons()
 STEP_CASES = [
@@ -151,7 +156,10 @@ def test_predict_steps_do_not_give_the_answer_away() -> None:
 def test_no_lesson_shows_advantages_before_the_class_predicts_them() -> None:
     for lesson in LESSONS:
         assert predict_spoilers(lesson.steps) == [], lesson.id
-        first_predict = next(i for i, step in enumerate(lesson.steps) if step.hide_advantages)
+        predicts = [i for i, step in enumerate(lesson.steps) if step.hide_advantages]
+        if not predicts:  # a lesson that asks no prediction (the update step's) has none to spoil
+            continue
+        first_predict = predicts[0]
         for step in lesson.steps[: first_predict + 1]:  # hidden from the start up to the reveal
             assert step.hide_advantages, (lesson.id, step.title)
         assert lesson.steps[0].hide_advantages and lesson.steps[0].view == "reward"
@@ -176,12 +184,18 @@ def test_predict_spoilers_are_steps_showing_the_same_rewards_earlier() -> None:
 # --- the shipped lessons -------------------------------------------------------------------------
 
 
-def test_both_lessons_ship_in_order() -> None:
-    assert [lesson.id for lesson in LESSONS] == ["group-is-baseline", "same-formula-two-groups"]
+def test_the_lessons_ship_in_order() -> None:
+    assert [lesson.id for lesson in LESSONS] == [
+        "group-is-baseline",
+        "same-formula-two-groups",
+        "update-step-length-bias",
+    ]
     assert [lesson.title for lesson in LESSONS] == [
         "The group is the baseline",
         "Same formula, two groups",
+        "The length bias",
     ]
+    assert [lesson.order for lesson in LESSONS] == [10, 20, 30]
     assert load_lessons() is LESSONS  # cached
 
 
@@ -252,7 +266,8 @@ def test_get_lesson_lists_valid_ids() -> None:
     assert "group-is-baseline" in message and "same-formula-two-groups" in message
     assert isinstance(info.value, KeyError) and isinstance(info.value, LessonError)
     assert message == (
-        "unknown lesson id 'nope'; valid ids: group-is-baseline, same-formula-two-groups"
+        "unknown lesson id 'nope'; valid ids: group-is-baseline, same-formula-two-groups, "
+        "update-step-length-bias"
     )
 
 
@@ -547,3 +562,377 @@ def test_control_and_bidi_characters_in_a_lesson_are_refused(path, value):
     field = path.replace("steps.0.", "steps[0].")
     with pytest.raises(LessonError, match=rf"field '{re.escape(field)}' contains the control"):
         parse_lesson(data, "group-is-baseline.json")
+
+
+# --- update steps: the Update workspace in a lesson -------------------------------------------
+
+LENGTH_BIAS = "update-step-length-bias"
+_UPDATE_STEP = {
+    "workspace": "update",
+    "update": {"preset": "trl/dapo", "compare_preset": "verl/seq-mean-token-mean"},
+    "highlight": "tokens",
+}
+
+
+def _update_step(index: int, **fields: object) -> Callable[[dict[str, Any]], None]:
+    """A mutation that turns step ``index`` into an update step, then sets ``fields``."""
+
+    def mutate(data: dict[str, Any]) -> None:
+        step = data["steps"][index]
+        step.update(_UPDATE_STEP)
+        step["update"] = dict(_UPDATE_STEP["update"])
+        for key, value in fields.items():
+            if value is _DROP:
+                step.pop(key, None)
+            else:
+                step[key] = value
+
+    return mutate
+
+
+_DROP = object()
+
+
+def test_an_update_step_parses_with_its_settings() -> None:
+    data = _shipped_data()
+    _update_step(2, update={"preset": "trl/dapo", "eps_high": 0.28, "inner_steps": 4})(data)
+    _update_step(3, update=_DROP, highlight="push-chart")(data)
+    lesson = parse_lesson(data, "inline")
+    step = lesson.steps[2]
+    assert step.workspace == "update" and step.is_update
+    assert step.update == UpdateSettings(preset="trl/dapo", eps_high=0.28, inner_steps=4)
+    assert step.highlight == "tokens"
+    # Left out, the settings are the defaults (not the previous step's): paging either way
+    # shows the same thing.
+    assert lesson.steps[3].update == UpdateSettings()
+    assert lesson.steps[3].highlight == "push-chart"
+    for other in (lesson.steps[0], lesson.steps[4]):
+        assert other.workspace == "lab" and other.update is None and not other.is_update
+
+
+@pytest.mark.parametrize("highlight", UPDATE_HIGHLIGHTS)
+def test_every_update_highlight_is_allowed_on_an_update_step(highlight: str) -> None:
+    data = _shipped_data()
+    _update_step(2, highlight=highlight)(data)
+    assert parse_lesson(data, "inline").steps[2].highlight == highlight
+    assert highlight in HIGHLIGHTS
+
+
+def test_a_lab_step_may_name_its_workspace_and_a_compare_step_its_own() -> None:
+    data = _shipped_data()
+    data["steps"][2]["workspace"] = "lab"
+    _compare_step(3, [_LAB, _LAB])(data)
+    data["steps"][3]["workspace"] = "compare"
+    lesson = parse_lesson(data, "inline")
+    assert lesson.steps[2].workspace == "lab"
+    assert lesson.steps[3].workspace == "compare" and not lesson.steps[3].is_update
+    assert parse_lesson(_shipped_data(), "inline") == parse_lesson(_shipped_data(), "inline")
+
+
+BAD_UPDATE_FIELDS = [
+    pytest.param(
+        _set("steps.2.update", {"preset": "trl/dapo"}),
+        "steps[2].update",
+        'only on an update step ("workspace": "update")',
+        id="update-settings-on-a-lab-step",
+    ),
+    pytest.param(
+        _set("steps.2.workspace", "training"),
+        "steps[2].workspace",
+        "['lab', 'update', 'compare']",
+        id="unknown-workspace",
+    ),
+    pytest.param(
+        _set("steps.2.workspace", "compare"),
+        "steps[2].workspace",
+        "only on a compare step",
+        id="compare-workspace-on-a-lab-step",
+    ),
+    pytest.param(
+        lambda data: (
+            _compare_step(1, [_LAB, _LAB])(data),
+            _set("steps.1.workspace", "update")(data),
+        ),
+        "steps[1].workspace",
+        "must be 'compare' on a compare step, got 'update'",
+        id="update-workspace-on-a-compare-step",
+    ),
+    pytest.param(
+        _update_step(2, update=[1, 2]),
+        "steps[2].update",
+        "must be an object, got a list",
+        id="update-not-an-object",
+    ),
+    pytest.param(
+        _update_step(2, update={"preset": "trl/dapo", "temperature": 1.0}),
+        "steps[2].update",
+        "unknown update setting(s): temperature",
+        id="unknown-update-setting",
+    ),
+    pytest.param(
+        _update_step(2, update={"preset": "trl/ppo"}),
+        "steps[2].update",
+        "unknown loss preset 'trl/ppo'",
+        id="unknown-loss-preset",
+    ),
+    pytest.param(
+        _update_step(2, update={"compare_preset": 3}),
+        "steps[2].update",
+        "unknown loss preset 3",
+        id="compare-preset-not-a-name",
+    ),
+    pytest.param(
+        _update_step(2, update={"inner_steps": 51}),
+        "steps[2].update",
+        "inner_steps must be a whole number from 0 to 50",
+        id="too-many-inner-steps",
+    ),
+    pytest.param(
+        _update_step(2, update={"inner_steps": 2.0}),
+        "steps[2].update",
+        "inner_steps must be a whole number",
+        id="inner-steps-not-whole",
+    ),
+    pytest.param(
+        _update_step(2, update={"eps_high": "0.28"}),
+        "steps[2].update",
+        "eps_high must be a finite number",
+        id="eps-high-a-string",
+    ),
+    pytest.param(
+        _update_step(2, update={"beta": True}),
+        "steps[2].update",
+        "beta must be a finite number",
+        id="beta-a-boolean",
+    ),
+    pytest.param(
+        _update_step(2, update={"learning_rate": 0}),
+        "steps[2].update",
+        "learning_rate must lie in (0, 5]",
+        id="learning-rate-zero",
+    ),
+    pytest.param(
+        _update_step(2, update={"kl_estimator": "k4"}),
+        "steps[2].update",
+        "kl_estimator must be k1, k2 or k3",
+        id="unknown-kl-estimator",
+    ),
+    pytest.param(
+        _update_step(2, highlight="cards"),
+        "steps[2].highlight",
+        "on an update step (the lab is not on screen), got 'cards'",
+        id="lab-highlight-on-an-update-step",
+    ),
+    pytest.param(
+        _update_step(2, highlight="math"),
+        "steps[2].highlight",
+        "got 'math'",
+        id="math-highlight-on-an-update-step",
+    ),
+    pytest.param(
+        _set("steps.2.highlight", "tokens"),
+        "steps[2].highlight",
+        "can be 'tokens' only on an update step",
+        id="tokens-highlight-on-a-lab-step",
+    ),
+    pytest.param(
+        _set("steps.2.highlight", "push-chart"),
+        "steps[2].highlight",
+        "can be 'push-chart' only on an update step",
+        id="push-chart-highlight-on-a-lab-step",
+    ),
+    pytest.param(
+        _update_step(1, hide_advantages=True),
+        "steps[1].hide_advantages",
+        "must be false on an update step",
+        id="update-step-hides-the-advantages",
+    ),
+    pytest.param(
+        lambda data: (
+            _update_step(0, hide_advantages=False, highlight="none")(data),
+            _set("steps.0.view", "advantage")(data),
+        ),
+        "steps[0].hide_advantages",
+        "must be true: step 1 would show the advantages of rewards 1, 0, 0, 1 before step 2",
+        id="update-step-spoils-a-later-prediction",
+    ),
+    pytest.param(
+        _update_step(2, notes="x"),
+        "steps[2]",
+        "unknown field(s) ['notes']",
+        id="unknown-field-on-an-update-step",
+    ),
+]
+
+
+@pytest.mark.parametrize(("mutate", "field", "detail"), BAD_UPDATE_FIELDS)
+def test_a_bad_update_step_names_the_file_and_the_field(
+    tmp_path: Path, mutate: Callable[[dict[str, Any]], None], field: str, detail: str
+) -> None:
+    data = copy.deepcopy(_shipped_data())
+    mutate(data)
+    with pytest.raises(LessonError) as info:
+        load_lesson_file(_write(tmp_path, data))
+    message = str(info.value)
+    assert message.startswith("group-is-baseline.json: "), message
+    assert f"'{field}'" in message, message
+    assert detail in message, message
+
+
+def test_a_step_built_in_code_gets_its_workspace_and_settings() -> None:
+    lab = LessonLab("length-bias-sum", (True, False))
+    step = LessonStep("t", "x", lab, None, "cards", "advantage")
+    assert step.workspace == "lab" and step.update is None
+    update = LessonStep("t", "x", lab, None, "tokens", "advantage", workspace="update")
+    assert update.update == UpdateSettings() and update.is_update
+    easy = LessonLab("easy-add-17-25", (True, True, True, True, False))
+    assert LessonStep("t", "x", None, (easy, easy), "compare", "advantage").workspace == "compare"
+    with pytest.raises(ValueError, match="workspace must be one of"):
+        LessonStep("t", "x", None, (easy, easy), "compare", "advantage", workspace="update")
+    with pytest.raises(ValueError, match="workspace must be one of"):
+        LessonStep("t", "x", lab, None, "cards", "advantage", workspace="compare")
+    with pytest.raises(ValueError, match="only an update step sets update settings"):
+        LessonStep("t", "x", lab, None, "cards", "advantage", update=UpdateSettings())
+    with pytest.raises(ValueError, match="cannot hide the advantages"):
+        LessonStep("t", "x", lab, None, "tokens", "advantage", True, workspace="update")
+
+
+# --- the shipped length-bias lesson: its settings are valid and its claims are true -------------
+
+_NUMBER = re.compile(r"(?<![\w.])[+±" + MINUS + r"]?\d+(?:\.\d+)?")
+
+
+def _update_snapshot(step: LessonStep):
+    assert step.lab is not None and step.update is not None
+    lab = build_snapshot(get_problem(step.lab.problem_id), step.lab.correct, step.lab.convention)
+    return build_update_snapshot(lab, step.update)
+
+
+def update_numbers_shown(step: LessonStep) -> set[str]:
+    """Every number an update step's screen shows: the problem's prompt and, as the push chart
+    writes them, each answer's total and the net push under both presets."""
+    assert step.lab is not None
+    shown = set(re.findall(r"\d+(?:\.\d+)?", get_problem(step.lab.problem_id).prompt))
+    snapshot = _update_snapshot(step)
+    values = [row.total_push for row in snapshot.rows]
+    values += [row.compare_total_push for row in snapshot.rows]
+    values += [snapshot.net_push, snapshot.compare_net_push]
+    for value in values:
+        for places in range(1, 5):
+            shown.add(signed(value, places))
+    return shown
+
+
+def update_step_number_problems(step: LessonStep) -> list[str]:
+    """Numbers an update step's text quotes that its screen does not show."""
+    text = _TAG.sub("", step.text)
+    shown = update_numbers_shown(step)
+    return [match.group(0) for match in _NUMBER.finditer(text) if match.group(0) not in shown] + [
+        f"{m.group(0)!r} uses a hyphen" for m in _ASCII_NEGATIVE.finditer(text)
+    ]
+
+
+UPDATE_STEP_CASES = [
+    pytest.param(lesson, index, id=f"{lesson.id}-step{index}")
+    for lesson in LESSONS
+    for index, step in enumerate(lesson.steps)
+    if step.is_update
+]
+
+
+@pytest.mark.parametrize(("lesson", "index"), UPDATE_STEP_CASES)
+def test_an_update_step_quotes_only_numbers_its_screen_shows(lesson: Lesson, index: int) -> None:
+    step = lesson.steps[index]
+    assert update_step_number_problems(step) == [], f"{lesson.id} step {index}"
+    assert quoted_numbers(step)[0] == []  # no advantage, mean or std: the lab is not on screen
+
+
+def test_the_update_number_check_catches_wrong_numbers() -> None:
+    lab = LessonLab("length-bias-sum", (True, False))
+    step = LessonStep(
+        "t",
+        "The totals are +0.15 and −0.85, net −0.69; not +0.16 or 0.50, and 38 + 47 is fine.",
+        lab,
+        None,
+        "push-chart",
+        "advantage",
+        workspace="update",
+    )
+    assert update_step_number_problems(step) == ["+0.16", "0.50"]
+
+
+def test_the_length_bias_lesson_ships_with_valid_update_steps() -> None:
+    lesson = get_lesson(LENGTH_BIAS)
+    assert lesson.title == "The length bias" and lesson.order == 30
+    assert 4 <= len(lesson.steps) <= 6
+    assert predict_spoilers(lesson.steps) == []
+    assert not lesson.steps[0].is_update  # the group in the lab first
+    assert lesson.steps[0].lab == LessonLab("length-bias-sum", (True, False))
+    assert sum(step.is_update for step in lesson.steps) >= 3
+    problems = set()
+    for step in lesson.steps:
+        assert step.lab is not None and step.compare is None
+        problems.add(step.lab.problem_id)
+        if step.is_update:
+            assert step.update is not None
+            assert check_update_settings(step.update) is step.update
+            assert step.highlight in UPDATE_HIGHLIGHTS and not step.hide_advantages
+            _update_snapshot(step)  # builds
+    assert problems == {"length-bias-sum", "mult-23x47"}
+    presets = {step.update.preset for step in lesson.steps if step.update is not None}
+    assert {"verl/token-mean", "verl/seq-mean-token-mean", "trl/dr_grpo"} <= presets
+
+
+def test_the_length_bias_lessons_claims_are_what_the_update_step_computes() -> None:
+    steps = {step.title: step for step in get_lesson(LENGTH_BIAS).steps}
+
+    first = steps["Short and right, long and wrong"]
+    assert first.lab is not None
+    stats = core.group_stats(first.lab.rewards, first.lab.convention)
+    assert [float(a) for a in stats.advantages] == [1.0, -1.0]
+
+    # Token-mean: every token's push is A / N; the long wrong answer outweighs, the batch goes down.
+    for title in ("Every token weighs the same", "Add up the pushes"):
+        snapshot = _update_snapshot(steps[title])
+        assert snapshot.settings.preset == "verl/token-mean"
+        right, wrong = snapshot.rows
+        assert len(wrong.tokens) > 3 * len(right.tokens)
+        n = snapshot.token_count
+        assert all(t.push == pytest.approx(1 / n) for t in right.tokens)
+        assert all(t.push == pytest.approx(-1 / n) for t in wrong.tokens)
+        assert abs(wrong.total_push) > 3 * right.total_push > 0
+        assert snapshot.net_push < 0  # "the batch's likelihood goes down"
+
+    # Seq-mean-token-mean: A / (n_i · B); the short answer's tokens each get the bigger push,
+    # and the totals are equal and opposite.
+    snapshot = _update_snapshot(steps["Every answer weighs the same"])
+    assert snapshot.settings.preset == "verl/seq-mean-token-mean"
+    right, wrong = snapshot.rows
+    for row in (right, wrong):
+        per_token = row.advantage / (len(row.tokens) * len(snapshot.rows))
+        assert all(t.push == pytest.approx(per_token) for t in row.tokens)
+    assert right.tokens[0].push > 3 * abs(wrong.tokens[0].push)
+    assert right.total_push == pytest.approx(-wrong.total_push)
+    assert snapshot.net_push == pytest.approx(0, abs=1e-6)
+
+    # Dr. GRPO: a constant divisor, the same per-token push in both answers; dapo is token-mean.
+    snapshot = _update_snapshot(steps["A constant instead"])
+    assert snapshot.settings.preset == "trl/dr_grpo"
+    assert snapshot.settings.compare_preset == "trl/dapo"
+    pushes = {round(abs(t.push), 12) for row in snapshot.rows for t in row.tokens}
+    assert len(pushes) == 1
+    token_mean = _update_snapshot(steps["Every token weighs the same"])
+    assert [row.compare_total_push for row in snapshot.rows] == pytest.approx(
+        [row.total_push for row in token_mean.rows]
+    )
+
+    # 23 × 47: answers of similar length, so the two presets' bars are much closer.
+    def gap(step: LessonStep) -> float:
+        rows = _update_snapshot(step).rows
+        return max(abs(r.total_push - r.compare_total_push) for r in rows)
+
+    same = steps["Same lengths, small bias"]
+    assert same.lab is not None and same.lab.problem_id == "mult-23x47"
+    lengths = [len(row.tokens) for row in _update_snapshot(same).rows]
+    assert max(lengths) < 2 * min(lengths)
+    assert gap(same) < gap(steps["Add up the pushes"]) / 3

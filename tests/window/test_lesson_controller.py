@@ -45,6 +45,14 @@ def rect_in_central(window: MainWindow, widget: QWidget) -> QRect:
 
 
 def expected_target(window: MainWindow, highlight: str) -> QWidget | None:
+    if highlight in ("tokens", "push-chart", "token-detail", "update-controls"):
+        page = window.update_page  # built the first time it is needed, not for a lab step
+        return {
+            "tokens": page.rows,
+            "push-chart": page.chart,
+            "token-detail": page.detail,
+            "update-controls": page.controls,
+        }[highlight]
     return {
         "cards": window.lab.trace_grid,
         "stats": window.lab.stats_panel,
