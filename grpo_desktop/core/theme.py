@@ -29,6 +29,9 @@ class Theme:
     banner_fill: str  # degenerate banner
     banner_text: str
     stroke_width: float = 1.5  # outlines and chart strokes; thicker on a projector
+    # One colour per training algorithm (REINFORCE, PPO, GRPO, Dr. GRPO, RLOO, DAPO): Okabe–Ito,
+    # always paired with a line style and a label, never colour alone.
+    series: tuple[str, ...] = ("#b36b00", "#a2457e", "#0072b2", "#2f86c4", "#00745a", "#b34a00")
     # Type size, in two factors that multiply: ``chrome_scale`` scales the application font
     # (menus, toolbar, problem picker, tabs, status bar, and every view's base with them);
     # ``type_scale`` is what the views add on top for their content (numbers, cards, chart).
@@ -94,6 +97,7 @@ DARK = Theme(
     focus="#56b4e9",  # Okabe–Ito sky blue
     banner_fill="#3d3411",
     banner_text="#ffe9a8",
+    series=("#e69f00", "#cc79a7", "#56b4e9", "#9fd3f5", "#4fd6ad", "#ff9e66"),
 )
 
 PROJECTOR = Theme(

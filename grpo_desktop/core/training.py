@@ -1,0 +1,573 @@
+"""A toy training run over the problem library: algorithms side by side, over seeds, exactly.
+
+Pure numpy (never Qt). What the toy is, said plainly: for each shipped problem the "policy" is a
+softmax over that problem's written answers (every trace's correct and wrong version); nothing
+else can be said. Each step draws a batch of problems, samples G answers for each from the policy,
+grades them with the real checker, scores them with the algorithm, and takes a gradient step of
+the chosen loss (:func:`policy_loss_runs`, the Update workspace's loss) on the softmax's logits.
+Every token of an answer carries that answer's log-probability, so an answer's gradient is the
+sum over its tokens, as in a language model where each token adds its own term: aggregation by
+token-mean or per answer changes how hard long answers are pushed, as it does in a real run.
+
+What carries over to real runs: which groups carry signal (the learning frontier
+``1 − p^G − (1 − p)^G``), how baselines and normalisation change the push, why runs stall when
+problems become easy, what dynamic sampling buys. What does not: generalisation between
+problems (each problem's logits are its own) and new answers (the policy only re-weights the
+written ones).
+
+Vectorised over seeds (one (S, …) array per algorithm); algorithms are separate loops over a few
+array operations each, and random numbers come from one generator per seed, shared by every
+algorithm ("same seeds, side by side"), so a seeded run is reproducible bit for bit.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field, fields, replace
+
+import numpy as np
+
+from grpo_desktop.core.advantages import convention_names, group_advantages
+from grpo_desktop.core.checker import grade
+from grpo_desktop.core.clipped_loss import LOSS_PRESETS, policy_loss_runs
+from grpo_desktop.core.pretokenize import pretokenize
+from grpo_desktop.core.problems import Problem, get_problem, load_problems
+
+__all__ = [
+    "ALGORITHMS",
+    "ALGORITHM_INFO",
+    "FRONTIER_GROUP_SIZES",
+    "METRICS",
+    "AlgorithmInfo",
+    "CandidateLibrary",
+    "SampledGroup",
+    "TrainingConfig",
+    "TrainingRun",
+    "build_library",
+    "check_training_config",
+    "informative_probability",
+]
+
+FRONTIER_GROUP_SIZES = (2, 4, 8, 16, 64)
+_P_FLOOR = 0.02  # a stated pass rate of 0 or 1 starts just inside (0, 1): the softmax needs both
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    name: str
+    label: str
+    advantage: str  # the formula, one line
+    description: str
+
+
+ALGORITHM_INFO: dict[str, AlgorithmInfo] = {
+    info.name: info
+    for info in (
+        AlgorithmInfo(
+            "reinforce", "REINFORCE", "A = r", "No baseline: every right answer is pushed up."
+        ),
+        AlgorithmInfo(
+            "ppo_critic",
+            "PPO (critic)",
+            "A = r − V(problem)",
+            "A learned value per problem: the critic GRPO removes, learning at its own rate.",
+        ),
+        AlgorithmInfo(
+            "grpo",
+            "GRPO",
+            "A = (r − mean) / std (the workbench's convention)",
+            "The group is the baseline.",
+        ),
+        AlgorithmInfo(
+            "dr_grpo", "Dr. GRPO", "A = r − mean; constant normaliser", "No std, no length bias."
+        ),
+        AlgorithmInfo("rloo", "RLOO", "A = r − mean(others)", "Leave-one-out baseline."),
+        AlgorithmInfo(
+            "dapo",
+            "DAPO",
+            "A = (r − mean) / std; all-equal groups dropped and redrawn",
+            "Dynamic sampling, clip-higher 0.2/0.28, token-mean.",
+        ),
+    )
+}
+ALGORITHMS = tuple(ALGORITHM_INFO)
+
+#: What every step records, per seed: name → (label, unit). Per-problem pass rates come apart.
+METRICS: dict[str, tuple[str, str]] = {
+    "pass_rate": ("pass rate (exact, mean over problems)", ""),
+    "degenerate_fraction": ("degenerate groups (all right or all wrong)", ""),
+    "groups_sampled": ("groups sampled", ""),
+    "groups_used": ("groups used in the update", ""),
+    "entropy": ("entropy of the policy", "nats"),
+    "kl": ("KL to the initial policy", "nats"),
+    "grad_norm": ("gradient norm", ""),
+    "critic_error": ("critic error (RMS, V vs true pass rate)", ""),
+    "correct_length": ("mean length of sampled right answers", "tokens"),
+    "wrong_length": ("mean length of sampled wrong answers", "tokens"),
+}
+
+
+def informative_probability(p, group_size: int):
+    """1 − p^G − (1 − p)^G: the chance a group of G answers is neither all right nor all wrong.
+
+    Vectorised over ``p``; exactly 0 at p = 0 and p = 1. Only such groups carry a GRPO signal.
+    """
+    if isinstance(group_size, bool) or not isinstance(group_size, (int, np.integer)):
+        raise ValueError(f"group_size must be a whole number >= 1; got {group_size!r}")
+    if group_size < 1:
+        raise ValueError(f"group_size must be >= 1; got {group_size}")
+    array = np.asarray(p, dtype=np.float64)
+    if not np.all((array >= 0) & (array <= 1)):
+        raise ValueError("p must lie between 0 and 1")
+    with np.errstate(divide="ignore"):
+        # 1 − (1 − p)^G via expm1/log1p: exact for tiny p, exactly 1 at p = 1.
+        none_right_complement = -np.expm1(group_size * np.log1p(-array))
+    result = none_right_complement - array**group_size
+    result = np.where((array == 0) | (array == 1), 0.0, np.maximum(result, 0.0))
+    return float(result) if np.ndim(p) == 0 else result
+
+
+# --- configuration -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """One training run: which algorithms, how long, how many seeds, and the update's knobs."""
+
+    algorithms: tuple[str, ...] = ALGORITHMS
+    steps: int = 200
+    seeds: int = 8
+    group_size: int = 8
+    batch: int = 8  # problems (groups) per step
+    learning_rate: float = 4.0
+    seed: int = 0
+    convention: str = "textbook"  # GRPO's and DAPO's advantage convention
+    preset: str = "verl/token-mean"  # the loss for REINFORCE, PPO, GRPO and RLOO
+    eps_low: float = 0.2
+    eps_high: float = 0.2
+    beta: float = 0.0
+    epochs: int = 1  # gradient steps per batch; > 1 goes off-policy, so the clip engages
+    critic_lr: float = 0.2
+    dapo_max_draws: int = 3  # DAPO draws at most this many batches' worth of groups per step
+    problem_ids: tuple[str, ...] = ()  # () = every shipped problem
+
+    def loss_preset(self, algorithm: str) -> str:
+        return {"dr_grpo": "trl/dr_grpo", "dapo": "trl/dapo"}.get(algorithm, self.preset)
+
+    def clip_range(self, algorithm: str) -> tuple[float, float]:
+        return (0.2, 0.28) if algorithm == "dapo" else (self.eps_low, self.eps_high)
+
+    def convention_for(self, algorithm: str) -> str:
+        return {"dr_grpo": "dr_grpo", "rloo": "rloo"}.get(algorithm, self.convention)
+
+
+_LIMITS = {
+    "steps": (1, 5000),
+    "seeds": (1, 32),
+    "group_size": (2, 64),
+    "batch": (1, 64),
+    "seed": (0, 2**32 - 1),
+    "epochs": (1, 8),
+    "dapo_max_draws": (1, 10),
+}
+
+
+def check_training_config(config: TrainingConfig) -> TrainingConfig:
+    """``config`` if usable; a ValueError that names the bad field and the valid range."""
+    if not config.algorithms:
+        raise ValueError("choose at least one algorithm")
+    for name in config.algorithms:
+        if name not in ALGORITHM_INFO:
+            raise ValueError(f"unknown algorithm {name!r}; choose from: {', '.join(ALGORITHMS)}")
+    if len(set(config.algorithms)) != len(config.algorithms):
+        raise ValueError("each algorithm may be chosen once")
+    for name, (low, high) in _LIMITS.items():
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{name} must be a whole number; got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be from {low} to {high}; got {value}")
+    for name, low, high in (
+        ("learning_rate", 0.0, 100.0),
+        ("eps_low", 0.0, 10.0),
+        ("eps_high", 0.0, 10.0),
+        ("beta", 0.0, 10.0),
+        ("critic_lr", 0.0, 1.0),
+    ):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name} must be a number; got {value!r}")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(f"{name} must be from {low:g} to {high:g}; got {value!r}")
+    if config.convention not in convention_names():
+        names = ", ".join(convention_names())
+        raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
+    if config.preset not in LOSS_PRESETS:
+        raise ValueError(
+            f"unknown loss preset {config.preset!r}; choose from: {', '.join(LOSS_PRESETS)}"
+        )
+    for problem_id in config.problem_ids:
+        get_problem(problem_id)  # UnknownProblemError lists the valid ids
+    return config
+
+
+def config_from_dict(data: dict) -> TrainingConfig:
+    """A config from a scenario file's mapping (lists become tuples; unknown keys refused)."""
+    known = {item.name for item in fields(TrainingConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown training setting(s): {', '.join(unknown)}")
+    values = dict(data)
+    for name in ("algorithms", "problem_ids"):
+        if name in values:
+            if not isinstance(values[name], (list, tuple)) or not all(
+                isinstance(item, str) for item in values[name]
+            ):
+                raise ValueError(f"{name} must be a list of names")
+            values[name] = tuple(values[name])
+    return check_training_config(replace(TrainingConfig(), **values))
+
+
+# --- the candidate answers ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CandidateLibrary:
+    """Every problem's written answers, graded once by the real checker. C = 2 × traces."""
+
+    problems: tuple[Problem, ...]
+    rewards: np.ndarray  # (P, C) the checker's 0/1 verdicts (0 past a problem's answers)
+    valid: np.ndarray  # (P, C) bool: a written answer (problems have different trace counts)
+    lengths: np.ndarray  # (P, C) GPT-2 pre-tokens
+    initial_logits: np.ndarray  # (P, C): pass rate = each problem's stated rate; -inf if invalid
+
+    @property
+    def problem_ids(self) -> tuple[str, ...]:
+        return tuple(problem.id for problem in self.problems)
+
+    @property
+    def max_length(self) -> int:
+        return int(self.lengths.max())
+
+    def text(self, problem: int, candidate: int) -> str:
+        trace = self.problems[problem].traces[candidate // 2]
+        return trace.correct if candidate % 2 == 0 else trace.wrong
+
+
+@functools.lru_cache(maxsize=8)
+def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
+    """The candidates of ``problem_ids`` (default: every shipped problem), graded and measured."""
+    problems = tuple(get_problem(pid) for pid in problem_ids) if problem_ids else load_problems()
+    width = 2 * max(len(problem.traces) for problem in problems)
+    rewards = np.zeros((len(problems), width))
+    valid = np.zeros((len(problems), width), dtype=bool)
+    lengths = np.zeros((len(problems), width), dtype=np.int64)
+    logits = np.full((len(problems), width), -np.inf)
+    for row, problem in enumerate(problems):
+        p = min(max(problem.pass_rate, _P_FLOOR), 1 - _P_FLOOR)
+        for index, trace in enumerate(problem.traces):
+            for offset, text in enumerate((trace.correct, trace.wrong)):
+                column = 2 * index + offset
+                rewards[row, column] = grade(text, problem.answer_key).reward
+                valid[row, column] = True
+                lengths[row, column] = len(pretokenize(text))
+                logits[row, column] = math.log(p if offset == 0 else 1 - p)
+    for array in (rewards, valid, lengths, logits):
+        array.flags.writeable = False
+    return CandidateLibrary(problems, rewards, valid, lengths, logits)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+# --- one sampled group, for the Lab ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampledGroup:
+    """A group a run drew at one step: the problem, its G answers, rewards and advantages."""
+
+    problem_id: str
+    trace_indices: tuple[int, ...]  # which trace each answer is
+    correct_versions: tuple[bool, ...]  # its correct (True) or wrong version
+    rewards: tuple[float, ...]
+    advantages: tuple[float, ...]
+    used: bool  # entered the update (DAPO drops all-equal groups)
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _AlgorithmState:
+    logits: np.ndarray  # (S, P, C)
+    values: np.ndarray  # (S, P): the critic (PPO only)
+    history: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    pass_rates: list[np.ndarray] = field(default_factory=list)  # per step: (S, P)
+    groups: list[tuple[np.ndarray, ...]] = field(default_factory=list)  # per step, for the Lab
+
+
+class TrainingRun:
+    """Every chosen algorithm over every seed, advanced one step at a time."""
+
+    def __init__(self, config: TrainingConfig) -> None:
+        self.config = check_training_config(config)
+        self.library = build_library(tuple(config.problem_ids))
+        self._generators = [
+            np.random.default_rng([config.seed, index]) for index in range(config.seeds)
+        ]
+        self._initial_log_policy = _log_softmax(self.library.initial_logits)
+        self.step_count = 0
+        shape = (config.seeds, *self.library.initial_logits.shape)
+        self._states: dict[str, _AlgorithmState] = {}
+        for name in config.algorithms:
+            state = _AlgorithmState(
+                logits=np.broadcast_to(self.library.initial_logits, shape).copy(),
+                values=np.full((config.seeds, len(self.library.problems)), 0.5),
+            )
+            self._record(name, state, None)
+            self._states[name] = state
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.step_count >= self.config.steps
+
+    def history(self, algorithm: str) -> dict[str, np.ndarray]:
+        """Each metric as a (steps recorded, S) array; step 0 is the starting policy."""
+        state = self._states[algorithm]
+        return {name: np.stack(values) for name, values in state.history.items()}
+
+    def pass_rates(self, algorithm: str) -> np.ndarray:
+        """(steps recorded, S, P): each problem's exact pass rate after every step."""
+        return np.stack(self._states[algorithm].pass_rates)
+
+    def groups(self, algorithm: str, step: int, seed: int = 0) -> tuple[SampledGroup, ...]:
+        """The groups ``algorithm``'s run ``seed`` drew at ``step`` (1 = the first update)."""
+        if not 1 <= step <= self.step_count:
+            raise ValueError(f"step must be from 1 to {self.step_count}; got {step}")
+        problems, candidates, advantages, used = self._states[algorithm].groups[step - 1]
+        library = self.library
+        result = []
+        for group in range(problems.shape[1]):
+            row = int(problems[seed, group])
+            chosen = candidates[seed, group]
+            result.append(
+                SampledGroup(
+                    problem_id=library.problems[row].id,
+                    trace_indices=tuple(int(c) // 2 for c in chosen),
+                    correct_versions=tuple(int(c) % 2 == 0 for c in chosen),
+                    rewards=tuple(float(library.rewards[row, c]) for c in chosen),
+                    advantages=tuple(float(a) for a in advantages[seed, group]),
+                    used=bool(used[seed, group]),
+                )
+            )
+        return tuple(result)
+
+    # --- advancing --------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One update of every algorithm on every seed (a no-op once the run is finished)."""
+        if self.finished:
+            return
+        self.step_count += 1
+        draws = self._draw_randoms()
+        for name, state in self._states.items():
+            self._step_algorithm(name, state, draws)
+
+    def run(self, steps: int | None = None) -> None:
+        for _ in range(self.config.steps if steps is None else steps):
+            if self.finished:
+                break
+            self.step()
+
+    def _draw_randoms(self) -> tuple[np.ndarray, np.ndarray]:
+        """This step's random numbers, one generator per seed, shared by all algorithms."""
+        config = self.config
+        most = config.batch * (config.dapo_max_draws if "dapo" in self._states else 1)
+        problems = np.stack(
+            [rng.integers(len(self.library.problems), size=most) for rng in self._generators]
+        )
+        uniforms = np.stack([rng.random((most, config.group_size)) for rng in self._generators])
+        return problems, uniforms
+
+    def _step_algorithm(self, name: str, state: _AlgorithmState, draws) -> None:
+        config, library = self.config, self.library
+        batch = config.batch
+        all_problems, all_uniforms = draws
+        seeds = config.seeds
+        drawn = all_problems.shape[1] if name == "dapo" else batch
+        problems = all_problems[:, :drawn]  # (S, n)
+        policy = _softmax(state.logits)  # (S, P, C)
+        seed_index = np.arange(seeds)[:, None]
+        chosen_policy = policy[seed_index, problems]  # (S, n, C)
+        cdf = np.cumsum(chosen_policy, axis=-1)
+        uniforms = all_uniforms[:, :drawn]  # (S, n, G)
+        candidates = (cdf[:, :, None, :] < uniforms[..., None]).sum(axis=-1)
+        candidates = np.minimum(candidates, library.rewards.shape[1] - 1)
+        rewards = library.rewards[problems[..., None], candidates]  # (S, n, G)
+        degenerate = np.all(rewards == rewards[..., :1], axis=-1)  # (S, n)
+
+        if name == "dapo":
+            # Keep the first `batch` groups that carry signal; count what had to be drawn.
+            informative = ~degenerate
+            order = np.argsort(~informative, axis=1, kind="stable")[:, :batch]
+            problems = np.take_along_axis(problems, order, axis=1)
+            candidates = np.take_along_axis(candidates, order[..., None], axis=1)
+            rewards = np.take_along_axis(rewards, order[..., None], axis=1)
+            used = np.take_along_axis(informative, order, axis=1)
+            running = np.cumsum(informative, axis=1)
+            reached = running >= batch
+            sampled = np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, drawn)
+            sampled_degenerate = np.array(
+                [degenerate[s, : sampled[s]].mean() for s in range(seeds)]
+            )
+        else:
+            used = np.ones((seeds, batch), dtype=bool)
+            sampled = np.full(seeds, batch)
+            sampled_degenerate = degenerate.mean(axis=1)
+
+        advantages = self._advantages(name, state, problems, rewards)  # (S, B, G)
+        advantages = np.where(used[..., None], advantages, 0.0)
+        lengths = library.lengths[problems[..., None], candidates]  # (S, B, G)
+
+        grad_norm = self._update(name, state, problems, candidates, advantages, lengths, used)
+        if name == "ppo_critic":
+            self._update_critic(state, problems, rewards)
+
+        right = rewards == 1
+        record = {
+            "degenerate_fraction": sampled_degenerate,
+            "groups_sampled": sampled.astype(np.float64),
+            "groups_used": used.sum(axis=1).astype(np.float64),
+            "grad_norm": grad_norm,
+            "correct_length": _masked_mean(lengths, right),
+            "wrong_length": _masked_mean(lengths, ~right),
+        }
+        self._record(name, state, record)
+        state.groups.append(
+            (problems.astype(np.int32), candidates.astype(np.int16), advantages, used)
+        )
+
+    def _advantages(self, name, state, problems, rewards) -> np.ndarray:
+        config = self.config
+        if name == "reinforce":
+            return rewards.astype(np.float64)
+        if name == "ppo_critic":
+            seed_index = np.arange(config.seeds)[:, None]
+            return rewards - state.values[seed_index, problems][..., None]
+        convention = config.convention_for(name)
+        if convention == "trl_batch":  # a batch std: each seed's batch is its own
+            return np.stack([group_advantages(r, convention) for r in rewards])
+        flat = rewards.reshape(-1, config.group_size)
+        return group_advantages(flat, convention).reshape(rewards.shape)
+
+    def _update(self, name, state, problems, candidates, advantages, lengths, used) -> np.ndarray:
+        """Gradient steps of the loss on the logits; returns the first step's gradient norm."""
+        config, library = self.config, self.library
+        seeds, batch, size = advantages.shape
+        width = library.max_length
+        answers = batch * size
+        flat_problems = np.repeat(problems, size, axis=1)  # (S, B·G)
+        flat_candidates = candidates.reshape(seeds, answers)
+        flat_lengths = np.where(np.repeat(used, size, axis=1), lengths.reshape(seeds, answers), 0)
+        # Each answer is one column of its token count: every token carries the answer's logp.
+        counts = flat_lengths[..., None].astype(np.float64)  # (S, B·G, 1)
+        anything = counts.sum(axis=(1, 2)) > 0
+        counts[~anything, 0, 0] = 1.0  # a run with no group to learn from: a token, then no step
+        seed_index = np.arange(seeds)[:, None]
+        reference = self._initial_log_policy[flat_problems, flat_candidates][..., None]
+        eps_low, eps_high = config.clip_range(name)
+        old = None
+        first_norm = np.zeros(seeds)
+        for epoch in range(config.epochs):
+            log_policy = _log_softmax(state.logits)
+            answer_logp = log_policy[seed_index, flat_problems, flat_candidates][..., None]
+            if old is None:
+                old = answer_logp
+            loss = policy_loss_runs(
+                answer_logp,
+                old,
+                advantages.reshape(seeds, answers),
+                counts,
+                preset=config.loss_preset(name),
+                ref_logp=reference,
+                eps_low=eps_low,
+                eps_high=eps_high,
+                beta=config.beta,
+                max_completion_length=width,
+                token_counts=True,
+                width=width,
+            )
+            answer_grad = loss.grad_logp[..., 0] * anything[:, None]  # (S, B·G): Σ over tokens
+            # ∂logp(c)/∂θ = onehot(c) − π: the softmax's gradient, gathered per problem.
+            grad = np.zeros_like(state.logits)
+            np.add.at(
+                grad,
+                (np.broadcast_to(seed_index, flat_problems.shape), flat_problems, flat_candidates),
+                answer_grad,
+            )
+            per_problem = np.zeros(state.values.shape)
+            np.add.at(
+                per_problem,
+                (np.broadcast_to(seed_index, flat_problems.shape), flat_problems),
+                answer_grad,
+            )
+            grad -= per_problem[..., None] * np.exp(log_policy)
+            grad = np.where(library.valid, grad, 0.0)
+            if epoch == 0:
+                first_norm = np.sqrt((grad**2).sum(axis=(1, 2)))
+            state.logits = state.logits - config.learning_rate * grad
+        return first_norm
+
+    def _update_critic(self, state, problems, rewards) -> None:
+        """V(problem) moves toward the mean reward its groups scored, at the critic's rate."""
+        seeds = self.config.seeds
+        seed_index = np.broadcast_to(np.arange(seeds)[:, None], problems.shape)
+        totals = np.zeros(state.values.shape)
+        counts = np.zeros(state.values.shape)
+        np.add.at(totals, (seed_index, problems), rewards.mean(axis=-1))
+        np.add.at(counts, (seed_index, problems), 1.0)
+        seen = counts > 0
+        target = np.where(seen, totals / np.maximum(counts, 1), state.values)
+        state.values = state.values + self.config.critic_lr * (target - state.values) * seen
+
+    def _record(self, name: str, state: _AlgorithmState, sampled: dict | None) -> None:
+        library = self.library
+        log_policy = np.where(library.valid, _log_softmax(state.logits), 0.0)
+        policy = np.where(library.valid, np.exp(log_policy), 0.0)
+        pass_rates = (policy * library.rewards).sum(axis=-1)  # (S, P)
+        initial = np.where(library.valid, self._initial_log_policy, 0.0)
+        metrics = {
+            "pass_rate": pass_rates.mean(axis=1),
+            "entropy": -(policy * log_policy).sum(axis=-1).mean(axis=1),
+            "kl": (policy * (log_policy - initial)).sum(axis=-1).mean(axis=1),
+            "critic_error": (
+                np.sqrt(((state.values - pass_rates) ** 2).mean(axis=1))
+                if name == "ppo_critic"
+                else np.full(self.config.seeds, np.nan)
+            ),
+        }
+        missing = np.full(self.config.seeds, np.nan)
+        for metric in METRICS:
+            value = metrics.get(metric, None if sampled is None else sampled.get(metric))
+            state.history.setdefault(metric, []).append(missing if value is None else value)
+        state.pass_rates.append(pass_rates)
+
+
+def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per seed, the mean of ``values`` where ``mask`` (NaN where there is none)."""
+    counts = mask.sum(axis=(1, 2))
+    totals = np.where(mask, values, 0).sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)

@@ -1,0 +1,180 @@
+"""What the Training workspace's views render: one immutable picture of a run after each change.
+
+Pure Python + numpy. ``build_training_snapshot`` turns a :class:`TrainingRun` and what the user
+chose to look at into bands (mean over seeds, min and max) per algorithm and metric, and the
+learning frontier with each problem's dot, so the views only draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from grpo_desktop.core.training import (
+    ALGORITHM_INFO,
+    ALGORITHMS,
+    FRONTIER_GROUP_SIZES,
+    METRICS,
+    TrainingConfig,
+    TrainingRun,
+    informative_probability,
+)
+
+__all__ = [
+    "STANDIN_NOTE",
+    "AlgorithmSeries",
+    "FrontierDot",
+    "MetricBand",
+    "TrainingSnapshot",
+    "build_training_snapshot",
+]
+
+STANDIN_NOTE = (
+    "Toy run: for each shipped problem the policy is a softmax over its written answers (each "
+    "trace's right and wrong version), graded by the real checker and updated with the real "
+    "loss. It is not a language model: it cannot write new answers or generalise between "
+    "problems. Which groups carry signal, and why runs stall, carries over."
+)
+_FRONTIER_POINTS = 201
+
+
+@dataclass(frozen=True)
+class MetricBand:
+    """One metric of one algorithm over the steps recorded: the seeds' mean, min and max."""
+
+    mean: np.ndarray  # (n,), NaN where nothing was measured (e.g. step 0's sampling)
+    low: np.ndarray
+    high: np.ndarray
+
+
+@dataclass(frozen=True)
+class AlgorithmSeries:
+    """One algorithm's run: its name, label, colour index and every metric's band."""
+
+    name: str
+    label: str
+    advantage: str  # its advantage formula, for legends and tooltips
+    index: int  # position in ALGORITHMS: picks its colour and line style
+    bands: dict[str, MetricBand]
+
+
+@dataclass(frozen=True)
+class FrontierDot:
+    """One problem where it sits on the frontier: its pass rate now, and the share of informative
+    groups at the run's G."""
+
+    problem_id: str
+    title: str
+    pass_rate: float  # mean over seeds of the exact pass rate, focus algorithm
+    informative: float  # 1 − p^G − (1 − p)^G at that pass rate
+
+
+@dataclass(frozen=True)
+class TrainingSnapshot:
+    config: TrainingConfig
+    steps_done: int
+    playing: bool
+    series: tuple[AlgorithmSeries, ...]
+    metric: str  # the second chart's metric (a key of METRICS)
+    metric_label: str
+    focus: str  # the algorithm whose problems the frontier's dots show
+    frontier_p: np.ndarray  # (K,) pass rates from 0 to 1
+    frontier_curves: tuple[tuple[int, np.ndarray], ...]  # (G, informative probability at p)
+    dots: tuple[FrontierDot, ...]
+    selected_step: int | None  # the step whose groups the Lab shows, if any
+    status: str  # one plain sentence
+    note: str = STANDIN_NOTE
+
+    @property
+    def total_steps(self) -> int:
+        return self.config.steps
+
+    @property
+    def progress(self) -> float:
+        return self.steps_done / self.config.steps
+
+
+def _band(values: np.ndarray) -> MetricBand:
+    """Mean, min and max over seeds (axis 1) without warnings where a step has no value."""
+    finite = np.isfinite(values)
+    any_value = finite.any(axis=1)
+    safe = np.where(finite, values, 0.0)
+    counts = np.maximum(finite.sum(axis=1), 1)
+    mean = np.where(any_value, safe.sum(axis=1) / counts, np.nan)
+    low = np.where(any_value, np.where(finite, values, np.inf).min(axis=1), np.nan)
+    high = np.where(any_value, np.where(finite, values, -np.inf).max(axis=1), np.nan)
+    return MetricBand(mean, low, high)
+
+
+def build_training_snapshot(
+    run: TrainingRun,
+    *,
+    playing: bool = False,
+    metric: str = "degenerate_fraction",
+    focus: str | None = None,
+    selected_step: int | None = None,
+) -> TrainingSnapshot:
+    """Everything the Training workspace shows for ``run`` now."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose from: {', '.join(METRICS)}")
+    config = run.config
+    focus = focus if focus in config.algorithms else config.algorithms[0]
+    series = []
+    for name in config.algorithms:
+        history = run.history(name)
+        info = ALGORITHM_INFO[name]
+        series.append(
+            AlgorithmSeries(
+                name=name,
+                label=info.label,
+                advantage=info.advantage,
+                index=ALGORITHMS.index(name),
+                bands={key: _band(values) for key, values in history.items()},
+            )
+        )
+    p = np.linspace(0.0, 1.0, _FRONTIER_POINTS)
+    curves = tuple((size, informative_probability(p, size)) for size in FRONTIER_GROUP_SIZES)
+    latest = run.pass_rates(focus)[-1].mean(axis=0)  # (P,): mean over seeds, now
+    dots = tuple(
+        FrontierDot(
+            problem.id,
+            problem.title,
+            float(rate),
+            float(informative_probability(float(rate), config.group_size)),
+        )
+        for problem, rate in zip(run.library.problems, latest)
+    )
+    if selected_step is not None and not 1 <= selected_step <= run.step_count:
+        selected_step = None
+    return TrainingSnapshot(
+        config=config,
+        steps_done=run.step_count,
+        playing=playing,
+        series=tuple(series),
+        metric=metric,
+        metric_label=METRICS[metric][0],
+        focus=focus,
+        frontier_p=p,
+        frontier_curves=curves,
+        dots=dots,
+        selected_step=selected_step,
+        status=_status(run, playing, focus),
+    )
+
+
+def _status(run: TrainingRun, playing: bool, focus: str) -> str:
+    config = run.config
+    if run.step_count == 0:
+        return (
+            f"Ready: {len(config.algorithms)} algorithms × {config.seeds} seeds, "
+            f"{config.steps} steps of {config.batch} groups of G = {config.group_size}."
+        )
+    degenerate = run.history(focus)["degenerate_fraction"][-1]
+    share = float(np.nanmean(degenerate)) if np.isfinite(degenerate).any() else 0.0
+    state = "playing" if playing else "finished" if run.finished else "paused"
+    return (
+        f"Step {run.step_count} of {config.steps} ({state}): "
+        f"{share:.0%} of {ALGORITHM_INFO[focus].label}'s groups this step were all right or all "
+        "wrong and taught nothing."
+    )
