@@ -119,7 +119,8 @@ def build_training_snapshot(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose from: {', '.join(METRICS)}")
     config = run.config
-    focus = focus if focus in config.algorithms else config.algorithms[0]
+    if focus not in config.algorithms:
+        focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
     series = []
     for name in config.algorithms:
         history = run.history(name)
