@@ -42,6 +42,9 @@ def assert_showing(window: MainWindow, workspace: str) -> None:
     assert window.workbench.workspace == workspace
     names = {LAB: "Lab", UPDATE: "Update step", COMPARE: "Easy vs hard, side by side"}
     assert checked_workspaces(window) == [names[workspace]], "exactly one workspace is checked"
+    buttons = window.statusBar().findChild(QWidget, "workspaceBar").findChildren(QToolButton)
+    checked = [button.defaultAction().text() for button in buttons if button.isChecked()]
+    assert checked == [names[workspace]], "exactly one workspace button is down"
     assert ("Update step" in window.windowTitle()) == (workspace == UPDATE)
 
 
@@ -118,17 +121,17 @@ def test_the_workspace_bar_buttons_switch_workspaces(qtbot, window):
     assert_showing(window, LAB)
 
 
-def test_the_view_menu_lists_the_three_workspaces_with_their_keys(window):
+def test_the_view_menu_lists_the_workspaces_with_their_keys(window):
     entries = {
         action.text(): action.shortcut().toString()
         for action in window.view_menu.actions()
         if action in window.workspace_actions
     }
-    assert entries == {
+    assert {
         "Lab": "Ctrl+L",
         "Update step": "Ctrl+U",
         "Easy vs hard, side by side": "Ctrl+E",
-    }
+    }.items() <= entries.items()  # a later workspace (training) may join them
     window.update_action.trigger()  # what choosing the menu entry does
     assert_showing(window, UPDATE)
     window.lab_action.trigger()
