@@ -84,7 +84,6 @@ from grpo_desktop.core.lab_limits import (
     MAX_GROUP_SIZE,
     MIN_GROUP_SIZE,
     VIEWS,
-    WORKSPACES,
     group_size_problem,
 )
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
@@ -96,6 +95,7 @@ if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.
 
 __all__ = [
     "HIGHLIGHTS",
+    "LESSON_WORKSPACES",
     "MAX_FILE_BYTES",
     "MAX_GROUP_SIZE",
     "MIN_GROUP_SIZE",
@@ -103,7 +103,6 @@ __all__ = [
     "SCHEMA_VERSION",
     "UPDATE_HIGHLIGHTS",
     "VIEWS",
-    "WORKSPACES",
     "Lesson",
     "LessonError",
     "LessonLab",
@@ -117,7 +116,9 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE = WORKSPACES
+LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE = "lab", "update", "compare"
+#: The workspaces a lesson step can show (some of core.lab_limits.WORKSPACES).
+LESSON_WORKSPACES = (LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE)
 #: The parts of the Update workspace an update step can draw the eye to ("none": nothing).
 UPDATE_HIGHLIGHTS = ("tokens", "push-chart", "token-detail", "update-controls", "none")
 #: The parts of the window a step can draw the eye to (the Update page's only on update steps).
@@ -466,7 +467,7 @@ def _parse_workspace(value: object, is_compare: bool, source: str, field: str) -
     name = f"{field}.workspace"
     if value is None:
         return COMPARE_WORKSPACE if is_compare else LAB_WORKSPACE
-    workspace = _choice(value, source, name, WORKSPACES)
+    workspace = _choice(value, source, name, LESSON_WORKSPACES)
     if is_compare and workspace != COMPARE_WORKSPACE:
         raise _fail(source, name, f"must be 'compare' on a compare step, got {workspace!r}")
     if not is_compare and workspace == COMPARE_WORKSPACE:

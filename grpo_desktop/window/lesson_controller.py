@@ -5,7 +5,10 @@ LessonBar` above the workspaces and a :class:`~grpo_desktop.views.spotlight.Spot
 goes through the workbench: it puts the step's group(s) and convention on screen (a fresh
 history: a step is not an edit to undo), picks the chart's view, optionally hides the advantages
 until the lecturer reveals them (predict, then reveal), and rings the part of the window the step
-talks about. It asks the window only what :class:`LessonWindow` lists.
+talks about. An update step shows the Update workspace with the step's settings (the window builds
+that page the first time it is asked for it) and rings one of its parts: the token rows, the push
+chart, the token's computation or the controls. It asks the window only what
+:class:`LessonWindow` lists.
 
 Keys: Page Down / Page Up step through a lesson (Right/Down and Left/Up too, but only while a lesson
 runs: outside one the arrows move between cards); R reveals; Escape leaves the lesson. Outside a
@@ -57,6 +60,7 @@ NEXT_LESSON_KEYS = (*NEXT_KEYS, QKeySequence(Qt.Key.Key_Right), QKeySequence(Qt.
 PREVIOUS_LESSON_KEYS = (*PREVIOUS_KEYS, QKeySequence(Qt.Key.Key_Left), QKeySequence(Qt.Key.Key_Up))
 REVEAL_KEY = QKeySequence(Qt.Key.Key_R)
 EXIT_KEY = QKeySequence(Qt.Key.Key_Escape)
+
 
 def key_names(sequences: list[QKeySequence] | tuple[QKeySequence, ...]) -> str:
     """``"PgDown, Right or Down"``: the keys as the platform writes them."""
@@ -291,10 +295,14 @@ class LessonController(QObject):
         self.next_action.setText("&Next step")
         self._sync_enabled()
         what = "Finished" if finished else "Left"
-        self.window.statusBar().showMessage(
-            f"{what} the lesson “{lesson.title}”. The lab keeps step {index + 1}'s group: "
-            "click the cards to explore it."
-        )
+        if lesson.steps[index].is_update:
+            keeps = (
+                f"The Update step keeps step {index + 1}'s group and settings: click a token "
+                "to see its computation."
+            )
+        else:
+            keeps = f"The lab keeps step {index + 1}'s group: click the cards to explore it."
+        self.window.statusBar().showMessage(f"{what} the lesson “{lesson.title}”. {keeps}")
         self.active_changed.emit(False)
 
     def set_theme(self, theme: Theme) -> None:

@@ -17,8 +17,10 @@ import pytest
 from grpo_desktop import core
 from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
+from grpo_desktop.core.lab_limits import WORKSPACES
 from grpo_desktop.core.lessons import (
     HIGHLIGHTS,
+    LESSON_WORKSPACES,
     UPDATE_HIGHLIGHTS,
     VIEWS,
     Lesson,
@@ -618,6 +620,11 @@ def test_every_update_highlight_is_allowed_on_an_update_step(highlight: str) -> 
     assert highlight in HIGHLIGHTS
 
 
+def test_a_lesson_shows_only_workspaces_the_window_has() -> None:
+    assert set(LESSON_WORKSPACES) <= set(WORKSPACES)
+    assert LESSON_WORKSPACES == ("lab", "update", "compare")
+
+
 def test_a_lab_step_may_name_its_workspace_and_a_compare_step_its_own() -> None:
     data = _shipped_data()
     data["steps"][2]["workspace"] = "lab"
@@ -809,11 +816,13 @@ def _update_snapshot(step: LessonStep):
 
 
 def update_numbers_shown(step: LessonStep) -> set[str]:
-    """Every number an update step's screen shows: the problem's prompt and, as the push chart
-    writes them, each answer's total and the net push under both presets."""
+    """Every number an update step's screen shows: the problem's prompt, each answer's token
+    count and, as the push chart writes them, each answer's total and the net push under both
+    presets."""
     assert step.lab is not None
     shown = set(re.findall(r"\d+(?:\.\d+)?", get_problem(step.lab.problem_id).prompt))
     snapshot = _update_snapshot(step)
+    shown |= {str(len(row.tokens)) for row in snapshot.rows}
     values = [row.total_push for row in snapshot.rows]
     values += [row.compare_total_push for row in snapshot.rows]
     values += [snapshot.net_push, snapshot.compare_net_push]
@@ -851,14 +860,14 @@ def test_the_update_number_check_catches_wrong_numbers() -> None:
     lab = LessonLab("length-bias-sum", (True, False))
     step = LessonStep(
         "t",
-        "The totals are +0.15 and −0.85, net −0.69; not +0.16 or 0.50, and 38 + 47 is fine.",
+        "Totals +0.15 and −0.85, net −0.69 over 11 and 61 tokens; not +0.16, 0.50 or 12 tokens.",
         lab,
         None,
         "push-chart",
         "advantage",
         workspace="update",
     )
-    assert update_step_number_problems(step) == ["+0.16", "0.50"]
+    assert update_step_number_problems(step) == ["+0.16", "0.50", "12"]
 
 
 def test_the_length_bias_lesson_ships_with_valid_update_steps() -> None:
@@ -934,5 +943,6 @@ def test_the_length_bias_lessons_claims_are_what_the_update_step_computes() -> N
     same = steps["Same lengths, small bias"]
     assert same.lab is not None and same.lab.problem_id == "mult-23x47"
     lengths = [len(row.tokens) for row in _update_snapshot(same).rows]
-    assert max(lengths) < 2 * min(lengths)
+    assert (min(lengths), max(lengths)) == (17, 29)  # "run from 17 to 29 tokens"
+    assert "from 17 to 29 tokens" in same.text
     assert gap(same) < gap(steps["Add up the pushes"]) / 3

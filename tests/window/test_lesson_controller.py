@@ -6,6 +6,11 @@ advantages and rings the part of the window it talks about; leaving the lesson r
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import subprocess
+import sys
+
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont
@@ -602,3 +607,173 @@ def test_the_reveal_is_offered_only_once_the_class_is_asked_to_predict(lessons, 
     assert lessons.reveal_action.isEnabled()
     lessons.reveal()
     assert not lessons.advantages_hidden
+
+
+# --- update steps: the Update workspace in a lesson ----------------------------------------
+
+
+LENGTH_BIAS = "update-step-length-bias"
+
+
+def shown_settings(window: MainWindow):
+    """The settings the Update page renders (its controls show the last snapshot's)."""
+    return window.update_page.controls.settings()
+
+
+def test_an_update_step_shows_the_update_page_with_its_settings_and_ring(qtbot, window, lessons):
+    assert window._update_page is None  # never opened before the lesson
+    lessons.start(LENGTH_BIAS)
+    assert window._update_page is None  # step 1 is a lab step: the page is not built yet
+    lessons.go_to(step_of("Every token weighs the same", LENGTH_BIAS))
+    settle(qtbot, window)
+    step = lessons.step
+    page = window.update_page
+    assert step.is_update and step.highlight == "tokens"
+    assert window.workbench.workspace == "update"
+    assert window.pages.currentWidget() is page
+    assert window.workbench.update_settings == step.update
+    assert shown_settings(window) == step.update
+    assert page.controls.preset_combo.currentData() == "verl/token-mean"
+    assert page.controls.compare_combo.currentData() == "verl/seq-mean-token-mean"
+    snapshot = page.state.snapshot
+    assert [row.correct for row in snapshot.rows] == [True, False]
+    assert window.state.problem.id == "length-bias-sum"
+    spotlight = lessons.spotlight
+    assert spotlight.target() is page.rows
+    qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, page.rows)))
+    assert spotlight.isVisible()
+    assert window.undo_stack.count() == 0  # the settings are not an edit to undo
+    assert "update" in window.windowTitle().lower()
+
+
+def test_each_update_step_puts_its_own_settings_in_force(qtbot, window, lessons):
+    lesson = get_lesson(LENGTH_BIAS)
+    lessons.start(LENGTH_BIAS)
+    for index, step in enumerate(lesson.steps):
+        lessons.go_to(index)
+        QApplication.processEvents()
+        if step.is_update:
+            assert window.workbench.update_settings == step.update, step.title
+            assert shown_settings(window) == step.update, step.title
+            assert window.workbench.workspace == "update"
+            assert lessons.spotlight.target() is expected_target(window, step.highlight)
+        else:
+            assert window.workbench.workspace == "lab"
+    # Paging back to an update step shows its own settings again, not the last step's.
+    lessons.go_to(step_of("Every answer weighs the same", LENGTH_BIAS))
+    assert window.workbench.update_settings.preset == "verl/seq-mean-token-mean"
+    assert shown_settings(window).compare_preset == "verl/token-mean"
+
+
+def test_page_down_and_up_switch_between_the_lab_and_the_update_step(qtbot, window, lessons):
+    lessons.start(LENGTH_BIAS)
+    settle(qtbot, window)
+    assert window.workbench.workspace == "lab" and window.pages.currentWidget() is window.lab_page
+    assert lessons.spotlight.target() is window.lab.trace_grid
+    assert window.lab.chart.bar_heights() == [1.0, -1.0]
+
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 1
+    assert window.workbench.workspace == "update"
+    assert window.pages.currentWidget() is window.update_page
+    assert window.update_action.isChecked() and not window.lab_action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert window.workbench.update_settings.preset == "verl/seq-mean-token-mean"
+
+    for _ in range(3):
+        qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    settle(qtbot, window)
+    assert lessons.step_index == 0
+    assert window.workbench.workspace == "lab" and window.pages.currentWidget() is window.lab_page
+    assert window.lab_action.isChecked() and not window.update_action.isChecked()
+    assert lessons.spotlight.target() is window.lab.trace_grid
+    qtbot.waitUntil(
+        lambda: lessons.spotlight.geometry().contains(
+            rect_in_central(window, window.lab.trace_grid)
+        )
+    )
+    assert window.lab.chart.bar_heights() == [1.0, -1.0]  # the lab's views are live again
+    assert stat(window, "statPar") == "0.5"
+    # A lab step leaves the update settings as the lesson last set them.
+    assert window.workbench.update_settings.preset == "verl/token-mean"
+    assert window.undo_stack.count() == 0
+
+
+def test_a_lab_lesson_after_an_update_step_returns_to_the_lab(qtbot, window, lessons):
+    lessons.start(LENGTH_BIAS)
+    lessons.go_to(step_of("A constant instead", LENGTH_BIAS))
+    assert window.workbench.workspace == "update"
+    lessons.start(TWO_GROUPS)
+    assert window.workbench.workspace == "lab"
+    lessons.go_to(step_of("Same formula, two groups", TWO_GROUPS))
+    assert window.workbench.workspace == "compare"
+    lessons.start(LENGTH_BIAS)
+    lessons.go_to(1)
+    assert window.workbench.workspace == "update"
+    assert window.pages.currentWidget() is window.update_page
+
+
+def test_leaving_the_lesson_on_an_update_step_keeps_it(qtbot, window, lessons):
+    lessons.start(LENGTH_BIAS)
+    lessons.go_to(step_of("A constant instead", LENGTH_BIAS))
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not lessons.active and not lessons.spotlight.isVisible()
+    assert window.workbench.workspace == "update"
+    assert window.workbench.update_settings.preset == "trl/dr_grpo"
+    message = window.statusBar().currentMessage()
+    assert "Left the lesson" in message
+    assert "The Update step keeps step 5's group and settings" in message
+    # Its settings are now the lecturer's to change, as undoable edits.
+    window.update_page.request_settings(
+        dataclasses.replace(window.workbench.update_settings, inner_steps=3)
+    )
+    assert window.undo_stack.count() == 1
+
+
+def test_an_update_step_reached_first_rings_its_target_once_laid_out(qtbot):
+    # The page is built by the step itself, before the window shows: the ring must still find it.
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.install_deferred_features()
+    lessons = window.lessons
+    window.resize(1280, 800)
+    lessons.start(LENGTH_BIAS)
+    lessons.go_to(step_of("Add up the pushes", LENGTH_BIAS))
+    with qtbot.waitExposed(window):
+        window.show()
+    chart = window.update_page.chart
+    assert lessons.spotlight.target() is chart
+    qtbot.waitUntil(lambda: lessons.spotlight.geometry().contains(rect_in_central(window, chart)))
+    assert lessons.spotlight.isVisible()
+    window.undo_stack.setClean()
+
+
+def test_the_command_line_starts_the_update_lesson_and_takes_a_screenshot(tmp_path):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "out.png"
+    env = dict(os.environ)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grpo_desktop",
+            "--lesson",
+            LENGTH_BIAS,
+            "--screenshot",
+            str(target),
+            "--size",
+            "1280x800",
+        ],
+        cwd=env["HOME"],  # not the repository root: that would import the source folder
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("wrote ")
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == (1280, 800)
