@@ -10,7 +10,7 @@ MIN_GROUP_SIZE = 2
 MAX_GROUP_SIZE = 64
 VIEWS = ("advantage", "reward")  # what the charts show; the first is where the app starts
 DEFAULT_VIEW = VIEWS[0]
-WORKSPACES = ("lab", "update", "compare")  # the lab's group, its update step, easy vs hard
+WORKSPACES = ("lab", "update", "training", "compare")  # the group, its update, a run, easy/hard
 
 
 def group_size_problem(group_size: int) -> str | None:

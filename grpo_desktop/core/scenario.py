@@ -39,6 +39,9 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
   with any of ``preset``, ``compare_preset``, ``eps_low``, ``eps_high``, ``clip_ratio_c``,
   ``beta``, ``kl_estimator``, ``inner_steps``, ``learning_rate`` (checked as the app checks them).
   Written only when they differ from the defaults, so a plain lab saves as it always did.
+- ``training`` (optional, default the app's defaults): the Training workspace's run, an object
+  with any of the fields of :class:`~grpo_desktop.core.training.TrainingConfig` (``algorithms``
+  and ``problem_ids`` as lists of names). Written only when they differ from the defaults.
 
 Anything else is refused: unknown fields, duplicate keys, ``NaN``/``Infinity``, numbers too large
 for a float, nesting too deep to decode. Every refusal is a :class:`ScenarioError` whose message is
@@ -75,6 +78,7 @@ from grpo_desktop.core.problems import (
     problem_to_dict,
     shipped_problem_ids,
 )
+from grpo_desktop.core.training import TrainingConfig, check_training_config, config_from_dict
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.core.update_step import check_update_settings, settings_from_dict
 
@@ -104,7 +108,7 @@ MAX_TITLE_CHARS = 200
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
-_OPTIONAL = ("title", "sample_seed", "workspace", "update")
+_OPTIONAL = ("title", "sample_seed", "workspace", "update", "training")
 #: Field order in saved files (and in the "allowed" list of error messages).
 _FIELDS = (
     "format",
@@ -118,8 +122,10 @@ _FIELDS = (
     "sample_seed",
     "workspace",
     "update",
+    "training",
 )
 _DEFAULT_UPDATE = UpdateSettings()
+_DEFAULT_TRAINING = TrainingConfig()
 _SHORT_CHARS = 40
 
 
@@ -157,6 +163,7 @@ class Scenario:
     title: str = ""
     workspace: str = "lab"
     update: UpdateSettings = _DEFAULT_UPDATE
+    training: TrainingConfig = _DEFAULT_TRAINING
 
     def __post_init__(self) -> None:
         if not isinstance(self.problem, Problem):
@@ -189,6 +196,9 @@ class Scenario:
         if not isinstance(self.update, UpdateSettings):
             raise ValueError("update must be UpdateSettings")
         check_update_settings(self.update)
+        if not isinstance(self.training, TrainingConfig):
+            raise ValueError("training must be a TrainingConfig")
+        check_training_config(self.training)
         if not isinstance(self.custom_problem, bool):
             raise ValueError("custom_problem must be a bool; use is_custom_problem(problem)")
         if self.custom_problem and self.problem.id in shipped_problem_ids():
@@ -216,6 +226,7 @@ class Scenario:
         title: str = "",
         workspace: str = "lab",
         update: UpdateSettings = _DEFAULT_UPDATE,
+        training: TrainingConfig = _DEFAULT_TRAINING,
     ) -> Scenario:
         """A scenario of the lab ``memento`` describes, under the workbench's convention."""
         problem = memento.problem
@@ -229,6 +240,7 @@ class Scenario:
             title=title,
             workspace=workspace,
             update=update,
+            training=training,
         )
 
     def lab_memento(self) -> LabMemento:
@@ -256,23 +268,25 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "view": scenario.view,
         "sample_seed": scenario.sample_seed,
         "workspace": scenario.workspace,
-        "update": _changed_settings(scenario.update),
+        "update": _changed_fields(scenario.update, _DEFAULT_UPDATE),
+        "training": _changed_fields(scenario.training, _DEFAULT_TRAINING),
     }
-    fields = [field for field in _FIELDS if field not in ("workspace", "update")]
+    fields = [field for field in _FIELDS if field not in ("workspace", "update", "training")]
     if scenario.workspace != "lab":
         fields.append("workspace")
-    if values["update"]:
-        fields.append("update")
+    fields.extend(name for name in ("update", "training") if values[name])
     return {field: values[field] for field in fields}
 
 
-def _changed_settings(settings: UpdateSettings) -> dict[str, Any]:
-    """The update settings that differ from the defaults, in their declared order."""
-    return {
-        name: getattr(settings, name)
-        for name in UpdateSettings.__dataclass_fields__
-        if getattr(settings, name) != getattr(_DEFAULT_UPDATE, name)
-    }
+def _changed_fields(settings: Any, defaults: Any) -> dict[str, Any]:
+    """The fields of a settings dataclass that differ from the defaults, in declared order
+    (tuples as lists, as JSON writes them)."""
+    changed = {}
+    for name in settings.__dataclass_fields__:
+        value = getattr(settings, name)
+        if value != getattr(defaults, name):
+            changed[name] = list(value) if isinstance(value, tuple) else value
+    return changed
 
 
 def scenario_to_json(scenario: Scenario) -> str:
@@ -498,6 +512,13 @@ def _parse_document(data: Any, source: str) -> Scenario:
         settings = settings_from_dict(update)
     except ValueError as exc:
         raise _field(source, "update", str(exc)) from None
+    training = data.get("training", {})
+    if not isinstance(training, dict):
+        raise _field(source, "training", f"must be an object, got {json_type_name(training)}")
+    try:
+        run = config_from_dict(training)
+    except ValueError as exc:
+        raise _field(source, "training", str(exc)) from None
 
     return Scenario(
         problem=problem,
@@ -509,6 +530,7 @@ def _parse_document(data: Any, source: str) -> Scenario:
         title=title,
         workspace=workspace,
         update=settings,
+        training=run,
     )
 
 

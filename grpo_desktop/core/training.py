@@ -311,8 +311,8 @@ class SampledGroup:
 class _AlgorithmState:
     logits: np.ndarray  # (S, P, C)
     values: np.ndarray  # (S, P): the critic (PPO only)
-    history: dict[str, list[np.ndarray]] = field(default_factory=dict)
-    pass_rates: list[np.ndarray] = field(default_factory=list)  # per step: (S, P)
+    history: dict[str, np.ndarray]  # metric → (steps + 1, S), filled as the run goes
+    pass_rates: np.ndarray  # (steps + 1, S, P)
     groups: list[tuple[np.ndarray, ...]] = field(default_factory=list)  # per step, for the Lab
 
 
@@ -330,9 +330,12 @@ class TrainingRun:
         shape = (config.seeds, *self.library.initial_logits.shape)
         self._states: dict[str, _AlgorithmState] = {}
         for name in config.algorithms:
+            rows = config.steps + 1
             state = _AlgorithmState(
                 logits=np.broadcast_to(self.library.initial_logits, shape).copy(),
                 values=np.full((config.seeds, len(self.library.problems)), 0.5),
+                history={metric: np.full((rows, config.seeds), np.nan) for metric in METRICS},
+                pass_rates=np.full((rows, config.seeds, len(self.library.problems)), np.nan),
             )
             self._record(name, state, None)
             self._states[name] = state
@@ -344,13 +347,19 @@ class TrainingRun:
         return self.step_count >= self.config.steps
 
     def history(self, algorithm: str) -> dict[str, np.ndarray]:
-        """Each metric as a (steps recorded, S) array; step 0 is the starting policy."""
+        """Each metric as a (steps recorded, S) array; step 0 is the starting policy.
+
+        Read-only views of the run's own arrays: no copy, however long the run.
+        """
         state = self._states[algorithm]
-        return {name: np.stack(values) for name, values in state.history.items()}
+        return {
+            name: _read_only(values[: self.step_count + 1])
+            for name, values in state.history.items()
+        }
 
     def pass_rates(self, algorithm: str) -> np.ndarray:
         """(steps recorded, S, P): each problem's exact pass rate after every step."""
-        return np.stack(self._states[algorithm].pass_rates)
+        return _read_only(self._states[algorithm].pass_rates[: self.step_count + 1])
 
     def groups(self, algorithm: str, step: int, seed: int = 0) -> tuple[SampledGroup, ...]:
         """The groups ``algorithm``'s run ``seed`` drew at ``step`` (1 = the first update)."""
@@ -558,11 +567,12 @@ class TrainingRun:
                 else np.full(self.config.seeds, np.nan)
             ),
         }
-        missing = np.full(self.config.seeds, np.nan)
+        row = self.step_count
         for metric in METRICS:
             value = metrics.get(metric, None if sampled is None else sampled.get(metric))
-            state.history.setdefault(metric, []).append(missing if value is None else value)
-        state.pass_rates.append(pass_rates)
+            if value is not None:
+                state.history[metric][row] = value
+        state.pass_rates[row] = pass_rates
 
 
 def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -571,3 +581,9 @@ def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     totals = np.where(mask, values, 0).sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view

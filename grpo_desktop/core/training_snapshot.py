@@ -56,7 +56,7 @@ class AlgorithmSeries:
     label: str
     advantage: str  # its advantage formula, for legends and tooltips
     index: int  # position in ALGORITHMS: picks its colour and line style
-    bands: dict[str, MetricBand]
+    bands: dict[str, MetricBand]  # "pass_rate" and the snapshot's second metric
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,8 @@ def build_training_snapshot(
                 label=info.label,
                 advantage=info.advantage,
                 index=ALGORITHMS.index(name),
-                bands={key: _band(values) for key, values in history.items()},
+                # The two charts' metrics only: a snapshot is built every frame of a run.
+                bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
             )
         )
     p = np.linspace(0.0, 1.0, _FRONTIER_POINTS)

@@ -14,7 +14,6 @@ from PySide6.QtGui import QUndoCommand
 from grpo_desktop.core.advantages import Convention
 from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.problems import Problem
-from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.model.lab_state import LabState
 
 # Consecutive group-size changes (spinning the G box) merge into one undo step.
@@ -115,27 +114,25 @@ def reset_all(state: LabState, prefix: str = "") -> LabCommand:
     return LabCommand(state, f"{prefix}Reset all", lambda s: s.reset())
 
 
-class UpdateSettingsHolder(Protocol):
-    """What an update-settings command changes: the Update workspace's one set of settings."""
+class SettingsCommand(QUndoCommand):
+    """Replace one settings value (the Update workspace's, the training run's) as one undo step.
 
-    def apply_update_settings(self, settings: UpdateSettings) -> None: ...
-
-
-class UpdateSettingsCommand(QUndoCommand):
-    """Change the Update workspace's settings (loss preset, clip, β, inner steps...) as one step."""
+    ``apply`` puts a value in force (the workbench's ``apply_update_settings`` and the like);
+    redo applies ``after`` and undo ``before``: nothing else is recorded.
+    """
 
     def __init__(
-        self, holder: UpdateSettingsHolder, before: UpdateSettings, after: UpdateSettings, text: str
+        self, apply: Callable[[object], None], before: object, after: object, text: str
     ) -> None:
         super().__init__(text)
-        self._holder = holder
+        self._apply = apply
         self._before = before
         self._after = after
         if after == before:
             self.setObsolete(True)
 
     def redo(self) -> None:  # Qt override
-        self._holder.apply_update_settings(self._after)
+        self._apply(self._after)
 
     def undo(self) -> None:  # Qt override
-        self._holder.apply_update_settings(self._before)
+        self._apply(self._before)

@@ -36,6 +36,7 @@ from grpo_desktop.core.presets import (
 )
 from grpo_desktop.core.problems import Problem, get_problem
 from grpo_desktop.core.scenario import Scenario
+from grpo_desktop.core.training import SampledGroup, TrainingConfig, check_training_config
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.core.update_step import (
     LENGTH_BIAS_SETTINGS,
@@ -45,7 +46,7 @@ from grpo_desktop.core.update_step import (
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
-LAB, UPDATE, COMPARE = WORKSPACES  # a training run joins core.lab_limits.WORKSPACES
+LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
 LENGTH_BIAS_CORRECT = (True, False)  # one short right answer, one long wrong one
 
@@ -61,6 +62,7 @@ class Workbench(QObject):
     advantages_hidden_changed = Signal(bool)  # predict, then reveal
     document_changed = Signal()  # the file path or the saved/modified state
     update_settings_changed = Signal(object)  # UpdateSettings: the Update workspace's loss
+    training_config_changed = Signal(object)  # TrainingConfig: the Training workspace's run
 
     def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +76,7 @@ class Workbench(QObject):
         self._active = self.lab
         self._advantages_hidden = False
         self._update_settings = UpdateSettings()
+        self._training_config = TrainingConfig()
         self.next_sample_seed = 1
         self._path: Path | None = None
         self._title = ""  # the scenario file's note for the class, kept when saved back
@@ -101,6 +104,11 @@ class Workbench(QObject):
     def update_settings(self) -> UpdateSettings:
         """The Update workspace's loss preset, clip range, β, inner steps and learning rate."""
         return self._update_settings
+
+    @property
+    def training_config(self) -> TrainingConfig:
+        """The Training workspace's run: algorithms, steps, seeds, G, batch, learning rate..."""
+        return self._training_config
 
     @property
     def advantages_hidden(self) -> bool:
@@ -190,7 +198,9 @@ class Workbench(QObject):
         check_update_settings(settings)
         if settings != self._update_settings:
             self.undo_stack.push(
-                commands.UpdateSettingsCommand(self, self._update_settings, settings, text)
+                commands.SettingsCommand(
+                    self.apply_update_settings, self._update_settings, settings, text
+                )
             )
 
     def apply_update_settings(self, settings: UpdateSettings) -> None:
@@ -198,6 +208,29 @@ class Workbench(QObject):
         if settings != self._update_settings:
             self._update_settings = settings
             self.update_settings_changed.emit(settings)
+
+    def set_training_config(self, config: TrainingConfig, text: str = "Training settings") -> None:
+        """A new run configuration, as one undo step (checked first; the run restarts)."""
+        check_training_config(config)
+        if config != self._training_config:
+            self.undo_stack.push(
+                commands.SettingsCommand(
+                    self.apply_training_config, self._training_config, config, text
+                )
+            )
+
+    def apply_training_config(self, config: TrainingConfig) -> None:
+        """Put ``config`` in force now (the settings command's redo and undo)."""
+        if config != self._training_config:
+            self._training_config = config
+            self.training_config_changed.emit(config)
+
+    def open_training_group(self, group: SampledGroup, title: str) -> None:
+        """Show a group a training run drew in the lab: its answers as cards, as one undo step."""
+        problem = _group_problem(group, title)
+        self.set_workspace(LAB)
+        self.undo_stack.push(commands.set_problem(self.lab, problem, f"Open {title}"))
+        self.activate(self.lab)
 
     def show_length_bias(self) -> None:
         """One short right answer against one long wrong one, token-mean vs seq-mean-token-mean:
@@ -274,6 +307,7 @@ class Workbench(QObject):
         self.apply_convention(scenario.convention)
         self.lab.restore(scenario.lab_memento())
         self.apply_update_settings(scenario.update)
+        self.apply_training_config(scenario.training)
         self.set_view(scenario.view, animate=False)
         self.set_workspace(scenario.workspace)
         self._start_history()
@@ -289,6 +323,7 @@ class Workbench(QObject):
             title=self._title,
             workspace=self._workspace,
             update=self._update_settings,
+            training=self._training_config,
         )
 
     def mark_saved(self, path: str | Path) -> None:
@@ -353,3 +388,19 @@ def _loss_fields(settings: UpdateSettings) -> dict:
         "compare_preset": settings.compare_preset,
         "inner_steps": settings.inner_steps,
     }
+
+
+def _group_problem(group: SampledGroup, title: str) -> Problem:
+    """A problem whose cards are the group's answers in order (traces repeat as sampled)."""
+    base = get_problem(group.problem_id)
+    traces = tuple(base.traces[index] for index in group.trace_indices)
+    rest = tuple(trace for trace in base.traces if trace not in traces)
+    padding = rest[: max(0, len(base.traces) - len(traces))]  # a saved problem needs its traces
+    return replace(
+        base,
+        id=f"{base.id}-sampled"[:64],
+        title=title[:80],
+        group_size=len(traces),
+        preset_rewards=tuple(int(flag) for flag in group.correct_versions),
+        traces=traces + padding,
+    )

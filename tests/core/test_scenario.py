@@ -658,7 +658,10 @@ def test_a_plain_lab_saves_without_workspace_or_update_fields(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"workspace": "training"}, "field 'workspace' must be one of lab, update, compare"),
+        (
+            {"workspace": "garden"},
+            "field 'workspace' must be one of lab, update, training, compare",
+        ),
         ({"update": [1]}, "field 'update' must be an object, got a list"),
         ({"update": {"betta": 0.1}}, "field 'update' unknown update setting(s): betta"),
         ({"update": {"preset": "trl/ppo"}}, "unknown loss preset 'trl/ppo'"),

@@ -17,7 +17,7 @@ def workbench(qapp) -> Workbench:
 
 
 def test_update_is_a_workspace(workbench):
-    assert WORKSPACES == ("lab", "update", "compare")
+    assert WORKSPACES == ("lab", "update", "training", "compare")
     workbench.set_workspace(UPDATE)
     assert workbench.workspace == UPDATE and workbench.active_lab is workbench.lab
 

@@ -1,0 +1,182 @@
+"""The Training workspace's state: the run, playing or paused, and what the user looks at.
+
+A plain QObject (no widget). The run itself is pure numpy (:mod:`grpo_desktop.core.training`);
+this object plays it with a timer in chunks that fit a frame, so clicks and keys stay responsive
+and closing the window mid-run just stops the timer. One snapshot per frame, and only while the
+workspace is shown. Playing, the speed and what is looked at are presentation, not edits; the
+run's configuration lives in the workbench, as an undoable edit that restarts the run.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from grpo_desktop.core.training import ALGORITHM_INFO, TrainingConfig, TrainingRun
+from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
+from grpo_desktop.model.workbench import Workbench
+
+FRAME_MS = 16  # one 60 Hz frame
+STEP_BUDGET_S = 0.008  # at most this much of a frame goes to training steps
+MIN_SPEED, MAX_SPEED, DEFAULT_SPEED = 1, 240, 30  # steps per second
+
+
+class TrainingState(QObject):
+    """The workbench's training run, played in frame-sized chunks."""
+
+    snapshot_changed = Signal(object)  # TrainingSnapshot
+    playing_changed = Signal(bool)
+
+    def __init__(self, workbench: Workbench, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._workbench = workbench
+        self.run = TrainingRun(workbench.training_config)
+        self._playing = False
+        self._speed = DEFAULT_SPEED
+        self._metric = "degenerate_fraction"
+        self._focus: str | None = None
+        self._selected_step: int | None = None
+        self._shown = False
+        self._stale = True
+        self._due = 0.0  # steps owed to the clock, carried between frames
+        self._last_tick = 0.0
+        self._snapshot: TrainingSnapshot | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self._tick)
+        workbench.training_config_changed.connect(self._restart)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        return self._playing
+
+    @property
+    def speed(self) -> int:
+        return self._speed
+
+    @property
+    def snapshot(self) -> TrainingSnapshot:
+        if self._stale or self._snapshot is None:
+            self._rebuild(emit=False)
+        assert self._snapshot is not None
+        return self._snapshot
+
+    # --- requests ---------------------------------------------------------------------------
+
+    def set_shown(self, shown: bool) -> None:
+        """On screen or not; a hidden workspace pauses (nobody watches it play)."""
+        self._shown = shown
+        if not shown:
+            self.set_playing(False)
+        elif self._stale:
+            self._rebuild()
+
+    def set_playing(self, playing: bool) -> None:
+        if playing and self.run.finished:
+            return
+        if playing == self._playing:
+            return
+        self._playing = playing
+        if playing:
+            self._due = 0.0
+            self._last_tick = time.perf_counter()
+            self._timer.start()
+        else:
+            self._timer.stop()
+        self.playing_changed.emit(playing)
+        self._invalidate()
+
+    def step_once(self) -> None:
+        """One step of every algorithm, paused."""
+        self.set_playing(False)
+        self.run.step()
+        self._invalidate()
+
+    def reset(self) -> None:
+        """Back to step 0 with the same configuration (the same seeds: the same run again)."""
+        self.set_playing(False)
+        self.run = TrainingRun(self._workbench.training_config)
+        self._selected_step = None
+        self._invalidate()
+
+    def set_speed(self, steps_per_second: int) -> None:
+        self._speed = max(MIN_SPEED, min(MAX_SPEED, int(steps_per_second)))
+        self._invalidate()
+
+    def set_metric(self, metric: str) -> None:
+        self._metric = metric
+        self._invalidate()
+
+    def set_focus(self, algorithm: str) -> None:
+        self._focus = algorithm
+        self._invalidate()
+
+    def select_step(self, step: int) -> None:
+        """Mark ``step`` on the charts (its groups can then be opened in the lab)."""
+        if 1 <= step <= self.run.step_count and step != self._selected_step:
+            self._selected_step = step
+            self._invalidate()
+
+    def open_group(self, index: int) -> None:
+        """Show group ``index`` of the selected step (focus algorithm, first seed) in the lab."""
+        snapshot = self.snapshot
+        step = snapshot.selected_step
+        if step is None:
+            return
+        groups = self.run.groups(snapshot.focus, step, 0)
+        if 0 <= index < len(groups):
+            label = ALGORITHM_INFO[snapshot.focus].label
+            title = f"{label}, step {step}, group {index + 1}"
+            self._workbench.open_training_group(groups[index], title)
+
+    def stop(self) -> None:
+        """Stop the timer for good (the window is closing)."""
+        self._timer.stop()
+        self._playing = False
+
+    # --- playing ----------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self._due += (now - self._last_tick) * self._speed
+        self._last_tick = now
+        deadline = now + STEP_BUDGET_S
+        stepped = False
+        while self._due >= 1.0 and not self.run.finished:
+            self.run.step()
+            self._due -= 1.0
+            stepped = True
+            if time.perf_counter() > deadline:
+                self._due = min(self._due, 1.0)  # too slow for this speed: never fall behind
+                break
+        if self.run.finished:
+            self.set_playing(False)
+        elif stepped:
+            self._invalidate()
+
+    def _restart(self, config: TrainingConfig) -> None:
+        """A new configuration: a fresh run (the old one's numbers answer another question)."""
+        self.set_playing(False)
+        self.run = TrainingRun(config)
+        self._selected_step = None
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._stale = True
+        if self._shown:
+            self._rebuild()
+
+    def _rebuild(self, emit: bool = True) -> None:
+        self._snapshot = build_training_snapshot(
+            self.run,
+            playing=self._playing,
+            metric=self._metric,
+            focus=self._focus,
+            selected_step=self._selected_step,
+        )
+        self._stale = False
+        if emit:
+            self.snapshot_changed.emit(self._snapshot)
