@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.training import (
     ALGORITHM_INFO,
     ALGORITHMS,
@@ -25,6 +26,7 @@ __all__ = [
     "STANDIN_NOTE",
     "AlgorithmSeries",
     "FrontierDot",
+    "GroupSummary",
     "MetricBand",
     "TrainingSnapshot",
     "build_training_snapshot",
@@ -71,6 +73,17 @@ class FrontierDot:
 
 
 @dataclass(frozen=True)
+class GroupSummary:
+    """One group of the selected step, as the list offering to open it in the Lab shows it."""
+
+    index: int
+    title: str  # the problem's title
+    rewards: str  # e.g. "1 0 0 1 1 0 1 1"
+    advantages: str  # e.g. "+0.77 −1.29 …", the algorithm's own
+    verdict: str  # "informative", "all right: no signal", "all wrong: no signal", "dropped"
+
+
+@dataclass(frozen=True)
 class TrainingSnapshot:
     config: TrainingConfig
     steps_done: int
@@ -84,6 +97,7 @@ class TrainingSnapshot:
     dots: tuple[FrontierDot, ...]
     selected_step: int | None  # the step whose groups the Lab shows, if any
     status: str  # one plain sentence
+    groups: tuple[GroupSummary, ...] = ()  # the selected step's groups (focus algorithm, seed 1)
     note: str = STANDIN_NOTE
 
     @property
@@ -149,6 +163,7 @@ def build_training_snapshot(
     )
     if selected_step is not None and not 1 <= selected_step <= run.step_count:
         selected_step = None
+    groups = () if selected_step is None else _group_summaries(run, focus, selected_step)
     return TrainingSnapshot(
         config=config,
         steps_done=run.step_count,
@@ -162,7 +177,31 @@ def build_training_snapshot(
         dots=dots,
         selected_step=selected_step,
         status=_status(run, playing, focus),
+        groups=groups,
     )
+
+
+def _group_summaries(run: TrainingRun, focus: str, step: int) -> tuple[GroupSummary, ...]:
+    titles = {problem.id: problem.title for problem in run.library.problems}
+    summaries = []
+    for index, group in enumerate(run.groups(focus, step, 0)):
+        rewards = group.rewards
+        if not group.used:
+            verdict = "dropped (no signal)"
+        elif all(r == rewards[0] for r in rewards):
+            verdict = "all right: no signal" if rewards[0] > 0 else "all wrong: no signal"
+        else:
+            verdict = "informative"
+        summaries.append(
+            GroupSummary(
+                index=index,
+                title=titles[group.problem_id],
+                rewards=" ".join(f"{r:g}" for r in rewards),
+                advantages=" ".join(signed(a, 2) for a in group.advantages),
+                verdict=verdict,
+            )
+        )
+    return tuple(summaries)
 
 
 def _status(run: TrainingRun, playing: bool, focus: str) -> str:
