@@ -1,7 +1,7 @@
-"""The ``grpo-desktop`` entry point: ``score`` and ``loss`` run headless; anything else opens the
-window.
+"""The ``grpo-desktop`` entry point: ``score``, ``loss`` and ``train`` run headless; anything else
+opens the window.
 
-Qt is imported only after the arguments are checked, so ``score``, ``loss``, ``--help``,
+Qt is imported only after the arguments are checked, so ``score``, ``loss``, ``train``, ``--help``,
 ``--list-problems`` and bad arguments answer at once and work on machines with no display.
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
 from grpo_desktop.loss_cli import run_loss
+from grpo_desktop.train_cli import run_train
 
 NO_DISPLAY_MESSAGE = (
     "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
@@ -64,8 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineArgumentParser(
         prog="grpo-desktop",
         description="A live lab for how GRPO scores a group of sampled answers. "
-        "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, or "
-        "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch.",
+        "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, "
+        "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch, or "
+        "'grpo-desktop train' to run the toy training of six algorithms side by side.",
     )
     parser.add_argument("--problem", metavar="ID", help="the problem to open (see --list-problems)")
     parser.add_argument(
@@ -262,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_score(args_list[1:])
     if args_list and args_list[0] == "loss":
         return run_loss(args_list[1:])
+    if args_list and args_list[0] == "train":
+        return run_train(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.list_problems:

@@ -1,0 +1,362 @@
+"""``grpo-desktop train``: the toy training run of the Training workspace, in the terminal.
+
+Runs :class:`grpo_desktop.core.training.TrainingRun` (the chosen algorithms side by side, over
+seeds, with the same random numbers) and prints a short table, or with ``--json`` every step of
+every seed. The toy is a softmax over each problem's written answers, not a language model: what
+carries over to real runs is which groups carry signal and how each algorithm uses them.
+
+Like ``score`` and ``loss`` it starts fast and works with no display: it imports only the
+standard library, numpy, ``core`` and the Qt-free ``cli`` helpers, never Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, fields
+from typing import Any, TextIO
+
+import numpy as np
+
+from grpo_desktop.cli import OneLineArgumentParser
+from grpo_desktop.core.advantages import convention_names
+from grpo_desktop.core.clipped_loss import LOSS_PRESETS
+from grpo_desktop.core.formatting import ascii_fallback, number
+from grpo_desktop.core.training import (
+    ALGORITHM_INFO,
+    ALGORITHMS,
+    METRICS,
+    TrainingConfig,
+    TrainingRun,
+    check_training_config,
+)
+
+PROG = "grpo-desktop train"
+
+WHAT_IT_IS = (
+    "A toy run: the policy is a softmax over each problem's written answers, not a language model."
+)
+
+#: Metrics measured on the groups a step samples: there are none before the first step.
+SAMPLED_METRICS = (
+    "degenerate_fraction",
+    "groups_sampled",
+    "groups_used",
+    "grad_norm",
+    "correct_length",
+    "wrong_length",
+)
+
+#: TrainingConfig field → the option that sets it (for error messages that name the option).
+_OPTION_OF = {
+    "algorithms": "--algorithm",
+    "steps": "--steps",
+    "seeds": "--seeds",
+    "group_size": "--group-size",
+    "batch": "--batch",
+    "learning_rate": "--lr",
+    "seed": "--seed",
+    "convention": "--convention",
+    "preset": "--preset",
+    "beta": "--beta",
+    "epochs": "--epochs",
+}
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_ASCII_EXTRA = (("→", "->"), ("–", "-"), ("…", "..."), ("≈", "~"))
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+def config_from_args(args: argparse.Namespace) -> TrainingConfig:
+    """The checked config of the parsed options; ValueError with check_training_config's words."""
+    algorithms: tuple[str, ...] = ALGORITHMS
+    if args.algorithm:
+        names = [part.strip() for item in args.algorithm for part in item.split(",")]
+        algorithms = tuple(name for name in names if name)
+    defaults = TrainingConfig()
+    config = TrainingConfig(
+        algorithms=algorithms,
+        steps=defaults.steps if args.steps is None else args.steps,
+        seeds=defaults.seeds if args.seeds is None else args.seeds,
+        group_size=defaults.group_size if args.group_size is None else args.group_size,
+        batch=defaults.batch if args.batch is None else args.batch,
+        learning_rate=defaults.learning_rate if args.lr is None else args.lr,
+        seed=defaults.seed if args.seed is None else args.seed,
+        convention=defaults.convention if args.convention is None else args.convention,
+        preset=defaults.preset if args.preset is None else args.preset,
+        beta=defaults.beta if args.beta is None else args.beta,
+        epochs=defaults.epochs if args.epochs is None else args.epochs,
+    )
+    try:
+        return check_training_config(config)
+    except ValueError as error:
+        message = str(error)
+        field = message.split(" ", 1)[0]
+        if field in _OPTION_OF:
+            message = f"{_OPTION_OF[field]}: {message}"
+        elif message.startswith("unknown algorithm") or message.startswith("each algorithm"):
+            message = f"--algorithm: {message}"
+        elif message.startswith("unknown convention"):
+            message = f"--convention: {message}"
+        elif message.startswith("unknown loss preset"):
+            message = f"--preset: {message}"
+        raise ValueError(message) from None
+
+
+def train(config: TrainingConfig) -> TrainingRun:
+    run = TrainingRun(config)
+    with np.errstate(all="ignore"):
+        run.run()
+    return run
+
+
+# --- output ------------------------------------------------------------------------------------
+
+
+def _finite_or_none(values: list) -> list:
+    """A (nested) list of floats with every NaN or infinity replaced by None (JSON null)."""
+    return [
+        _finite_or_none(value)
+        if isinstance(value, list)
+        else (value if math.isfinite(value) else None)
+        for value in values
+    ]
+
+
+def run_as_dict(run: TrainingRun) -> dict[str, Any]:
+    """``{"config": {...}, "algorithms": {NAME: {"runs": [[STEP, ...] per seed]}}}``."""
+    config = run.config
+    config_data = asdict(config)
+    for item in fields(config):
+        if isinstance(config_data[item.name], tuple):
+            config_data[item.name] = list(config_data[item.name])
+    problem_ids = run.library.problem_ids
+    algorithms: dict[str, Any] = {}
+    for name in config.algorithms:
+        history = run.history(name)
+        metrics = {metric: _finite_or_none(history[metric].T.tolist()) for metric in METRICS}
+        per_problem = _finite_or_none(np.transpose(run.pass_rates(name), (1, 0, 2)).tolist())
+        runs = []
+        for seed in range(config.seeds):
+            steps = []
+            for step in range(run.step_count + 1):
+                entry: dict[str, Any] = {
+                    "step": step,
+                    "pass_rate": metrics["pass_rate"][seed][step],
+                    "pass_rate_per_problem": dict(zip(problem_ids, per_problem[seed][step])),
+                }
+                for metric in METRICS:
+                    if metric != "pass_rate":
+                        entry[metric] = metrics[metric][seed][step]
+                steps.append(entry)
+            runs.append(steps)
+        algorithms[name] = {"runs": runs}
+    return {"config": config_data, "algorithms": algorithms}
+
+
+def run_as_json(run: TrainingRun) -> str:
+    return json.dumps(run_as_dict(run), allow_nan=False)  # strict: NaN was written as null
+
+
+def _rate(value: float) -> str:
+    return f"{value:.3f}" if math.isfinite(value) else "n/a"
+
+
+def _settings_line(run: TrainingRun) -> str:
+    config = run.config
+    problems = len(run.library.problems)
+    return (
+        f"{problems} problems, {config.steps} steps, {config.seeds} seed"
+        f"{'s' if config.seeds != 1 else ''} (seed {config.seed}), G = {config.group_size}, "
+        f"batch {config.batch}, lr {number(config.learning_rate)}, "
+        f"convention {config.convention}, loss {config.preset}, beta {number(config.beta)}, "
+        f"epochs {config.epochs}"
+    )
+
+
+def _summary(run: TrainingRun, name: str) -> dict[str, float]:
+    history = run.history(name)
+    rates = history["pass_rate"]
+    return {
+        "start": float(rates[0].mean()),
+        "end": float(rates[-1].mean()),
+        "end_min": float(rates[-1].min()),
+        "end_max": float(rates[-1].max()),
+        "degenerate": float(history["degenerate_fraction"][-1].mean()),
+        "used": float(history["groups_used"][-1].mean()),
+        "sampled": float(history["groups_sampled"][-1].mean()),
+        "kl": float(history["kl"][-1].mean()),
+    }
+
+
+def _summary_line(run: TrainingRun, name: str, stats: dict[str, float]) -> str:
+    info = ALGORITHM_INFO[name]
+    config = run.config
+    change = stats["end"] - stats["start"]
+    if abs(change) < 5e-4:
+        moved = f"stayed at {_rate(stats['end'])}"
+    else:
+        moved = f"went {'up' if change > 0 else 'down'} {abs(change):.3f} to {_rate(stats['end'])}"
+    sampled = ""
+    if stats["sampled"] != config.batch:
+        sampled = f" ({stats['sampled']:.1f} drawn)"
+    return (
+        f"{info.label} ({info.advantage}): the pass rate {moved} in {run.step_count} steps; "
+        f"at the last step {stats['degenerate']:.0%} of its groups were all right or all wrong "
+        f"and {stats['used']:.1f} of {config.batch} groups were used{sampled}."
+    )
+
+
+def run_as_table(run: TrainingRun) -> str:
+    config = run.config
+    lines = [WHAT_IT_IS, _settings_line(run), ""]
+    header = (
+        f"{'algorithm':<13}  {'pass rate start → end (min–max)':<31}  "
+        f"{'degenerate':>10}  {'groups used':>11}  {'KL':>7}"
+    )
+    lines.append(header)
+    summaries = {name: _summary(run, name) for name in config.algorithms}
+    for name, stats in summaries.items():
+        rates = (
+            f"{_rate(stats['start'])} → {_rate(stats['end'])} "
+            f"({_rate(stats['end_min'])}–{_rate(stats['end_max'])})"
+        )
+        used = f"{stats['used']:.1f}/{config.batch}"
+        lines.append(
+            f"{ALGORITHM_INFO[name].label:<13}  {rates:<31}  {stats['degenerate']:>10.3f}  "
+            f"{used:>11}  {stats['kl']:>7.3f}"
+        )
+    lines.append("")
+    lines.append(
+        "pass rate: exact, mean over problems and seeds (min–max: the seeds' end values); "
+        "degenerate: share of the last step's groups all right or all wrong; "
+        "KL: to the initial policy, nats."
+    )
+    lines.append("")
+    lines.extend(_summary_line(run, name, stats) for name, stats in summaries.items())
+    return "\n".join(lines)
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def write_text(text: str, stream: TextIO) -> None:
+    """Write text, in ASCII where the terminal's encoding lacks − → – (as ``score`` does)."""
+    encoding = stream.encoding or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = ascii_fallback(text)
+        for char, stand_in in _ASCII_EXTRA:
+            text = text.replace(char, stand_in)
+        text = text.encode("ascii", "backslashreplace").decode("ascii")
+    stream.write(text + "\n")
+
+
+class _TrainArgumentParser(OneLineArgumentParser):
+    """The one-line parser, whose help and errors also fall back to ASCII."""
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if message:
+            write_text(message.rstrip("\n"), file or sys.stderr)
+
+
+def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    defaults = TrainingConfig()
+    parser = _TrainArgumentParser(
+        prog=prog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Run the toy training of the Training workspace: every chosen algorithm over the\n"
+            "problem library, side by side on the same seeds, and print how each one learned.\n"
+            + WHAT_IT_IS
+        ),
+        epilog=(
+            "algorithms:\n"
+            + "\n".join(
+                f"  {info.name:<11} {info.label}: {info.advantage}"
+                for info in ALGORITHM_INFO.values()
+            )
+            + '\n\n--json prints one object: {"config": {...}, "algorithms": {NAME: {"runs": '
+            "[[STEP, ...] per seed]}}};\nstep 0 is the initial policy (sampled metrics are null "
+            "there)."
+        ),
+    )
+    parser.add_argument(
+        "--algorithm",
+        "-a",
+        action="append",
+        metavar="NAME",
+        help=f"an algorithm to run; repeat for more (default: all: {', '.join(ALGORITHMS)})",
+    )
+    parser.add_argument(
+        "--steps", type=int, metavar="N", help=f"update steps (default {defaults.steps})"
+    )
+    parser.add_argument(
+        "--seeds", type=int, metavar="K", help=f"runs per algorithm (default {defaults.seeds})"
+    )
+    parser.add_argument(
+        "--group-size",
+        "-G",
+        type=int,
+        metavar="G",
+        help=f"answers sampled per problem (default {defaults.group_size})",
+    )
+    parser.add_argument(
+        "--batch", type=int, metavar="B", help=f"groups per step (default {defaults.batch})"
+    )
+    parser.add_argument(
+        "--lr", type=float, metavar="X", help=f"learning rate (default {defaults.learning_rate:g})"
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help=f"the first random seed (default {defaults.seed})"
+    )
+    parser.add_argument(
+        "--convention",
+        metavar="NAME",
+        help=f"GRPO's and DAPO's advantage convention: {', '.join(convention_names())} "
+        f"(default {defaults.convention})",
+    )
+    parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="the loss of REINFORCE, PPO, GRPO and RLOO (Dr. GRPO and DAPO keep their own): "
+        f"{', '.join(LOSS_PRESETS)} (default {defaults.preset})",
+    )
+    parser.add_argument(
+        "--beta", type=float, metavar="X", help=f"KL penalty weight (default {defaults.beta:g})"
+    )
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        metavar="N",
+        help=f"gradient steps per batch (default {defaults.epochs})",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print every step of every seed as one JSON object"
+    )
+    return parser
+
+
+def _one_line(message: str) -> str:
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", message)
+
+
+def run_train(argv: Sequence[str]) -> int:
+    """Entry point of ``grpo-desktop train``; returns the process exit status."""
+    parser = build_train_parser()
+    args = parser.parse_args(list(argv))
+    try:
+        config = config_from_args(args)
+    except ValueError as error:
+        write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
+        return 2
+    run = train(config)
+    write_text(run_as_json(run) if args.json else run_as_table(run), sys.stdout)
+    return 0
