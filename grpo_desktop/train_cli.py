@@ -100,7 +100,7 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
         field = message.split(" ", 1)[0]
         if field in _OPTION_OF:
             message = f"{_OPTION_OF[field]}: {message}"
-        elif message.startswith("unknown algorithm") or message.startswith("each algorithm"):
+        elif message.startswith(("unknown algorithm", "each algorithm", "choose at least")):
             message = f"--algorithm: {message}"
         elif message.startswith("unknown convention"):
             message = f"--convention: {message}"
