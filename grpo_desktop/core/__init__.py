@@ -16,6 +16,7 @@ from grpo_desktop.core.advantages import (
     group_stats,
 )
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS, PolicyLossResult, policy_loss
+from grpo_desktop.core.frontier import informative_probability
 
 __all__ = [
     "CONVENTIONS",
@@ -28,5 +29,6 @@ __all__ = [
     "get_convention",
     "group_advantages",
     "group_stats",
+    "informative_probability",
     "policy_loss",
 ]

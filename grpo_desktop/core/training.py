@@ -31,6 +31,7 @@ import numpy as np
 from grpo_desktop.core.advantages import convention_names, group_advantages
 from grpo_desktop.core.checker import grade
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS, policy_loss_runs
+from grpo_desktop.core.frontier import FRONTIER_GROUP_SIZES, informative_probability
 from grpo_desktop.core.pretokenize import pretokenize
 from grpo_desktop.core.problems import Problem, get_problem, load_problems
 
@@ -49,7 +50,6 @@ __all__ = [
     "informative_probability",
 ]
 
-FRONTIER_GROUP_SIZES = (2, 4, 8, 16, 64)
 _P_FLOOR = 0.02  # a stated pass rate of 0 or 1 starts just inside (0, 1): the softmax needs both
 
 
@@ -106,26 +106,6 @@ METRICS: dict[str, tuple[str, str]] = {
     "correct_length": ("mean length of sampled right answers", "tokens"),
     "wrong_length": ("mean length of sampled wrong answers", "tokens"),
 }
-
-
-def informative_probability(p, group_size: int):
-    """1 − p^G − (1 − p)^G: the chance a group of G answers is neither all right nor all wrong.
-
-    Vectorised over ``p``; exactly 0 at p = 0 and p = 1. Only such groups carry a GRPO signal.
-    """
-    if isinstance(group_size, bool) or not isinstance(group_size, (int, np.integer)):
-        raise ValueError(f"group_size must be a whole number >= 1; got {group_size!r}")
-    if group_size < 1:
-        raise ValueError(f"group_size must be >= 1; got {group_size}")
-    array = np.asarray(p, dtype=np.float64)
-    if not np.all((array >= 0) & (array <= 1)):
-        raise ValueError("p must lie between 0 and 1")
-    with np.errstate(divide="ignore"):
-        # 1 − (1 − p)^G via expm1/log1p: exact for tiny p, exactly 1 at p = 1.
-        none_right_complement = -np.expm1(group_size * np.log1p(-array))
-    result = none_right_complement - array**group_size
-    result = np.where((array == 0) | (array == 1), 0.0, np.maximum(result, 0.0))
-    return float(result) if np.ndim(p) == 0 else result
 
 
 # --- configuration -----------------------------------------------------------------------------
