@@ -1,0 +1,49 @@
+"""A training run as CSV: one row per algorithm, seed and step; numbers read back exactly."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from grpo_desktop.core.training import METRICS, TrainingConfig, TrainingRun
+from grpo_desktop.core.training_csv import training_csv, training_csv_bytes
+
+
+@pytest.fixture(scope="module")
+def run() -> TrainingRun:
+    run = TrainingRun(TrainingConfig(algorithms=("grpo", "dapo"), steps=10, seeds=2))
+    run.run(4)
+    return run
+
+
+def test_every_algorithm_seed_and_recorded_step_is_a_row(run):
+    rows = list(csv.DictReader(io.StringIO(training_csv(run))))
+    assert len(rows) == 2 * 2 * 5
+    assert {(r["algorithm"], r["seed"]) for r in rows} == {
+        ("grpo", "1"),
+        ("grpo", "2"),
+        ("dapo", "1"),
+        ("dapo", "2"),
+    }
+    header = list(rows[0])
+    assert header[:3] == ["algorithm", "seed", "step"]
+    assert header[3 : 3 + len(METRICS)] == list(METRICS)
+    assert header[-1] == f"pass_rate:{run.library.problem_ids[-1]}"
+
+
+def test_numbers_read_back_exactly_and_step_zero_sampling_is_empty(run):
+    rows = list(csv.DictReader(io.StringIO(training_csv(run))))
+    first = next(r for r in rows if r["algorithm"] == "grpo" and r["seed"] == "2")
+    assert first["step"] == "0" and first["degenerate_fraction"] == ""
+    last = next(
+        r for r in rows if r["algorithm"] == "grpo" and r["seed"] == "2" and r["step"] == "4"
+    )
+    assert float(last["pass_rate"]) == run.history("grpo")["pass_rate"][4, 1]
+    problem = run.library.problem_ids[0]
+    assert float(last[f"pass_rate:{problem}"]) == run.pass_rates("grpo")[4, 1, 0]
+
+
+def test_the_file_is_utf8_with_a_byte_order_mark(run):
+    assert training_csv_bytes(run).startswith("\ufeff".encode())
