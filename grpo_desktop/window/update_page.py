@@ -122,6 +122,7 @@ class UpdatePage(QWidget):
         self.chart.plot_widget.setMinimumHeight(PLOT_MIN_HEIGHT)
         self.detail.setMinimumHeight(DETAIL_MIN_HEIGHT)
         self.parts = parts
+        self._revealed: QWidget | None = None  # a part a lesson rings: kept in view
         right = _ColumnScroll(parts)
         self.right_column = right
         _AfterResize(self.chart, self._fit_chart)
@@ -167,6 +168,29 @@ class UpdatePage(QWidget):
         chart = max(self.chart.minimumHeight(), round(rest * CHART_SHARE))
         detail = max(self.detail.minimumHeight(), rest - chart)
         self.parts.setSizes([controls, chart, detail])
+        self._keep_revealed()
+
+    def reveal(self, widget: QWidget | None) -> None:
+        """Keep ``widget`` (the controls, the chart or the detail) in view, scrolling the right
+        column to it now and after each re-layout: a lesson's spotlight must never ring a part
+        scrolled out of sight. Any other widget (or None) lets the column scroll freely again."""
+        inside = widget is not None and self.parts.isAncestorOf(widget)
+        self._revealed = widget if inside else None
+        self._keep_revealed()
+        QTimer.singleShot(0, self, self._keep_revealed)  # once the new layout has settled
+
+    def _keep_revealed(self) -> None:
+        # Not ensureWidgetVisible: for the detail (a text browser) it shows only its text cursor.
+        widget = self._revealed
+        if widget is None:
+            return
+        bar = self.right_column.verticalScrollBar()
+        top = widget.mapTo(self.parts, widget.rect().topLeft()).y()
+        bottom = top + widget.height()
+        value = bar.value()
+        if bottom > value + self.right_column.viewport().height():
+            value = bottom - self.right_column.viewport().height()
+        bar.setValue(min(value, top))  # a part taller than the view shows its top
 
     def _fit_chart(self) -> None:
         """The chart's minimum: its wrapped text at its width over a plot of the least height."""
