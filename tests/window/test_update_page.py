@@ -8,7 +8,7 @@ token rows' snapshot, the detail panel's text, the controls' values, the push ch
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
 from grpo_desktop.model.workbench import COMPARE, LAB, UPDATE
@@ -343,3 +343,31 @@ def test_a_net_push_that_prints_as_zero_is_called_no_net_change(qtbot, window):
     lines = page.chart.caption_text().splitlines()
     assert lines[1] == "verl · seq-mean-token-mean: net 0.000 (no net change)"
     assert "−0.0000" not in page.numbers.text()
+
+
+def test_reveal_scrolls_a_part_of_a_short_column_into_view_and_keeps_it_there(qtbot, window):
+    """On a short screen the right column scrolls; a part a lesson rings is brought into view."""
+    window.presentation.set_theme("projector", remember=False)
+    window.resize(1024, 768)
+    page = show_update(qtbot, window)
+    column = page.right_column
+    qtbot.waitUntil(lambda: column.verticalScrollBar().maximum() > 0)
+    column.verticalScrollBar().setValue(0)
+
+    def in_view(widget) -> bool:
+        top_left = widget.mapTo(column.viewport(), widget.rect().topLeft())
+        return column.viewport().rect().contains(QRect(top_left, widget.size()))
+
+    assert not in_view(page.detail)
+    page.reveal(page.detail)
+    assert in_view(page.detail)
+    window.resize(1024, 760)  # a re-layout keeps it in view
+    qtbot.waitUntil(lambda: in_view(page.detail))
+    page.reveal(page.controls)
+    assert in_view(page.controls)
+    page.reveal(None)  # nothing ringed: the column scrolls freely
+    column.verticalScrollBar().setValue(column.verticalScrollBar().maximum())
+    window.resize(1024, 768)
+    QApplication.processEvents()
+    assert column.verticalScrollBar().value() > 0
+    window.presentation.set_theme("light", remember=False)
