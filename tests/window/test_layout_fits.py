@@ -317,3 +317,22 @@ def test_having_shown_the_update_page_changes_nothing_in_the_lab(staged, size):
         assert problems_on_screen(window) == []
     finally:
         window.presentation.fit_to(None)
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+def test_every_step_of_the_length_bias_lesson_fits_at_1280x800(staged, theme):
+    window = staged((1280, 800), theme)
+    window.lessons.start("update-step-length-bias")
+    for index in range(window.lessons.step_count):
+        window.lessons.go_to(index)
+        for _ in range(3):
+            QApplication.processEvents()
+        where = f"step {index + 1}"
+        assert window.size().toTuple() == (1280, 800), where
+        if window._update_page is not None and window.pages.currentWidget() is window.update_page:
+            assert update_page_problems(window) == [], where
+            if theme == "light":  # the projector's larger type may scroll the right column
+                assert window.update_page.right_column.verticalScrollBar().maximum() == 0, where
+        else:
+            assert problems_on_screen(window) == [], where
+    window.lessons.exit()
