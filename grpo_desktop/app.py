@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
+from grpo_desktop.core.lab_limits import WORKSPACES
 from grpo_desktop.loss_cli import run_loss
 from grpo_desktop.train_cli import run_train
 
@@ -93,8 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workspace",
-        choices=("lab", "update", "compare"),
-        help="the workspace to open: lab (default), update (each token's push) or compare",
+        choices=WORKSPACES,
+        help="the workspace to open: lab (default), update (each token's push), training (a "
+        "toy run over the problem library) or compare (easy vs hard)",
     )
     parser.add_argument("--theme", metavar="NAME", help="light, dark or projector (this run only)")
     parser.add_argument(

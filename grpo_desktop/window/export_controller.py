@@ -54,10 +54,15 @@ class ExportWindow(Protocol):
     """What exports ask of the window: its picture, its charts and its status bar."""
 
     @property
-    def active_chart(self) -> AdvantageChart: ...
-
-    @property
     def charts(self) -> tuple[AdvantageChart, ...]: ...
+
+    def export_plot_item(self) -> object:
+        """The pyqtgraph plot the chart exports draw: the shown workspace's main chart."""
+        ...
+
+    def training_run(self) -> object | None:
+        """The Training workspace's run, or None if it was never opened."""
+        ...
 
     def grab(self) -> QPixmap: ...
 
@@ -99,6 +104,12 @@ class ExportController(QObject):
             "Save each answer's trace, reward and advantage as a table for a spreadsheet",
         )
         self.csv_action.triggered.connect(self.export_group_csv)
+        self.training_csv_action = self._action(
+            "Training run as CSV…",
+            "exportTrainingCsv",
+            "Save every step of every algorithm and seed of the training run as a table",
+        )
+        self.training_csv_action.triggered.connect(self.export_training_csv)
         self.copy_action = self._action(
             "Copy image of the window",
             "copyWindowImage",
@@ -131,6 +142,7 @@ class ExportController(QObject):
             self.chart_png_action,
             self.chart_svg_action,
             self.csv_action,
+            self.training_csv_action,
         )
 
     @property
@@ -154,7 +166,7 @@ class ExportController(QObject):
         from pyqtgraph.exporters import ImageExporter
 
         self._finish_animations()
-        exporter = ImageExporter(self.window.active_chart.getPlotItem())
+        exporter = ImageExporter(self.window.export_plot_item())
         width = int(exporter.parameters()["width"])
         if width <= 0:
             raise ValueError("the chart has no size yet")
@@ -172,13 +184,21 @@ class ExportController(QObject):
 
         self._finish_animations()
         with _svg_paths_closed_explicitly():
-            data = SVGExporter(self.window.active_chart.getPlotItem()).export(toBytes=True)
+            data = SVGExporter(self.window.export_plot_item()).export(toBytes=True)
         if not data:
             raise ValueError("the chart could not be drawn")
         return _unstroked_clip_paths(bytes(data))
 
     def group_csv_bytes(self) -> bytes:
         return group_csv_bytes(self.workbench.active_lab.snapshot)
+
+    def training_csv_bytes(self) -> bytes:
+        from grpo_desktop.core.training_csv import training_csv_bytes
+
+        run = self.window.training_run()
+        if run is None:
+            raise ValueError("the Training workspace has not been opened")
+        return training_csv_bytes(run)
 
     # --- the actions --------------------------------------------------------------------------
 
@@ -196,16 +216,35 @@ class ExportController(QObject):
     def export_group_csv(self) -> Path | None:
         return self._export("Save group as CSV", "group", ".csv", CSV_FILTER, self.group_csv_bytes)
 
+    def export_training_csv(self) -> Path | None:
+        if self.window.training_run() is None:
+            self._warn("Open the Training workspace (Ctrl+T) and run it first.")
+            return None
+        return self._export(
+            "Save training run as CSV",
+            "training run",
+            ".csv",
+            CSV_FILTER,
+            self.training_csv_bytes,
+            stem="training-run",
+        )
+
     def copy_window_image(self) -> None:
         self._finish_animations()
         QGuiApplication.clipboard().setPixmap(self.window.grab())
         self.window.statusBar().showMessage("Copied an image of the window to the clipboard.")
 
     def _export(
-        self, title: str, noun: str, suffix: str, filters: str, render: Callable[[], bytes]
+        self,
+        title: str,
+        noun: str,
+        suffix: str,
+        filters: str,
+        render: Callable[[], bytes],
+        stem: str | None = None,
     ) -> Path | None:
         """Ask for a path, render, write atomically; the path written, or None (cancel, error)."""
-        default_name = default_file_stem(self.workbench.active_lab.snapshot) + suffix
+        default_name = (stem or default_file_stem(self.workbench.active_lab.snapshot)) + suffix
         answer = self.ask_path(title, default_name, filters)
         if not answer:
             return None

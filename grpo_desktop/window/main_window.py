@@ -39,7 +39,7 @@ from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import AppSettings
-from grpo_desktop.model.workbench import COMPARE, LAB, UPDATE, Workbench
+from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
@@ -89,7 +89,8 @@ class MainWindow(QMainWindow):
             self.workbench.lab, self.workbench, self._problems, theme, parent=self
         )
         self._compare: CompareView | None = None  # built on first use: start-up stays quick
-        self._update_page = None  # the Update workspace, built the first time it is shown
+        # The Update and Training workspaces, each built the first time it is shown.
+        self._workspace_pages: dict[str, QWidget] = {}
         self._shown_once = False
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
@@ -300,6 +301,15 @@ class MainWindow(QMainWindow):
         )
         self.update_action.setCheckable(True)
         self.update_action.toggled.connect(self.show_update)
+        self.training_action = self._action(
+            "Training run",
+            "trainingWorkspaceAction",
+            "Ctrl+T",
+            "A toy run over the problem library: algorithms side by side, and the learning "
+            "frontier where groups stop teaching",
+        )
+        self.training_action.setCheckable(True)
+        self.training_action.toggled.connect(self.show_training)
 
         self.edit_problem_action = self._action(
             "Edit &problem…",
@@ -395,9 +405,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._workspace_bar())
 
     @property
-    def workspace_actions(self) -> tuple[QAction, QAction, QAction]:
-        """Lab, Update step, Easy vs hard: one checked, the one on screen."""
-        return (self.lab_action, self.update_action, self.compare_action)
+    def workspace_actions(self) -> tuple[QAction, ...]:
+        """Lab, Update step, Training run, Easy vs hard: one checked, the one on screen."""
+        return (self.lab_action, self.update_action, self.training_action, self.compare_action)
 
     def _workspace_bar(self) -> QWidget:
         """Large labelled buttons for the workspaces, bottom right (PhET's screen bar)."""
@@ -541,6 +551,20 @@ class MainWindow(QMainWindow):
     def charts(self) -> tuple[AdvantageChart, ...]:
         return tuple(pane.chart for pane in self.panes)
 
+    def export_plot_item(self):
+        """The chart File ▸ Export draws: the shown workspace's main chart."""
+        workspace = self.workbench.workspace
+        if workspace == UPDATE:
+            return self.update_page.chart.plot
+        if workspace == TRAINING:
+            return self.training_page.charts.plots()[0].getPlotItem()
+        return self.active_chart.getPlotItem()
+
+    def training_run(self):
+        """The Training workspace's run, or None if that workspace was never opened."""
+        page = self._workspace_pages.get(TRAINING)
+        return None if page is None else page.state.run
+
     # --- requests: each goes to the workbench -------------------------------------------------
 
     def request_toggle(self, index: int) -> None:
@@ -581,8 +605,15 @@ class MainWindow(QMainWindow):
             self.workbench.set_workspace(COMPARE if on else LAB)
 
     def show_update(self, on: bool) -> None:
-        if on or self.workbench.workspace == UPDATE:
-            self.workbench.set_workspace(UPDATE if on else LAB)
+        self._show_workspace_toggled(UPDATE, on)
+
+    def show_training(self, on: bool) -> None:
+        self._show_workspace_toggled(TRAINING, on)
+
+    def _show_workspace_toggled(self, workspace: str, on: bool) -> None:
+        """A workspace's key again goes back to the lab."""
+        if on or self.workbench.workspace == workspace:
+            self.workbench.set_workspace(workspace if on else LAB)
 
     def _lab_action_toggled(self, on: bool) -> None:
         if on:
@@ -593,12 +624,23 @@ class MainWindow(QMainWindow):
     @property
     def update_page(self):
         """The Update workspace, built the first time it is needed."""
-        if self._update_page is None:
-            from grpo_desktop.window.update_page import UpdatePage  # loaded on first use
+        return self._workspace_page(UPDATE)
 
-            self._update_page = UpdatePage(self.workbench, self.theme)
-            self.pages.addWidget(self._update_page)
-        return self._update_page
+    @property
+    def training_page(self):
+        """The Training workspace, built the first time it is needed."""
+        return self._workspace_page(TRAINING)
+
+    def _workspace_page(self, workspace: str):
+        page = self._workspace_pages.get(workspace)
+        if page is None:
+            if workspace == UPDATE:  # loaded on first use: start-up does not pay for them
+                from grpo_desktop.window.update_page import UpdatePage as Page
+            else:
+                from grpo_desktop.window.training_page import TrainingPage as Page
+            page = self._workspace_pages[workspace] = Page(self.workbench, self.theme)
+            self.pages.addWidget(page)
+        return page
 
     def set_animation_enabled(self, enabled: bool) -> None:
         if self.animate_action.isChecked() != enabled:
@@ -635,25 +677,24 @@ class MainWindow(QMainWindow):
     def _show_workspace(self, workspace: str) -> None:
         if workspace == COMPARE:
             page = self.compare_page
-        elif workspace == UPDATE:
-            page = self.update_page
+        elif workspace in (UPDATE, TRAINING):
+            page = self._workspace_page(workspace)
         else:
             page = self.lab_page
         self.pages.setCurrentWidget(page)
-        if self._update_page is not None:
-            self._update_page.set_active(workspace == UPDATE)
-        # The Update page shows the main lab's group: the lab's own views wait off screen.
-        self.lab.set_suspended(workspace == UPDATE)
-        if workspace != UPDATE:
-            self._show_math(self.workbench.lab.snapshot)
-        for action, name in zip(self.workspace_actions, (LAB, UPDATE, COMPARE)):
+        for name, built in self._workspace_pages.items():
+            built.set_active(workspace == name)
+        # Off its page the lab's own views wait, and catch up once on return.
+        self.lab.set_suspended(workspace in (UPDATE, TRAINING))
+        self._show_math(self.workbench.lab.snapshot)
+        for action, name in zip(self.workspace_actions, (LAB, UPDATE, TRAINING, COMPARE)):
             if action.isChecked() != (workspace == name):
                 action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
         self._update_title()
 
     def _show_math(self, snapshot: LabSnapshot) -> None:
-        """The worked math follows the lab, except while the Update page hides it."""
-        if self.workbench.workspace != UPDATE:
+        """The worked math follows the lab, except while another workspace hides it."""
+        if self.workbench.workspace not in (UPDATE, TRAINING):
             self.math_panel.show_snapshot(snapshot)  # an unchanged computation costs nothing
 
     def _show_view(self, view: str, animate: bool) -> None:
@@ -689,6 +730,8 @@ class MainWindow(QMainWindow):
         subject = "Easy vs hard" if workspace == COMPARE else self.state.problem.title
         if workspace == UPDATE:
             subject = f"Update step · {subject}"
+        elif workspace == TRAINING:
+            subject = "Training run"
         if self.workbench.title:
             subject = f"{self.workbench.title} · {subject}"
         path = self.workbench.path
@@ -725,6 +768,10 @@ class MainWindow(QMainWindow):
             "push-chart": lambda: self.update_page.chart,
             "token-detail": lambda: self.update_page.detail,
             "update-controls": lambda: self.update_page.controls,
+            "training": lambda: self.training_page,
+            "training-charts": lambda: self.training_page.charts,
+            "frontier": lambda: self.training_page.frontier,
+            "training-controls": lambda: self.training_page.controls,
         }
         return targets.get(name, lambda: None)()
 
@@ -738,8 +785,8 @@ class MainWindow(QMainWindow):
         self._balance_splitter()
         if self._compare is not None:
             self._compare.set_theme(theme)
-        if self._update_page is not None:
-            self._update_page.set_theme(theme)
+        for page in self._workspace_pages.values():
+            page.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
         if self.lessons is not None:
@@ -783,6 +830,9 @@ class MainWindow(QMainWindow):
         if not self.document.confirm_discard():
             event.ignore()
             return
+        training = self._workspace_pages.get(TRAINING)
+        if training is not None:
+            training.stop()  # a run playing when the window closes stops with it
         self.settings.geometry = self.saveGeometry()
         self.settings.sync()
         event.accept()

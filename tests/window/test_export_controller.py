@@ -75,6 +75,7 @@ def test_install_is_idempotent_and_fills_file_and_edit_menus(window, actions):
         "Chart as PNG…",
         "Chart as SVG…",
         "Group as CSV…",
+        "Training run as CSV…",
     ]
     file_actions = window.file_menu.actions()
     assert file_actions.index(export_menu.menuAction()) < file_actions.index(window.quit_action)
@@ -303,3 +304,30 @@ def test_ask_path_dialog_starts_in_the_default_folder_and_adds_the_suffix(
 
     QTimer.singleShot(0, lambda: QApplication.activeModalWidget().reject())
     assert actions.ask_path("Save chart as PNG", "grpo-x.png", "PNG image (*.png)") is None
+
+
+def test_in_the_training_workspace_the_chart_exports_draw_its_pass_rate_chart(
+    actions, window, monkeypatch, tmp_path
+):
+    window.workbench.set_workspace("training")
+    window.training_page.state.run.run(5)
+    assert window.export_plot_item() is window.training_page.charts.plots()[0].getPlotItem()
+    answer(actions, monkeypatch, tmp_path / "run.svg")
+    assert "<svg" in actions.export_chart_svg().read_text(encoding="utf-8")
+    answer(actions, monkeypatch, tmp_path / "run.png")
+    assert load_image(actions.export_chart_png()).width() > 200
+
+
+def test_the_training_run_exports_as_csv_once_opened(
+    actions, window, monkeypatch, tmp_path, warnings
+):
+    answer(actions, monkeypatch, tmp_path / "run.csv")
+    assert actions.export_training_csv() is None  # never opened: says what to do instead
+    assert "Training workspace" in warnings[-1][1]
+    window.workbench.set_workspace("training")
+    window.training_page.state.step_once()
+    written = actions.export_training_csv()
+    lines = written.read_text(encoding="utf-8-sig").splitlines()
+    config = window.workbench.training_config
+    assert lines[0].startswith("algorithm,seed,step,pass_rate")
+    assert len(lines) == 1 + len(config.algorithms) * config.seeds * 2  # steps 0 and 1

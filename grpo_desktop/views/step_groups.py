@@ -1,0 +1,77 @@
+"""The groups a training step drew, listed so any one can be opened in the Lab.
+
+A list view: each line is one group (its problem, rewards, the algorithm's advantages and whether
+it taught anything). Activating a line (click, Enter) asks for that group; the view only renders.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.training_snapshot import TrainingSnapshot
+from grpo_desktop.views.fonts import scaled_font
+
+HINT = "Click a step on the charts to list the groups it drew; open any of them in the Lab."
+
+
+class StepGroups(QWidget):
+    """The selected step's groups (objectName ``stepGroups``)."""
+
+    group_requested = Signal(int)
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stepGroups")
+        self.heading = QLabel(HINT, objectName="stepGroupsHeading")
+        self.heading.setWordWrap(True)
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.list = QListWidget(objectName="stepGroupsList")
+        self.list.setAccessibleName("Groups drawn at the selected step")
+        self.list.setWordWrap(True)
+        self.list.itemActivated.connect(self._request)
+        self.list.itemClicked.connect(self._request)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        column.addWidget(self.heading)
+        column.addWidget(self.list, 1)
+        self.set_visible_lines(5)
+        self._shown: tuple = ()
+        self.set_theme(theme)
+
+    def set_visible_lines(self, lines: int) -> None:
+        """Room for ``lines`` groups; more scroll inside the list."""
+        spacing = self.list.fontMetrics().lineSpacing()
+        self.list.setFixedHeight(spacing * lines + 2 * self.list.frameWidth() + 6)
+
+    def _request(self, item: QListWidgetItem) -> None:
+        self.group_requested.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def show_snapshot(self, snapshot: TrainingSnapshot) -> None:
+        key = (snapshot.selected_step, snapshot.focus, snapshot.groups)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.list.clear()
+        if snapshot.selected_step is None:
+            self.heading.setText(HINT)
+            return
+        self.heading.setText(
+            f"Step {snapshot.selected_step}: the groups seed 1 drew under the frontier's "
+            "algorithm. Click one to open it in the Lab."
+        )
+        for group in snapshot.groups:
+            item = QListWidgetItem(
+                f"#{group.index + 1} {group.title} · rewards {group.rewards} · {group.verdict}"
+            )
+            item.setToolTip(f"advantages {group.advantages}")
+            item.setData(Qt.ItemDataRole.UserRole, group.index)
+            self.list.addItem(item)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.heading.setFont(scaled_font(theme.type_scale))
+        self.heading.setStyleSheet(f"color: {theme.muted};")
+        self.list.setFont(scaled_font(theme.type_scale))
+        self.set_visible_lines(5)
