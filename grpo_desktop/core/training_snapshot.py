@@ -7,6 +7,7 @@ learning frontier with each problem's dot, so the views only draw.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,6 +110,19 @@ class TrainingSnapshot:
         return self.steps_done / self.config.steps
 
 
+@functools.lru_cache(maxsize=1)
+def _frontier_curves() -> tuple[np.ndarray, tuple[tuple[int, np.ndarray], ...]]:
+    """The frontier's curves never change: computed once, not in every frame of a run."""
+    p = np.linspace(0.0, 1.0, _FRONTIER_POINTS)
+    p.flags.writeable = False
+    curves = []
+    for size in FRONTIER_GROUP_SIZES:
+        curve = informative_probability(p, size)
+        curve.flags.writeable = False
+        curves.append((size, curve))
+    return p, tuple(curves)
+
+
 def _band(values: np.ndarray) -> MetricBand:
     """Mean, min and max over seeds (axis 1) without warnings where a step has no value."""
     finite = np.isfinite(values)
@@ -149,17 +163,12 @@ def build_training_snapshot(
                 bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
             )
         )
-    p = np.linspace(0.0, 1.0, _FRONTIER_POINTS)
-    curves = tuple((size, informative_probability(p, size)) for size in FRONTIER_GROUP_SIZES)
+    p, curves = _frontier_curves()
     latest = run.pass_rates(focus)[-1].mean(axis=0)  # (P,): mean over seeds, now
+    informative = informative_probability(latest, config.group_size)
     dots = tuple(
-        FrontierDot(
-            problem.id,
-            problem.title,
-            float(rate),
-            float(informative_probability(float(rate), config.group_size)),
-        )
-        for problem, rate in zip(run.library.problems, latest)
+        FrontierDot(problem.id, problem.title, float(rate), float(share))
+        for problem, rate, share in zip(run.library.problems, latest, informative)
     )
     if selected_step is not None and not 1 <= selected_step <= run.step_count:
         selected_step = None
