@@ -108,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lesson",
         metavar="ID",
-        help="start a lesson: group-is-baseline or same-formula-two-groups",
+        help="start a lesson: group-is-baseline, same-formula-two-groups, "
+        "update-step-length-bias or why-runs-stall",
     )
     parser.add_argument(
         "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
