@@ -207,7 +207,9 @@ def _padded_range(low: float, high: float) -> tuple[float, float]:
         return 0.0, 1.0
     span = high - low
     if span <= 1e-12:
-        pad = max(abs(high) * 0.1, 0.5 if high == 0 else 0.0, 1e-6)
+        if low >= 0:  # a flat, non-negative metric (KL at step 0, a fixed count) sits above 0
+            return 0.0, high * 1.25 if high > 0 else 1.0
+        pad = max(abs(high) * 0.1, 1e-6)
         return low - pad, high + pad
     return low - 0.06 * span, high + 0.06 * span
 

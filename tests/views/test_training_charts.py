@@ -224,3 +224,10 @@ def test_legend_labels_are_plain_text(charts, run):
     charts.show_snapshot(dataclasses.replace(snapshot, series=(odd, *snapshot.series[1:])))
     assert charts.legend_labels[0].textFormat() == Qt.TextFormat.PlainText
     assert charts.legend_texts()[0] == "<b>bold</b>"
+
+
+def test_a_flat_non_negative_metric_starts_at_zero(charts):
+    fresh = TrainingRun(TrainingConfig(steps=20, seeds=2))
+    charts.show_snapshot(build_training_snapshot(fresh, metric="kl"))  # 0 for all at step 0
+    low, high = charts.metric_plot.viewbox.viewRange()[1]
+    assert low == pytest.approx(0) and high > 0
