@@ -1,0 +1,286 @@
+"""The Training workspace's model: a run played by a timer, paused, stepped, reset and restarted.
+
+Playback is driven by a real QTimer, so tests that play wait for what the user would see (steps
+taken, the run finished) with generous timeouts and never assert on timing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QTimer
+
+from grpo_desktop.core.training import METRICS, TrainingConfig
+from grpo_desktop.model import training_state as training_state_module
+from grpo_desktop.model.training_state import MAX_SPEED, TrainingState
+from grpo_desktop.model.workbench import LAB, TRAINING, Workbench
+
+SMALL = TrainingConfig(steps=12, seeds=2, batch=4)  # a whole run in well under a second
+PLAY_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def workbench(qapp) -> Workbench:
+    bench = Workbench()
+    bench.apply_training_config(SMALL)  # the configuration a file would bring: nothing to undo
+    return bench
+
+
+@pytest.fixture
+def state(workbench) -> TrainingState:
+    made = TrainingState(workbench)
+    made.set_shown(True)
+    yield made
+    made.stop()
+
+
+def timer_of(state: TrainingState) -> QTimer:
+    (timer,) = state.findChildren(QTimer)
+    return timer
+
+
+def histories(run) -> dict[str, dict[str, np.ndarray]]:
+    return {
+        name: {k: v.copy() for k, v in run.history(name).items()} for name in run.config.algorithms
+    }
+
+
+def assert_same_histories(first, second) -> None:
+    assert first.keys() == second.keys()
+    for name in first:
+        for metric in METRICS:
+            a, b = first[name][metric], second[name][metric]
+            assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), (name, metric)
+            # bit for bit, not merely close: the same seeds draw the same numbers
+            assert a.tobytes() == b.tobytes(), (name, metric)
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+def test_a_new_state_is_paused_at_step_0(state):
+    assert not state.playing
+    assert state.run.step_count == 0
+    assert state.snapshot.steps_done == 0 and "Ready" in state.snapshot.status
+    assert not timer_of(state).isActive()
+
+
+def test_play_advances_the_steps_and_stops_by_itself_at_the_end(state, qtbot):
+    state.set_speed(MAX_SPEED)
+    seen: list[int] = []
+    state.snapshot_changed.connect(lambda snapshot: seen.append(snapshot.steps_done))
+    with qtbot.waitSignal(state.playing_changed) as started:
+        state.set_playing(True)
+    assert started.args == [True] and state.playing and state.snapshot.playing
+    qtbot.waitUntil(lambda: state.run.step_count > 0, timeout=PLAY_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not state.playing, timeout=PLAY_TIMEOUT_MS)
+    assert state.run.finished and state.run.step_count == SMALL.steps
+    assert not timer_of(state).isActive(), "a finished run stops its timer"
+    snapshot = state.snapshot
+    assert snapshot.steps_done == SMALL.steps and not snapshot.playing
+    assert "finished" in snapshot.status
+    assert seen == sorted(seen) and seen[-1] == SMALL.steps, "the shown steps only go forwards"
+    state.set_playing(True)  # a finished run cannot play on: reset first
+    assert not state.playing and not timer_of(state).isActive()
+
+
+def test_pause_stops_the_run_where_it_is(state, qtbot):
+    state.set_speed(1)  # one step a second: plenty of time to pause mid-run
+    state.set_playing(True)
+    qtbot.waitUntil(lambda: state.run.step_count >= 1, timeout=PLAY_TIMEOUT_MS)
+    with qtbot.waitSignal(state.playing_changed) as paused:
+        state.set_playing(False)
+    assert paused.args == [False]
+    steps = state.run.step_count
+    assert not timer_of(state).isActive()
+    qtbot.wait(300)  # time passes, nothing moves
+    assert state.run.step_count == steps and not state.run.finished
+    assert "paused" in state.snapshot.status
+
+
+def test_step_once_takes_exactly_one_step_and_pauses(state, qtbot):
+    state.step_once()
+    assert state.run.step_count == 1 and state.snapshot.steps_done == 1
+    state.step_once()
+    assert state.run.step_count == 2
+    state.set_speed(1)
+    state.set_playing(True)
+    state.step_once()  # while playing: one step, and the run pauses
+    assert not state.playing and not timer_of(state).isActive()
+    assert state.run.step_count == 3
+
+
+def test_reset_returns_to_step_0_and_the_run_replays_bit_for_bit(state):
+    for _ in range(5):
+        state.step_once()
+    state.select_step(3)
+    first = histories(state.run)
+    first_groups = state.run.groups("grpo", 3, 1)
+    state.reset()
+    assert state.run.step_count == 0 and state.snapshot.steps_done == 0
+    assert state.snapshot.selected_step is None, "the old run's step is gone"
+    for _ in range(5):
+        state.step_once()
+    assert_same_histories(first, histories(state.run))
+    assert state.run.groups("grpo", 3, 1) == first_groups
+
+
+def test_speed_is_kept_within_its_range(state):
+    state.set_speed(10_000)
+    assert state.speed == MAX_SPEED
+    state.set_speed(0)
+    assert state.speed == 1
+
+
+# --- the configuration: an undoable edit that restarts the run --------------------------------
+
+
+def test_a_config_change_restarts_the_run_and_ctrl_z_restores_and_restarts_again(
+    workbench, state, qtbot
+):
+    for _ in range(4):
+        state.step_once()
+    state.select_step(2)
+    old_run = state.run
+    changed = replace(SMALL, group_size=4)
+    with qtbot.waitSignal(state.snapshot_changed) as shown:
+        workbench.set_training_config(changed)
+    assert workbench.training_config == changed and workbench.undo_stack.count() == 1
+    assert state.run is not old_run and state.run.config == changed
+    assert state.run.step_count == 0 and state.snapshot.selected_step is None
+    assert shown.args[0].config.group_size == 4 and shown.args[0].steps_done == 0
+    state.step_once()
+    assert state.run.step_count == 1
+    restarted = state.run
+    workbench.undo_stack.undo()  # Ctrl+Z
+    assert workbench.training_config == SMALL
+    assert state.run is not restarted and state.run.config == SMALL
+    assert state.run.step_count == 0 and state.snapshot.config == SMALL
+    workbench.undo_stack.redo()
+    assert state.run.config == changed and state.run.step_count == 0
+
+
+def test_a_config_change_while_playing_pauses_the_new_run(workbench, state, qtbot):
+    state.set_speed(1)
+    state.set_playing(True)
+    workbench.set_training_config(replace(SMALL, learning_rate=1.0))
+    assert not state.playing and not timer_of(state).isActive()
+    assert state.run.step_count == 0
+
+
+def test_a_bad_config_is_refused_and_the_run_goes_on(workbench, state):
+    state.step_once()
+    run = state.run
+    with pytest.raises(ValueError, match="seeds"):
+        workbench.set_training_config(replace(SMALL, seeds=0))
+    assert state.run is run and state.run.step_count == 1
+    assert workbench.undo_stack.count() == 0
+
+
+# --- shown or hidden --------------------------------------------------------------------------
+
+
+def test_hiding_the_workspace_pauses_the_run(state, qtbot):
+    state.set_speed(1)
+    state.set_playing(True)
+    with qtbot.waitSignal(state.playing_changed) as paused:
+        state.set_shown(False)
+    assert paused.args == [False]
+    assert not state.playing and not timer_of(state).isActive()
+    state.set_shown(True)
+    assert not state.playing, "showing it again does not start it by itself"
+
+
+def count_builds(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    real = training_state_module.build_training_snapshot
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training_state_module, "build_training_snapshot", counting)
+    return calls
+
+
+def test_a_hidden_training_workspace_builds_no_snapshots(workbench, monkeypatch, qtbot):
+    state = TrainingState(workbench)
+    calls = count_builds(monkeypatch)
+    state.step_once()
+    state.step_once()
+    state.select_step(1)
+    state.set_metric("kl")
+    state.set_focus("rloo")
+    state.set_speed(60)
+    workbench.set_training_config(replace(SMALL, batch=2))
+    state.step_once()
+    assert calls == []
+    with qtbot.waitSignal(state.snapshot_changed) as shown:
+        state.set_shown(True)  # shown: brought up to date once
+    assert len(calls) == 1
+    snapshot = shown.args[0]
+    assert snapshot.steps_done == 1 and snapshot.config.batch == 2
+    assert snapshot.metric == "kl" and snapshot.focus == "rloo"
+    state.step_once()
+    assert len(calls) == 2, "a shown workspace builds one snapshot per change"
+    state.set_shown(False)
+    state.step_once()
+    state.step_once()
+    assert len(calls) == 2
+    state.stop()
+
+
+def test_a_hidden_run_that_is_read_builds_once_and_then_not_again(workbench, monkeypatch):
+    state = TrainingState(workbench)
+    calls = count_builds(monkeypatch)
+    state.step_once()
+    assert state.snapshot.steps_done == 1 and len(calls) == 1
+    assert state.snapshot.steps_done == 1 and len(calls) == 1, "an unchanged snapshot is kept"
+
+
+# --- a step's groups in the Lab ---------------------------------------------------------------
+
+
+def test_select_step_then_open_group_shows_that_group_in_the_lab_as_one_undo_step(workbench, state):
+    for _ in range(6):
+        state.step_once()
+    workbench.set_workspace(TRAINING)
+    before = (workbench.lab.problem, workbench.lab.snapshot.rewards)
+    state.select_step(4)
+    snapshot = state.snapshot
+    assert snapshot.selected_step == 4 and len(snapshot.groups) == SMALL.batch
+    group = state.run.groups(snapshot.focus, 4, 0)[2]
+    state.open_group(2)
+    lab = workbench.lab
+    assert workbench.workspace == LAB and workbench.active_lab is lab
+    assert "step 4" in lab.problem.title and "group 3" in lab.problem.title
+    assert lab.group_size == SMALL.group_size
+    assert lab.snapshot.rewards == tuple(int(r) for r in group.rewards)
+    assert snapshot.groups[2].rewards == " ".join(f"{r:g}" for r in lab.snapshot.rewards)
+    assert workbench.undo_stack.count() == 1
+    workbench.undo_stack.undo()
+    assert (workbench.lab.problem, workbench.lab.snapshot.rewards) == before
+
+
+def test_open_group_without_a_selected_step_or_out_of_range_does_nothing(workbench, state):
+    state.step_once()
+    state.open_group(0)  # no step selected
+    state.select_step(1)
+    state.open_group(SMALL.batch)  # past the last group
+    state.open_group(-1)
+    state.select_step(99)  # not a step taken: ignored
+    assert state.snapshot.selected_step == 1
+    assert workbench.undo_stack.count() == 0
+
+
+def test_stop_stops_the_timer_for_good(state, qtbot):
+    state.set_speed(1)
+    state.set_playing(True)
+    assert timer_of(state).isActive()
+    state.stop()
+    assert not state.playing and not timer_of(state).isActive()
+    steps = state.run.step_count
+    qtbot.wait(200)
+    assert state.run.step_count == steps
