@@ -302,8 +302,13 @@ class TrainingRun:
     def __init__(self, config: TrainingConfig) -> None:
         self.config = check_training_config(config)
         self.library = build_library(tuple(config.problem_ids))
+        # Per seed, one stream every algorithm shares and one for DAPO's extra draws only, so
+        # no algorithm's groups depend on which others run beside it.
         self._generators = [
             np.random.default_rng([config.seed, index]) for index in range(config.seeds)
+        ]
+        self._extra_generators = [
+            np.random.default_rng([config.seed, index, 1]) for index in range(config.seeds)
         ]
         self._initial_log_policy = _log_softmax(self.library.initial_logits)
         self.step_count = 0
@@ -381,13 +386,22 @@ class TrainingRun:
             self.step()
 
     def _draw_randoms(self) -> tuple[np.ndarray, np.ndarray]:
-        """This step's random numbers, one generator per seed, shared by all algorithms."""
+        """This step's random numbers per seed: the batch every algorithm draws, then (only
+        when DAPO runs, from its own stream) the extra groups DAPO may draw."""
         config = self.config
-        most = config.batch * (config.dapo_max_draws if "dapo" in self._states else 1)
-        problems = np.stack(
-            [rng.integers(len(self.library.problems), size=most) for rng in self._generators]
-        )
-        uniforms = np.stack([rng.random((most, config.group_size)) for rng in self._generators])
+        count = len(self.library.problems)
+
+        def draw(generators, groups: int) -> tuple[np.ndarray, np.ndarray]:
+            problems = np.stack([rng.integers(count, size=groups) for rng in generators])
+            uniforms = np.stack([rng.random((groups, config.group_size)) for rng in generators])
+            return problems, uniforms
+
+        problems, uniforms = draw(self._generators, config.batch)
+        extra = config.batch * (config.dapo_max_draws - 1)
+        if "dapo" in self._states and extra > 0:
+            more_problems, more_uniforms = draw(self._extra_generators, extra)
+            problems = np.concatenate([problems, more_problems], axis=1)
+            uniforms = np.concatenate([uniforms, more_uniforms], axis=1)
         return problems, uniforms
 
     def _step_algorithm(self, name: str, state: _AlgorithmState, draws) -> None:
@@ -426,7 +440,7 @@ class TrainingRun:
             sampled = np.full(seeds, batch)
             sampled_degenerate = degenerate.mean(axis=1)
 
-        advantages = self._advantages(name, state, problems, rewards)  # (S, B, G)
+        advantages = self._advantages(name, state, problems, rewards, used)  # (S, B, G)
         advantages = np.where(used[..., None], advantages, 0.0)
         lengths = library.lengths[problems[..., None], candidates]  # (S, B, G)
 
@@ -448,7 +462,7 @@ class TrainingRun:
             (problems.astype(np.int32), candidates.astype(np.int16), advantages, used)
         )
 
-    def _advantages(self, name, state, problems, rewards) -> np.ndarray:
+    def _advantages(self, name, state, problems, rewards, used) -> np.ndarray:
         config = self.config
         if name == "reinforce":
             return rewards.astype(np.float64)
@@ -456,8 +470,14 @@ class TrainingRun:
             seed_index = np.arange(config.seeds)[:, None]
             return rewards - state.values[seed_index, problems][..., None]
         convention = config.convention_for(name)
-        if convention == "trl_batch":  # a batch std: each seed's batch is its own
-            return np.stack([group_advantages(r, convention) for r in rewards])
+        if convention == "trl_batch":  # a batch std over the groups each seed really uses
+            advantages = np.zeros(rewards.shape)
+            for seed, (seed_rewards, seed_used) in enumerate(zip(rewards, used)):
+                if seed_used.any():
+                    advantages[seed, seed_used] = group_advantages(
+                        seed_rewards[seed_used], convention
+                    )
+            return advantages
         flat = rewards.reshape(-1, config.group_size)
         return group_advantages(flat, convention).reshape(rewards.shape)
 
