@@ -113,14 +113,6 @@ def test_every_algorithm_draws_the_same_problems_and_answers_at_step_one():
         ]
 
 
-LINEUP_BUG = (
-    "core bug: TrainingRun._draw_randoms draws batch × dapo_max_draws problems and uniforms per "
-    "seed when DAPO is in the lineup and batch otherwise, so adding or removing DAPO shifts every "
-    "generator and changes every other algorithm's groups from step 1 on"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LINEUP_BUG)
 @pytest.mark.parametrize("alone", ["grpo", "reinforce"])
 def test_an_algorithms_run_does_not_depend_on_which_others_run_beside_it(alone):
     """`grpo-desktop train -a grpo` and the six-algorithm run must show the same GRPO curve for
@@ -669,11 +661,6 @@ def test_config_from_dict():
         config_from_dict({"steps": 0})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: TrainingRun._advantages scores DAPO's whole (S, batch) selection, dropped "
-    "all-equal filler groups included, so trl_batch's batch std counts groups DAPO discarded",
-)
 def test_dapo_batch_std_counts_only_the_groups_it_keeps():
     """With TRL's batch std (convention trl_batch), DAPO's advantages must come from the groups
     that enter the update: the all-equal groups it dropped are not part of the batch (verl's
