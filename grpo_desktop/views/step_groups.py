@@ -6,7 +6,7 @@ it taught anything). Activating a line (click, Enter) asks for that group; the v
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import LIGHT, Theme
@@ -30,6 +30,9 @@ class StepGroups(QWidget):
         self.list = QListWidget(objectName="stepGroupsList")
         self.list.setAccessibleName("Groups drawn at the selected step")
         self.list.setWordWrap(True)
+        # A click asks (itemClicked), and so do Enter and a double click (itemActivated). Where
+        # one click also activates (KDE's default), both fire for the same click: ask once.
+        self._asked: QListWidgetItem | None = None
         self.list.itemActivated.connect(self._request)
         self.list.itemClicked.connect(self._request)
         column = QVBoxLayout(self)
@@ -47,7 +50,14 @@ class StepGroups(QWidget):
         self.list.setFixedHeight(spacing * lines + 2 * self.list.frameWidth() + 6)
 
     def _request(self, item: QListWidgetItem) -> None:
+        if item is self._asked:
+            return  # the same click's second signal
+        self._asked = item
+        QTimer.singleShot(0, self._forget_request)  # once this event is handled
         self.group_requested.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _forget_request(self) -> None:
+        self._asked = None
 
     def show_snapshot(self, snapshot: TrainingSnapshot) -> None:
         key = (snapshot.selected_step, snapshot.focus, snapshot.groups)
