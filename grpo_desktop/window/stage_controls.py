@@ -33,10 +33,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.theme import THEMES, Theme, get_theme
+from grpo_desktop.core.theme import THEMES, Theme, contrast_ratio, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
 
 ZOOM_STEP = 0.25
+
+
+def _text_on(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (the dark theme's selection and
+    progress bars are a light sky blue: white text on it was unreadable)."""
+    return (
+        "#000000"
+        if contrast_ratio("#000000", fill) > contrast_ratio("#ffffff", fill)
+        else "#ffffff"
+    )
 
 
 def palette_for(theme: Theme) -> QPalette:
@@ -53,7 +63,7 @@ def palette_for(theme: Theme) -> QPalette:
         QPalette.ColorRole.ToolTipBase: theme.surface,
         QPalette.ColorRole.ToolTipText: theme.text,
         QPalette.ColorRole.Highlight: theme.focus,
-        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.HighlightedText: _text_on(theme.focus),
         QPalette.ColorRole.PlaceholderText: theme.muted,
         QPalette.ColorRole.Link: theme.focus,
         QPalette.ColorRole.Mid: theme.border,

@@ -256,3 +256,16 @@ def test_about_names_version_license_and_sources(window, monkeypatch):
     )
     window.about_action.trigger()
     assert "0.1.0" in shown[0] and "MIT" in shown[0] and "TRL" in shown[0]
+
+
+def test_selected_and_progress_text_reads_on_the_highlight_in_every_theme():
+    from PySide6.QtGui import QPalette
+
+    from grpo_desktop.core.theme import THEMES, contrast_ratio
+    from grpo_desktop.window.stage_controls import palette_for
+
+    for theme in THEMES.values():
+        palette = palette_for(theme)
+        fill = palette.color(QPalette.ColorRole.Highlight).name()
+        text = palette.color(QPalette.ColorRole.HighlightedText).name()
+        assert contrast_ratio(text, fill) >= 4.5, theme.name
