@@ -1,0 +1,355 @@
+"""The Training workspace as a user meets it: keys, the workspace bar, Play, clicks, look, closing.
+
+Every test drives the window the way a lecturer does (Ctrl+T, the workspace bar, the Play and
+Step buttons, a click on a chart, a click on a group) and reads what is on screen. Playback runs
+on a real timer: tests wait for what the user would see, with generous timeouts, never for time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QToolButton, QWidget
+
+from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
+from grpo_desktop.views.training_controls import PAUSE_TEXT, PLAY_TEXT
+from grpo_desktop.window.main_window import MainWindow
+
+CONTROL = Qt.KeyboardModifier.ControlModifier
+LEFT = Qt.MouseButton.LeftButton
+PLAY_TIMEOUT_MS = 20_000
+NAMES = {
+    LAB: "Lab",
+    UPDATE: "Update step",
+    TRAINING: "Training run",
+    COMPARE: "Easy vs hard, side by side",
+}
+
+
+def ctrl(qtbot, window: MainWindow, key: Qt.Key) -> None:
+    qtbot.keyClick(window, key, CONTROL)
+
+
+def on_screen(window: MainWindow) -> str:
+    """Which workspace the window shows, read from the page stack (not the model)."""
+    page = window.pages.currentWidget()
+    if page is window.lab_page:
+        return LAB
+    for name in (UPDATE, TRAINING):
+        built = window._workspace_pages.get(name)
+        if built is not None and page is built:
+            return name
+    if window._compare is not None and page is window.compare_page:
+        return COMPARE
+    raise AssertionError(f"unknown page {page.objectName()!r}")
+
+
+def checked_workspaces(window: MainWindow) -> list[str]:
+    return [action.text() for action in window.workspace_actions if action.isChecked()]
+
+
+def assert_showing(window: MainWindow, workspace: str) -> None:
+    assert on_screen(window) == workspace
+    assert window.workbench.workspace == workspace
+    assert checked_workspaces(window) == [NAMES[workspace]], "exactly one workspace is checked"
+    buttons = window.statusBar().findChild(QWidget, "workspaceBar").findChildren(QToolButton)
+    checked = [button.defaultAction().text() for button in buttons if button.isChecked()]
+    assert checked == [NAMES[workspace]], "exactly one workspace button is down"
+    assert ("Training run" in window.windowTitle()) == (workspace == TRAINING)
+
+
+def show_training(qtbot, window: MainWindow):
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    QApplication.processEvents()
+    assert_showing(window, TRAINING)
+    return window.training_page
+
+
+def workspace_button(window: MainWindow, action_name: str) -> QToolButton:
+    bar = window.statusBar().findChild(QWidget, "workspaceBar")
+    button = bar.findChild(QToolButton, f"{action_name}Button")
+    assert button is not None and button.isVisible(), f"{action_name} button not shown"
+    return button
+
+
+def timer_of(page):
+    (timer,) = page.state.findChildren(QTimer)
+    return timer
+
+
+def click_step(qtbot, page, step: int, chart: int = 0) -> None:
+    """A click on a chart at ``step`` (the middle of the plot's height)."""
+    band_plot = (page.charts.pass_plot, page.charts.metric_plot)[chart]
+    low, high = band_plot.viewbox.viewRange()[1]
+    scene_point = band_plot.viewbox.mapViewToScene(QPointF(step, (low + high) / 2))
+    point = band_plot.widget.mapFromScene(scene_point)
+    qtbot.mouseClick(band_plot.widget.viewport(), LEFT, pos=point)
+
+
+def take_steps(qtbot, page, count: int) -> None:
+    for _ in range(count):
+        qtbot.mouseClick(page.controls.step_button, LEFT)
+
+
+# --- switching workspaces ---------------------------------------------------------------------
+
+
+def test_the_window_opens_on_the_lab_and_builds_no_training_page(window):
+    assert_showing(window, LAB)
+    assert TRAINING not in window._workspace_pages, "built the first time it is shown"
+    assert window.training_run() is None
+
+
+def test_ctrl_t_shows_the_training_page_and_ctrl_t_again_returns_to_the_lab(qtbot, window):
+    page = show_training(qtbot, window)
+    assert page.objectName() == "trainingView" and page.isVisible()
+    assert window.windowTitle().startswith("Training run — ")
+    assert page.charts.isVisible() and page.frontier.isVisible() and page.controls.isVisible()
+    assert page.status.text().startswith("Ready:")
+    assert window.training_run() is page.state.run
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, LAB)
+    assert not page.isVisible()
+
+
+def test_ctrl_l_returns_to_the_lab_and_other_workspace_keys_work_from_training(qtbot, window):
+    show_training(qtbot, window)
+    ctrl(qtbot, window, Qt.Key.Key_L)
+    assert_showing(window, LAB)
+    show_training(qtbot, window)
+    ctrl(qtbot, window, Qt.Key.Key_U)
+    assert_showing(window, UPDATE)
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, TRAINING)
+    ctrl(qtbot, window, Qt.Key.Key_E)
+    assert_showing(window, COMPARE)
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, TRAINING)
+    ctrl(qtbot, window, Qt.Key.Key_L)
+    assert_showing(window, LAB)
+
+
+def test_the_workspace_bar_button_shows_training_and_again_returns_to_the_lab(qtbot, window):
+    training = workspace_button(window, "trainingWorkspaceAction")
+    lab = workspace_button(window, "labWorkspaceAction")
+    assert training.text() == "Training run"
+    qtbot.mouseClick(training, LEFT)
+    assert_showing(window, TRAINING)
+    assert training.isChecked() and not lab.isChecked()
+    qtbot.mouseClick(training, LEFT)
+    assert_showing(window, LAB)
+    qtbot.mouseClick(training, LEFT)
+    qtbot.mouseClick(lab, LEFT)
+    assert_showing(window, LAB)
+
+
+def test_the_view_menu_lists_training_with_ctrl_t(window):
+    entries = {
+        action.text(): action.shortcut().toString()
+        for action in window.view_menu.actions()
+        if action in window.workspace_actions
+    }
+    assert entries.get("Training run") == "Ctrl+T"
+    window.training_action.trigger()  # what choosing the menu entry does
+    assert_showing(window, TRAINING)
+    window.lab_action.trigger()
+    assert_showing(window, LAB)
+
+
+def test_the_training_page_and_its_parts_are_lesson_targets(qtbot, window):
+    page = show_training(qtbot, window)
+    assert window.highlight_target("training") is page
+    assert window.highlight_target("training-charts") is page.charts
+    assert window.highlight_target("frontier") is page.frontier
+    assert window.highlight_target("training-controls") is page.controls
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+def test_play_plays_and_the_button_pauses(qtbot, window):
+    page = show_training(qtbot, window)
+    button = page.controls.play_button
+    assert button.text() == PLAY_TEXT
+    qtbot.mouseClick(button, LEFT)
+    assert page.state.playing and button.text() == PAUSE_TEXT
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=PLAY_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: page.controls.progress.value() > 0, timeout=PLAY_TIMEOUT_MS)
+    assert "playing" in page.status.text()
+    qtbot.mouseClick(button, LEFT)
+    assert not page.state.playing and button.text() == PLAY_TEXT
+    assert not timer_of(page).isActive()
+    steps = page.state.run.step_count
+    assert page.status.text().startswith(f"Step {steps} of 200 (paused)")
+
+
+def test_a_short_run_plays_to_the_end_and_stops(qtbot, window):
+    window.workbench.apply_training_config(
+        replace(window.workbench.training_config, steps=15, seeds=2)
+    )
+    page = show_training(qtbot, window)
+    page.controls.speed_spin.setValue(240)
+    qtbot.mouseClick(page.controls.play_button, LEFT)
+    qtbot.waitUntil(lambda: page.state.run.finished, timeout=PLAY_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not page.state.playing, timeout=PLAY_TIMEOUT_MS)
+    assert page.controls.play_button.text() == PLAY_TEXT
+    assert page.controls.progress.format() == "15 / 15"
+    assert not page.controls.step_button.isEnabled(), "nothing left to step"
+    assert "finished" in page.status.text()
+
+
+def test_other_controls_answer_while_the_run_plays(qtbot, window):
+    page = show_training(qtbot, window)
+    controls = page.controls
+    qtbot.mouseClick(controls.play_button, LEFT)
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=PLAY_TIMEOUT_MS)
+    combo = controls.metric_combo
+    before = page.state.snapshot.metric
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # the next metric, chosen with the keyboard
+    assert page.state.snapshot.metric != before
+    chosen = page.state.snapshot.metric
+    assert combo.currentData() == chosen
+    assert (
+        page.charts.metric_title.text()
+        .lower()
+        .startswith(page.state.snapshot.metric_label[:10].lower())
+    )
+    assert page.state.playing, "choosing a metric does not stop the run"
+    steps = page.state.snapshot.steps_done
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > steps, timeout=PLAY_TIMEOUT_MS)
+    assert page.state.snapshot.metric == chosen, "the choice survives the frames that follow"
+    qtbot.mouseClick(controls.play_button, LEFT)
+    assert not page.state.playing
+
+
+def test_leaving_the_workspace_pauses_the_run(qtbot, window):
+    page = show_training(qtbot, window)
+    qtbot.mouseClick(page.controls.play_button, LEFT)
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=PLAY_TIMEOUT_MS)
+    ctrl(qtbot, window, Qt.Key.Key_L)
+    assert not page.state.playing and not timer_of(page).isActive()
+    show_training(qtbot, window)
+    assert page.controls.play_button.text() == PLAY_TEXT
+
+
+def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtbot, window):
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 3)
+    assert page.state.run.step_count == 3
+    spin = page.controls.group_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "4")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert window.workbench.training_config.group_size == 4
+    assert page.state.run.step_count == 0 and page.status.text().startswith("Ready:")
+    assert window.undo_stack.count() == 1
+    ctrl(qtbot, window, Qt.Key.Key_Z)
+    assert window.workbench.training_config.group_size == 8
+    assert spin.value() == 8, "the control shows the old value again"
+    assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
+
+
+# --- a step's groups, and opening one in the Lab ---------------------------------------------
+
+
+def test_clicking_a_step_on_the_charts_lists_its_groups(qtbot, window):
+    page = show_training(qtbot, window)
+    assert page.groups.list.count() == 0 and "Click a step" in page.groups.heading.text()
+    take_steps(qtbot, page, 5)
+    click_step(qtbot, page, 3)
+    assert page.state.snapshot.selected_step == 3
+    assert page.charts.marker_step() == 3
+    assert page.groups.heading.text().startswith("Step 3:")
+    config = window.workbench.training_config
+    assert page.groups.list.count() == config.batch
+    first = page.groups.list.item(0).text()
+    assert page.state.snapshot.groups[0].title in first
+    click_step(qtbot, page, 5, chart=1)  # the second chart answers the same way
+    assert page.groups.heading.text().startswith("Step 5:")
+
+
+def test_clicking_a_group_opens_it_in_the_lab_and_ctrl_z_undoes_it(qtbot, window):
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 4)
+    click_step(qtbot, page, 2)
+    before = (window.state.problem.id, window.state.snapshot.rewards)
+    summary = page.state.snapshot.groups[1]
+    groups = page.groups.list
+    rect = groups.visualItemRect(groups.item(1))
+    qtbot.mouseClick(groups.viewport(), LEFT, pos=rect.center())
+    QApplication.processEvents()
+    assert_showing(window, LAB)
+    assert "step 2, group 2" in window.state.problem.title
+    assert window.windowTitle().startswith(window.state.problem.title)
+    rewards = window.state.snapshot.rewards
+    assert len(rewards) == window.workbench.training_config.group_size
+    assert " ".join(str(r) for r in rewards) == summary.rewards
+    assert window.undo_stack.count() == 1, "one click, one undo step"
+    ctrl(qtbot, window, Qt.Key.Key_Z)
+    assert (window.state.problem.id, window.state.snapshot.rewards) == before
+
+
+# --- closing, look ----------------------------------------------------------------------------
+
+
+def test_closing_the_window_while_a_run_plays_is_clean(qtbot, window):
+    page = show_training(qtbot, window)
+    qtbot.mouseClick(page.controls.play_button, LEFT)
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=PLAY_TIMEOUT_MS)
+    with qtbot.captureExceptions() as exceptions:
+        assert window.close()
+        steps = page.state.run.step_count
+        qtbot.wait(200)
+        QApplication.processEvents()
+    assert exceptions == []
+    assert not window.isVisible()
+    assert not timer_of(page).isActive() and not page.state.playing
+    assert page.state.run.step_count == steps, "nothing steps after the window closed"
+
+
+def test_switching_theme_restyles_the_page(qtbot, window):
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 3)
+    click_step(qtbot, page, 2)
+    with qtbot.captureExceptions() as exceptions:
+        window.presentation.set_theme("projector", remember=False)
+        QApplication.processEvents()
+    assert exceptions == []
+    theme = window.presentation.theme
+    assert theme.name == "projector"
+    assert theme.text in page.status.styleSheet()
+    assert theme.muted in page.note.styleSheet()
+    assert page.state.snapshot.selected_step == 2, "the selection survives a theme change"
+    assert page.groups.list.count() == window.workbench.training_config.batch
+    window.presentation.set_theme("dark", remember=False)
+    assert window.presentation.theme.text in page.status.styleSheet()
+    window.presentation.set_theme("light", remember=False)
+
+
+def test_zoom_200_enlarges_the_pages_text(qtbot, window):
+    page = show_training(qtbot, window)
+    before = page.status.font().pointSizeF()
+    list_before = page.groups.list.font().pointSizeF()
+    with qtbot.captureExceptions() as exceptions:
+        window.presentation.set_zoom(2.0, remember=False)
+        QApplication.processEvents()
+    try:
+        assert exceptions == []
+        assert page.status.font().pointSizeF() > before * 1.2
+        assert page.groups.list.font().pointSizeF() > list_before * 1.2
+        assert page.isVisible() and page.controls.isVisible() and page.charts.isVisible()
+        assert page.frontier.isVisible()
+    finally:
+        window.presentation.set_zoom(1.0, remember=False)
+
+
+@pytest.mark.parametrize("theme", ["light", "projector"])
+def test_export_draws_the_training_chart(qtbot, window, theme):
+    window.presentation.set_theme(theme, remember=False)
+    page = show_training(qtbot, window)
+    assert window.export_plot_item() is page.charts.plots()[0].getPlotItem()
+    window.presentation.set_theme("light", remember=False)
