@@ -110,13 +110,14 @@ class TrainingSnapshot:
         return self.steps_done / self.config.steps
 
 
-@functools.lru_cache(maxsize=1)
-def _frontier_curves() -> tuple[np.ndarray, tuple[tuple[int, np.ndarray], ...]]:
-    """The frontier's curves never change: computed once, not in every frame of a run."""
+@functools.lru_cache(maxsize=8)
+def _frontier_curves(group_size: int) -> tuple[np.ndarray, tuple[tuple[int, np.ndarray], ...]]:
+    """The frontier's curves (the usual G's and the run's own): computed once per G, not in
+    every frame of a run."""
     p = np.linspace(0.0, 1.0, _FRONTIER_POINTS)
     p.flags.writeable = False
     curves = []
-    for size in FRONTIER_GROUP_SIZES:
+    for size in sorted({*FRONTIER_GROUP_SIZES, group_size}):
         curve = informative_probability(p, size)
         curve.flags.writeable = False
         curves.append((size, curve))
@@ -163,7 +164,7 @@ def build_training_snapshot(
                 bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
             )
         )
-    p, curves = _frontier_curves()
+    p, curves = _frontier_curves(config.group_size)
     latest = run.pass_rates(focus)[-1].mean(axis=0)  # (P,): mean over seeds, now
     informative = informative_probability(latest, config.group_size)
     dots = tuple(
