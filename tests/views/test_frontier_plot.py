@@ -56,13 +56,12 @@ def test_the_runs_group_size_is_highlighted(frontier, run):
     assert "G\u00a0=\u00a04" in frontier.caption_text()
 
 
-def test_a_group_size_without_a_curve_says_so(frontier):
+def test_a_group_size_outside_the_usual_ones_gets_its_own_highlighted_curve(frontier):
     odd = TrainingRun(TrainingConfig(steps=20, seeds=2, group_size=6))
     frontier.show_snapshot(build_training_snapshot(odd))
-    assert frontier.highlighted_size() is None
-    assert "lies between the curves" in frontier.caption_text()
-    widths = {frontier.curve_width(size) for size in FRONTIER_GROUP_SIZES}
-    assert len(widths) == 1
+    assert frontier.highlighted_size() == 6
+    assert 6 in frontier.curve_sizes() and set(FRONTIER_GROUP_SIZES) <= set(frontier.curve_sizes())
+    assert frontier.curve_width(6) > frontier.curve_width(8)
 
 
 def test_dots_match_the_snapshot(frontier, run):
@@ -95,6 +94,9 @@ def test_focus_changes_the_dots(frontier, run):
 
 
 def test_updates_reuse_the_same_items(frontier, run):
+    # A run whose G is not a usual one adds its own curve: the most curves the plot ever needs.
+    odd = TrainingRun(TrainingConfig(steps=20, seeds=3, group_size=3))
+    frontier.show_snapshot(build_training_snapshot(odd))
     frontier.show_snapshot(build_training_snapshot(run))
     items = set(frontier.plot.items)
     curves = list(frontier.curves)
