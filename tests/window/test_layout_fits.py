@@ -329,10 +329,118 @@ def test_every_step_of_the_length_bias_lesson_fits_at_1280x800(staged, theme):
             QApplication.processEvents()
         where = f"step {index + 1}"
         assert window.size().toTuple() == (1280, 800), where
-        if window._update_page is not None and window.pages.currentWidget() is window.update_page:
+        if window.pages.currentWidget().objectName() == "updateView":
             assert update_page_problems(window) == [], where
             if theme == "light":  # the projector's larger type may scroll the right column
                 assert window.update_page.right_column.verticalScrollBar().maximum() == 0, where
         else:
             assert problems_on_screen(window) == [], where
     window.lessons.exit()
+
+
+# --- the Training workspace -----------------------------------------------------------------
+
+TRAINING_PLOT_MIN_PX = 110  # each of the two charts over steps: lines a room can follow
+FRONTIER_MIN_PX = 140  # the frontier's curves and dots
+
+
+def training_page_problems(window: MainWindow) -> list[str]:
+    page = window.training_page
+    assert window.pages.currentWidget() is page and page.isVisible()
+    controls, charts, frontier, groups = page.controls, page.charts, page.frontier, page.groups
+    found = problems_on_screen(window)
+    parts = (page.note, page.status, charts, groups, controls, frontier)
+    found += overlapping(parts)
+    found += overlapping((*controls.fields(), *controls.labels.values()))
+    found += overlapping(
+        (*controls.fields(), controls.step_button, controls.reset_button, controls.progress)
+    )
+    found += overlapping((charts.pass_title, *charts.plots(), charts.metric_title))
+    found += overlapping((frontier.title, frontier.plot_widget, frontier.caption))
+    found += overlapping((groups.heading, groups.list))
+    found += squeezed((*parts, *charts.plots(), frontier.plot_widget, groups.list))
+    found += squeezed((*controls.fields(), controls.step_button, controls.reset_button))
+    for plot in charts.plots():
+        if plot.height() < TRAINING_PLOT_MIN_PX:
+            found.append(f"{plot.objectName()} is {plot.height()} px tall")
+    if frontier.plot_widget.height() < FRONTIER_MIN_PX:
+        found.append(f"the frontier's plot is {frontier.plot_widget.height()} px tall")
+    page_rect = window_rect(page)
+    for widget in (*parts, *charts.plots(), frontier.plot_widget, groups.list):
+        if not shown(widget):
+            found.append(f"{widget.objectName()} is not shown")
+        elif not page_rect.contains(window_rect(widget)):
+            found.append(f"{widget.objectName()} sticks out of the page")
+    return found
+
+
+def show_training_page(window: MainWindow, steps: int = 0, selected: int | None = None) -> None:
+    window.workbench.set_workspace("training")
+    page = window.training_page
+    if steps:
+        page.state.run.run(steps)
+        page.state.step_once()  # the run moved on: shown once, as a step does
+    if selected is not None:
+        page.state.select_step(selected)
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_the_training_page_fits_every_screen(staged, size, theme):
+    window = staged(size, theme)
+    show_training_page(window)
+    assert window.size().toTuple() == size, "the Training page must not grow the window"
+    assert training_page_problems(window) == []
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_the_training_page_fits_mid_run_with_a_steps_groups_listed(staged, size, theme):
+    window = staged(size, theme)
+    show_training_page(window, steps=79, selected=40)
+    page = window.training_page
+    assert page.state.snapshot.steps_done == 80 and page.groups.list.count() == 8
+    assert window.size().toTuple() == size
+    assert training_page_problems(window) == []
+    assert page.groups.list.visualItemRect(page.groups.list.item(0)).height() > 0
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+def test_the_training_page_at_200_percent_on_a_1280x800_screen(staged, theme):
+    window = staged((1280, 800), theme)
+    window.presentation.fit_to(QSize(1280, 800))
+    window.presentation.set_zoom(2.0, remember=False)
+    lab_zoom = window.presentation.shown_zoom
+    window.presentation.set_zoom(1.0, remember=False)
+    show_training_page(window, steps=79, selected=40)
+    window.presentation.set_zoom(2.0, remember=False)
+    window.resize(1280, 800)
+    for _ in range(3):
+        QApplication.processEvents()
+    try:
+        assert window.size().toTuple() == (1280, 800)
+        assert window.presentation.shown_zoom >= lab_zoom, "the Training page stepped the zoom down"
+        assert training_page_problems(window) == []
+    finally:
+        window.presentation.set_zoom(1.0, remember=False)
+        window.presentation.fit_to(None)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size):
+    window = staged(size, "projector")
+    window.presentation.fit_to(QSize(*size))
+    zoom = window.presentation.shown_zoom
+    show_training_page(window, steps=10, selected=5)
+    window.workbench.set_workspace("lab")
+    window.presentation.fit_to(QSize(*size))
+    window.resize(*size)
+    QApplication.processEvents()
+    try:
+        assert window.presentation.shown_zoom == zoom
+        assert window.size().toTuple() == size
+        assert problems_on_screen(window) == []
+    finally:
+        window.presentation.fit_to(None)

@@ -26,9 +26,11 @@ def on_screen(window: MainWindow) -> str:
     page = window.pages.currentWidget()
     if page is window.lab_page:
         return LAB
-    if window._update_page is not None and page is window._update_page:
+    if page.objectName() == "updateView":
+        assert page is window.update_page
         return UPDATE
-    if window._compare is not None and page is window.compare_page:
+    if page.objectName() == "compareScroll":
+        assert page is window.compare_page
         return COMPARE
     raise AssertionError(f"unknown page {page.objectName()!r}")
 
@@ -67,7 +69,8 @@ def workspace_button(window: MainWindow, action_name: str) -> QToolButton:
 
 def test_the_window_opens_on_the_lab_and_builds_no_update_page(window):
     assert_showing(window, LAB)
-    assert window._update_page is None, "the Update page is built the first time it is shown"
+    built = window.findChild(QWidget, "updateView")
+    assert built is None, "the Update page is built the first time it is shown"
 
 
 def test_ctrl_u_shows_the_update_page_and_ctrl_u_again_returns_to_the_lab(qtbot, window):
