@@ -16,7 +16,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, fields
 from typing import Any, TextIO
 
@@ -129,39 +129,65 @@ def _finite_or_none(values: list) -> list:
     ]
 
 
+def config_as_dict(config: TrainingConfig) -> dict[str, Any]:
+    """Every TrainingConfig field, tuples as lists."""
+    data = asdict(config)
+    for item in fields(config):
+        if isinstance(data[item.name], tuple):
+            data[item.name] = list(data[item.name])
+    return data
+
+
+def seed_steps(run: TrainingRun, name: str, seed: int) -> list[dict[str, Any]]:
+    """One seed's run of ``name``: a STEP object per recorded step, step 0 the initial policy."""
+    history = run.history(name)
+    metrics = {metric: _finite_or_none(history[metric][:, seed].tolist()) for metric in METRICS}
+    per_problem = _finite_or_none(run.pass_rates(name)[:, seed, :].tolist())
+    problem_ids = run.library.problem_ids
+    steps = []
+    for step in range(run.step_count + 1):
+        entry: dict[str, Any] = {
+            "step": step,
+            "pass_rate": metrics["pass_rate"][step],
+            "pass_rate_per_problem": dict(zip(problem_ids, per_problem[step])),
+        }
+        for metric in METRICS:
+            if metric != "pass_rate":
+                entry[metric] = metrics[metric][step]
+        steps.append(entry)
+    return steps
+
+
 def run_as_dict(run: TrainingRun) -> dict[str, Any]:
     """``{"config": {...}, "algorithms": {NAME: {"runs": [[STEP, ...] per seed]}}}``."""
-    config = run.config
-    config_data = asdict(config)
-    for item in fields(config):
-        if isinstance(config_data[item.name], tuple):
-            config_data[item.name] = list(config_data[item.name])
-    problem_ids = run.library.problem_ids
-    algorithms: dict[str, Any] = {}
-    for name in config.algorithms:
-        history = run.history(name)
-        metrics = {metric: _finite_or_none(history[metric].T.tolist()) for metric in METRICS}
-        per_problem = _finite_or_none(np.transpose(run.pass_rates(name), (1, 0, 2)).tolist())
-        runs = []
-        for seed in range(config.seeds):
-            steps = []
-            for step in range(run.step_count + 1):
-                entry: dict[str, Any] = {
-                    "step": step,
-                    "pass_rate": metrics["pass_rate"][seed][step],
-                    "pass_rate_per_problem": dict(zip(problem_ids, per_problem[seed][step])),
-                }
-                for metric in METRICS:
-                    if metric != "pass_rate":
-                        entry[metric] = metrics[metric][seed][step]
-                steps.append(entry)
-            runs.append(steps)
-        algorithms[name] = {"runs": runs}
-    return {"config": config_data, "algorithms": algorithms}
+    return {
+        "config": config_as_dict(run.config),
+        "algorithms": {
+            name: {"runs": [seed_steps(run, name, seed) for seed in range(run.config.seeds)]}
+            for name in run.config.algorithms
+        },
+    }
+
+
+def iter_json(run: TrainingRun) -> Iterator[str]:
+    """:func:`run_as_dict` as strict JSON, one seed's run at a time: a 5000-step run of 32 seeds
+    is never held in memory as one object (ASCII only, so any terminal can print it)."""
+
+    def dump(value: object) -> str:
+        return json.dumps(value, allow_nan=False)  # strict: NaN was written as null
+
+    yield '{"config": ' + dump(config_as_dict(run.config)) + ', "algorithms": {'
+    for index, name in enumerate(run.config.algorithms):
+        yield (", " if index else "") + dump(name) + ': {"runs": ['
+        for seed in range(run.config.seeds):
+            steps = ", ".join(dump(step) for step in seed_steps(run, name, seed))
+            yield (", " if seed else "") + "[" + steps + "]"
+        yield "]}"
+    yield "}}"
 
 
 def run_as_json(run: TrainingRun) -> str:
-    return json.dumps(run_as_dict(run), allow_nan=False)  # strict: NaN was written as null
+    return "".join(iter_json(run))
 
 
 def _rate(value: float) -> str:
@@ -358,5 +384,10 @@ def run_train(argv: Sequence[str]) -> int:
         write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
         return 2
     run = train(config)
-    write_text(run_as_json(run) if args.json else run_as_table(run), sys.stdout)
+    if args.json:
+        for chunk in iter_json(run):
+            sys.stdout.write(chunk)
+        sys.stdout.write("\n")
+    else:
+        write_text(run_as_table(run), sys.stdout)
     return 0

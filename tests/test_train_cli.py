@@ -261,3 +261,12 @@ def test_the_help_prints_on_an_ascii_terminal_too():
     )
     assert (result.returncode, result.stderr) == (0, b"")
     assert b"not a language model" in result.stdout and b"dr_grpo" in result.stdout
+
+
+def test_the_streamed_json_is_the_documented_object():
+    from grpo_desktop.train_cli import run_as_dict, run_as_json, train
+
+    run = train(TrainingConfig(algorithms=("ppo_critic", "dapo"), steps=3, seeds=2, batch=2))
+    text = run_as_json(run)
+    assert text.isascii()
+    assert strict_json(text) == run_as_dict(run)
