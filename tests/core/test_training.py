@@ -113,7 +113,7 @@ def test_every_algorithm_draws_the_same_problems_and_answers_at_step_one():
         ]
 
 
-@pytest.mark.parametrize("alone", ["grpo", "reinforce"])
+@pytest.mark.parametrize("alone", ["grpo", "reinforce", "ppo_critic", "dapo"])
 def test_an_algorithms_run_does_not_depend_on_which_others_run_beside_it(alone):
     """`grpo-desktop train -a grpo` and the six-algorithm run must show the same GRPO curve for
     the same seed: "same seeds, side by side" means the draws are the seed's, not the lineup's."""
