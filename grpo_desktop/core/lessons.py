@@ -59,7 +59,35 @@ default, not the previous step's, so a step looks the same whichever way the lec
 an update step may carry ``"update"``; it highlights one of ``"tokens"``, ``"push-chart"``,
 ``"token-detail"``, ``"update-controls"`` or ``"none"`` (those four names only on an update step),
 and it cannot hide the advantages (every token's colour shows its answer's sign). A lab step after
-it returns to the lab and leaves the update settings as they were. Pure Python, no Qt.
+it returns to the lab and leaves the update settings as they were.
+
+The Training workspace: a step with ``"workspace": "training"`` shows a toy training run (the
+Training workspace's charts, learning frontier and controls) instead of a group, so it names
+neither ``lab`` nor ``compare``. Its fields::
+
+    {
+      "title": "…", "text": "…",
+      "workspace": "training",
+      "training": {"algorithms": ["grpo", "dapo"], "steps": 200},  # optional TrainingConfig fields
+      "training_steps": 150,               # optional, default 0: the run already computed this far
+      "metric": "groups_sampled",          # optional, default "degenerate_fraction": a METRICS key
+      "focus": "grpo",                     # optional: the algorithm whose problems the dots show
+      "highlight": "frontier",             # one of TRAINING_HIGHLIGHTS on a training step
+      "view": "advantage"                  # the lab's view, kept for the lab steps around it
+    }
+
+``training`` is checked as a scenario's is (:func:`~grpo_desktop.core.training.config_from_dict`);
+a field left out takes its default, not the previous step's. A lesson's run has at most
+:data:`MAX_TRAINING_STEPS` steps and, up to ``training_steps``, at most
+:data:`MAX_TRAINING_ANSWERS` sampled answers (algorithms × seeds × batch × G × steps, DAPO's extra
+draws included), so showing a step computes in under a second. ``training_steps`` runs from 0
+(nothing learnt yet: predict, then reveal on the next step) to the config's ``steps``. ``focus``
+must be one of the run's algorithms (default: GRPO if it runs, else the first). A training step
+highlights ``"training-charts"``, ``"frontier"``, ``"training-controls"`` or ``"none"`` (those
+three only on a training step) and cannot hide advantages. Showing the step puts the config in
+force (not an undoable edit), restarts the run from step 0 and computes ``training_steps`` steps,
+so the step looks the same whichever way the lecturer pages; the lab keeps its group for the lab
+steps around it. Pure Python, no Qt.
 """
 
 from __future__ import annotations
@@ -87,6 +115,7 @@ from grpo_desktop.core.lab_limits import (
     group_size_problem,
 )
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
+from grpo_desktop.core.training import METRICS, TrainingConfig, config_from_dict
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.core.update_step import settings_from_dict
 
@@ -94,13 +123,17 @@ if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "DEFAULT_METRIC",
     "HIGHLIGHTS",
     "LESSON_WORKSPACES",
     "MAX_FILE_BYTES",
     "MAX_GROUP_SIZE",
+    "MAX_TRAINING_ANSWERS",
+    "MAX_TRAINING_STEPS",
     "MIN_GROUP_SIZE",
     "MIN_STEPS",
     "SCHEMA_VERSION",
+    "TRAINING_HIGHLIGHTS",
     "UPDATE_HIGHLIGHTS",
     "VIEWS",
     "Lesson",
@@ -113,15 +146,21 @@ __all__ = [
     "load_lessons",
     "parse_lesson",
     "predict_spoilers",
+    "training_answers",
+    "training_problem",
 ]
 
 SCHEMA_VERSION = 1
 LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE = "lab", "update", "compare"
-#: The workspaces a lesson step can show (some of core.lab_limits.WORKSPACES).
-LESSON_WORKSPACES = (LAB_WORKSPACE, UPDATE_WORKSPACE, COMPARE_WORKSPACE)
+TRAINING_WORKSPACE = "training"
+#: The workspaces a lesson step can show (core.lab_limits.WORKSPACES, in its order).
+LESSON_WORKSPACES = (LAB_WORKSPACE, UPDATE_WORKSPACE, TRAINING_WORKSPACE, COMPARE_WORKSPACE)
 #: The parts of the Update workspace an update step can draw the eye to ("none": nothing).
 UPDATE_HIGHLIGHTS = ("tokens", "push-chart", "token-detail", "update-controls", "none")
-#: The parts of the window a step can draw the eye to (the Update page's only on update steps).
+#: The parts of the Training workspace a training step can draw the eye to ("none": nothing).
+TRAINING_HIGHLIGHTS = ("training-charts", "frontier", "training-controls", "none")
+#: The parts of the window a step can draw the eye to (the Update and Training pages' only on
+#: their own steps).
 HIGHLIGHTS = (
     "cards",
     "stats",
@@ -131,10 +170,19 @@ HIGHLIGHTS = (
     "ppo",
     "compare",
     *UPDATE_HIGHLIGHTS[:-1],
+    *TRAINING_HIGHLIGHTS[:-1],
     "none",
 )
+#: A lesson's training run is short: showing its step computes at once.
+MAX_TRAINING_STEPS = 400
+#: Answers a training step may sample before it is shown (algorithms × seeds × batch × G × steps,
+#: DAPO counted at its most draws). The toy run costs about a microsecond per answer, so this
+#: keeps the worst step under a second; the shipped lessons' steps sample far fewer.
+MAX_TRAINING_ANSWERS = 800_000
+#: The second chart's metric when a training step names none (the Training workspace's default).
+DEFAULT_METRIC = "degenerate_fraction"
 _UPDATE_ONLY = frozenset(UPDATE_HIGHLIGHTS) - {"none"}
-#: What the cards and chart show: the advantages A (the usual view) or the raw rewards r.
+_TRAINING_ONLY = frozenset(TRAINING_HIGHLIGHTS) - {"none"}
 MIN_STEPS = 2
 MAX_STEPS = 60
 #: A lesson file is a few KB; anything past this is a mistake, not a lesson.
@@ -154,7 +202,18 @@ _SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)]*(?:\s+|$)")
 
 _LESSON_FIELDS = ("schema", "id", "order", "title", "summary", "steps")
 _STEP_REQUIRED = ("title", "text", "highlight", "view")
-_STEP_FIELDS = (*_STEP_REQUIRED, "lab", "compare", "hide_advantages", "workspace", "update")
+_STEP_FIELDS = (
+    *_STEP_REQUIRED,
+    "lab",
+    "compare",
+    "hide_advantages",
+    "workspace",
+    "update",
+    "training",
+    "training_steps",
+    "metric",
+    "focus",
+)
 _LAB_REQUIRED = ("problem_id", "correct")
 _LAB_FIELDS = (*_LAB_REQUIRED, "convention")
 
@@ -187,17 +246,24 @@ class LessonStep:
 
     title: str
     text: str  # 1–3 short sentences; may contain <b>…</b> and <i>…</i> only
-    lab: LessonLab | None  # the one group on screen, or None for a compare step
+    lab: LessonLab | None  # the one group on screen, or None for a compare or training step
     compare: tuple[LessonLab, LessonLab] | None  # (easy, hard) side by side, or None
     highlight: str  # one of HIGHLIGHTS
     view: str  # one of VIEWS
     hide_advantages: bool = False  # predict-then-reveal: opens hidden until the lecturer reveals
-    # "lab", "update" or "compare"; None (the default) becomes "compare" for a compare step and
-    # "lab" otherwise.
+    # "lab", "update", "training" or "compare"; None (the default) becomes "compare" for a compare
+    # step, "training" for a step with neither a lab nor a comparison, and "lab" otherwise.
     workspace: str | None = None
     # The Update workspace's settings on an update step (defaults when the file names none);
     # None on every other step, which leaves the settings as they are.
     update: UpdateSettings | None = None
+    # A training step's run (defaults when the file names none), how many of its steps are shown
+    # already computed, the second chart's metric and the algorithm the frontier's dots follow;
+    # None, 0, None, None on every other step.
+    training: TrainingConfig | None = None
+    training_steps: int = 0
+    metric: str | None = None
+    focus: str | None = None
 
     def __post_init__(self) -> None:
         # Every group on screen shares one advantage convention; parse_lesson words this for a
@@ -207,18 +273,19 @@ class LessonStep:
                 "a compare step's labs must share one convention, got "
                 f"{self.compare[0].convention!r} and {self.compare[1].convention!r}"
             )
-        default = COMPARE_WORKSPACE if self.compare is not None else LAB_WORKSPACE
+        if self.compare is not None and self.lab is not None:
+            raise ValueError("a step shows a lab or a comparison, not both")
+        if self.compare is not None:
+            default, allowed = COMPARE_WORKSPACE, (COMPARE_WORKSPACE,)
+            kind = "a compare step"
+        elif self.lab is not None:
+            default, allowed = LAB_WORKSPACE, (LAB_WORKSPACE, UPDATE_WORKSPACE)
+            kind = "a lab step"
+        else:
+            default, allowed = TRAINING_WORKSPACE, (TRAINING_WORKSPACE,)
+            kind = "a step without a lab"
         workspace = default if self.workspace is None else self.workspace
-        allowed = (
-            (COMPARE_WORKSPACE,)
-            if self.compare is not None
-            else (
-                LAB_WORKSPACE,
-                UPDATE_WORKSPACE,
-            )
-        )
         if workspace not in allowed:
-            kind = "a compare step" if self.compare is not None else "a lab step"
             raise ValueError(
                 f"{kind}'s workspace must be one of {list(allowed)}, got {workspace!r}"
             )
@@ -230,6 +297,33 @@ class LessonStep:
                 raise ValueError("an update step cannot hide the advantages")
         elif self.update is not None:
             raise ValueError("only an update step sets update settings")
+        if workspace == TRAINING_WORKSPACE:
+            self._settle_training()
+        elif (self.training, self.training_steps, self.metric, self.focus) != (None, 0, None, None):
+            raise ValueError("only a training step sets training, training_steps, metric or focus")
+
+    def _settle_training(self) -> None:
+        """A training step's defaults filled in, and its run checked: small, and its names real."""
+        config = TrainingConfig() if self.training is None else self.training
+        object.__setattr__(self, "training", config)
+        if self.hide_advantages:
+            raise ValueError("a training step cannot hide the advantages (it shows no group)")
+        problem = training_problem(config, self.training_steps)
+        if problem is not None:
+            raise ValueError(problem)
+        metric = DEFAULT_METRIC if self.metric is None else self.metric
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}; choose from: {', '.join(METRICS)}")
+        object.__setattr__(self, "metric", metric)
+        focus = self.focus
+        if focus is None:
+            focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
+        if focus not in config.algorithms:
+            raise ValueError(
+                f"focus must be one of the run's algorithms ({', '.join(config.algorithms)}), "
+                f"got {focus!r}"
+            )
+        object.__setattr__(self, "focus", focus)
 
     @property
     def is_update(self) -> bool:
@@ -237,17 +331,55 @@ class LessonStep:
         return self.workspace == UPDATE_WORKSPACE
 
     @property
+    def is_training(self) -> bool:
+        """The step shows a training run (the Training workspace) and no group."""
+        return self.workspace == TRAINING_WORKSPACE
+
+    @property
     def labs(self) -> tuple[LessonLab, ...]:
-        """The groups on screen: ``(lab,)`` or the two compared labs."""
+        """The groups on screen: ``(lab,)``, the two compared labs, or none on a training step."""
         if self.compare is not None:
             return self.compare
-        assert self.lab is not None  # parse_lesson guarantees exactly one is set
-        return (self.lab,)
+        return () if self.lab is None else (self.lab,)
 
     @property
     def convention(self) -> str:
-        """The step's one advantage convention: its lab's, or the one both compared labs share."""
+        """The step's one advantage convention: its lab's, the one both compared labs share, or
+        on a training step the convention the run's GRPO and DAPO use."""
+        if self.training is not None:
+            return self.training.convention
         return self.labs[0].convention
+
+
+def training_answers(config: TrainingConfig, steps: int) -> int:
+    """How many answers ``steps`` steps of ``config`` sample (DAPO at its most draws)."""
+    per_step = sum(
+        config.batch * (config.dapo_max_draws if name == "dapo" else 1)
+        for name in config.algorithms
+    )
+    return per_step * config.seeds * config.group_size * steps
+
+
+def training_problem(config: TrainingConfig, training_steps: int) -> str | None:
+    """Why a lesson cannot show ``config`` at ``training_steps`` steps, or None if it can."""
+    if config.steps > MAX_TRAINING_STEPS:
+        return (
+            f"a lesson's run has at most {MAX_TRAINING_STEPS} steps (it computes when the step "
+            f"is shown), got {config.steps}"
+        )
+    if isinstance(training_steps, bool) or not isinstance(training_steps, int):
+        return f"training_steps must be a whole number, got {training_steps!r}"
+    if not 0 <= training_steps <= config.steps:
+        return (
+            f"training_steps must be from 0 to the run's {config.steps} steps, got {training_steps}"
+        )
+    answers = training_answers(config, training_steps)
+    if answers > MAX_TRAINING_ANSWERS:
+        return (
+            f"the run samples {answers:,} answers before the step shows, at most "
+            f"{MAX_TRAINING_ANSWERS:,}: fewer seeds, algorithms, steps, a smaller batch or G"
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -383,6 +515,8 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
     text = _text(value["text"], source, f"{field}.text")
 
     raw_lab, raw_compare = value.get("lab"), value.get("compare")
+    if value.get("workspace") == TRAINING_WORKSPACE:
+        return _parse_training_step(value, title, text, source, field)
     if (raw_lab is None) == (raw_compare is None):
         state = "both are set" if raw_lab is not None else "neither is set"
         raise _fail(source, f"{field}.lab", f"or '{field}.compare' must be set, not both ({state})")
@@ -413,6 +547,13 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
 
     workspace = _parse_workspace(value.get("workspace"), compare is not None, source, field)
     update = _parse_update(value.get("update"), workspace, source, field)
+    for key in ("training", "training_steps", "metric", "focus"):
+        if key in value:
+            raise _fail(
+                source,
+                f"{field}.{key}",
+                'is allowed only on a training step ("workspace": "training")',
+            )
 
     highlight = _choice(value["highlight"], source, f"{field}.highlight", HIGHLIGHTS)
     if compare is None and highlight == "compare":
@@ -435,6 +576,12 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
             source,
             f"{field}.highlight",
             f'can be {highlight!r} only on an update step ("workspace": "update")',
+        )
+    if highlight in _TRAINING_ONLY:
+        raise _fail(
+            source,
+            f"{field}.highlight",
+            f'can be {highlight!r} only on a training step ("workspace": "training")',
         )
     view = _choice(value["view"], source, f"{field}.view", VIEWS)
 
@@ -459,6 +606,82 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
         hide_advantages=hide,
         workspace=workspace,
         update=update,
+    )
+
+
+def _parse_training_step(
+    value: dict[str, Any], title: str, text: str, source: str, field: str
+) -> LessonStep:
+    """A step that shows a training run: its config, how far it has run, metric and focus."""
+    for key in ("lab", "compare", "update"):
+        if value.get(key) is not None:
+            raise _fail(
+                source,
+                f"{field}.{key}",
+                "must be left out on a training step: it shows a training run, not a group",
+            )
+    highlight = _choice(value["highlight"], source, f"{field}.highlight", HIGHLIGHTS)
+    if highlight not in TRAINING_HIGHLIGHTS:
+        raise _fail(
+            source,
+            f"{field}.highlight",
+            f"must be one of {list(TRAINING_HIGHLIGHTS)} on a training step (the lab is not on "
+            f"screen), got {highlight!r}",
+        )
+    view = _choice(value["view"], source, f"{field}.view", VIEWS)
+    if value.get("hide_advantages", False) is not False:
+        raise _fail(
+            source,
+            f"{field}.hide_advantages",
+            "must be false on a training step: it shows no group's advantages (predict, then "
+            "reveal with a step at training_steps 0 and the next one further on)",
+        )
+
+    name = f"{field}.training"
+    raw = value.get("training")
+    if raw is None:
+        config = TrainingConfig()
+    elif not isinstance(raw, dict):
+        raise _fail(source, name, f"must be an object, got {json_type_name(raw)}")
+    else:
+        try:
+            config = config_from_dict(raw)
+        except (ValueError, TypeError) as exc:
+            raise _fail(source, name, f"is not usable: {exc}") from None
+    if config.steps > MAX_TRAINING_STEPS:
+        raise _fail(
+            source,
+            f"{name}.steps",
+            f"must be at most {MAX_TRAINING_STEPS} in a lesson (the run computes when the step "
+            f"is shown), got {config.steps}",
+        )
+
+    steps = _integer(value.get("training_steps", 0), source, f"{field}.training_steps")
+    if not 0 <= steps <= config.steps:
+        raise _fail(
+            source,
+            f"{field}.training_steps",
+            f"must be from 0 to the run's {config.steps} steps, got {steps}",
+        )
+    metric = _choice(value.get("metric", DEFAULT_METRIC), source, f"{field}.metric", tuple(METRICS))
+    focus = value.get("focus")
+    if focus is not None:
+        focus = _choice(focus, source, f"{field}.focus", config.algorithms)
+    problem = training_problem(config, steps)
+    if problem is not None:  # too much to compute when the step is shown
+        raise _fail(source, name, f"is too large for a lesson: {problem}")
+    return LessonStep(
+        title=title,
+        text=text,
+        lab=None,
+        compare=None,
+        highlight=highlight,
+        view=view,
+        workspace=TRAINING_WORKSPACE,
+        training=config,
+        training_steps=steps,
+        metric=metric,
+        focus=focus,
     )
 
 

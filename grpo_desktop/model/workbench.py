@@ -338,8 +338,16 @@ class Workbench(QObject):
         """Put a lesson step's group(s) and convention on screen; a step is not an edit to undo.
 
         An update step also puts its update settings in force and shows the Update workspace;
-        a lab or compare step leaves the update settings as the lesson last set them.
+        a lab or compare step leaves the update settings as the lesson last set them. A training
+        step puts its run's configuration in force and shows the Training workspace, leaving the
+        labs as they were (the window's training state computes the run's first steps).
         """
+        if step.is_training:
+            assert step.training is not None  # LessonStep fills in the defaults
+            self.apply_training_config(step.training)
+            self.set_workspace(TRAINING)
+            self._start_history()
+            return
         self.apply_convention(step.convention)
         if step.compare is None:
             assert step.lab is not None

@@ -7,8 +7,10 @@ history: a step is not an edit to undo), picks the chart's view, optionally hide
 until the lecturer reveals them (predict, then reveal), and rings the part of the window the step
 talks about. An update step shows the Update workspace with the step's settings (the window builds
 that page the first time it is asked for it) and rings one of its parts: the token rows, the push
-chart, the token's computation or the controls. It asks the window only what
-:class:`LessonWindow` lists.
+chart, the token's computation or the controls. A training step shows the Training workspace
+(built on demand too) with the step's run restarted and computed to its ``training_steps``, the
+step's metric on the second chart and its focus on the frontier's dots, and rings the charts, the
+frontier or the controls. It asks the window only what :class:`LessonWindow` lists.
 
 Keys: Page Down / Page Up step through a lesson (Right/Down and Left/Up too, but only while a lesson
 runs: outside one the arrows move between cards); R reveals; Escape leaves the lesson. Outside a
@@ -17,7 +19,7 @@ lesson a clicker still does something useful: Page Down shows advantages, Page U
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -28,6 +30,9 @@ from grpo_desktop.core.theme import Theme
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
 from grpo_desktop.views.spotlight import Spotlight
+
+if TYPE_CHECKING:  # the Training page loads when first shown, not with the lesson controller
+    from grpo_desktop.window.training_page import TrainingPage
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
 
@@ -44,6 +49,9 @@ class LessonWindow(Protocol):
     def show_explanation(self, which: str) -> None: ...
 
     def highlight_target(self, name: str) -> QWidget | None: ...
+
+    @property
+    def training_page(self) -> TrainingPage: ...
 
     def centralWidget(self) -> QWidget: ...
 
@@ -295,7 +303,12 @@ class LessonController(QObject):
         self.next_action.setText("&Next step")
         self._sync_enabled()
         what = "Finished" if finished else "Left"
-        if lesson.steps[index].is_update:
+        if lesson.steps[index].is_training:
+            keeps = (
+                f"The Training run keeps step {index + 1}'s run: play it on, or change its "
+                "settings."
+            )
+        elif lesson.steps[index].is_update:
             keeps = (
                 f"The Update step keeps step {index + 1}'s group and settings: click a token "
                 "to see its computation."
@@ -315,6 +328,8 @@ class LessonController(QObject):
         assert self._lesson is not None
         step = self._lesson.steps[self._index]
         self.workbench.show_lesson_step(step)
+        if step.is_training:
+            self._show_run(step)
         self._set_hidden(step.hide_advantages)  # before the view: hidden bars do not animate
         self.workbench.set_view(step.view, animate=True)
         self.window.show_explanation("ppo" if step.highlight == "ppo" else "math")
@@ -325,6 +340,17 @@ class LessonController(QObject):
         self._sync_enabled()
         self.window.statusBar().showMessage(self._progress_message())
         self.step_changed.emit(self._index)
+
+    def _show_run(self, step: LessonStep) -> None:
+        """The step's run from step 0 (the config the workbench just put in force), computed to
+        the step's ``training_steps``, paused, with its metric and focus: the same picture
+        whichever way the lecturer paged."""
+        assert step.metric is not None and step.focus is not None  # LessonStep fills them in
+        state = self.window.training_page.state
+        state.reset()
+        state.run.run(step.training_steps)
+        state.set_focus(step.focus)
+        state.set_metric(step.metric)  # the last request rebuilds the snapshot for the run shown
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from grpo_desktop import core
@@ -19,8 +20,12 @@ from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.lab_limits import WORKSPACES
 from grpo_desktop.core.lessons import (
+    DEFAULT_METRIC,
     HIGHLIGHTS,
     LESSON_WORKSPACES,
+    MAX_TRAINING_ANSWERS,
+    MAX_TRAINING_STEPS,
+    TRAINING_HIGHLIGHTS,
     UPDATE_HIGHLIGHTS,
     VIEWS,
     Lesson,
@@ -33,9 +38,19 @@ from grpo_desktop.core.lessons import (
     load_lessons,
     parse_lesson,
     predict_spoilers,
+    training_answers,
 )
 from grpo_desktop.core.problems import ProblemError, get_problem
 from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.training import (
+    FRONTIER_GROUP_SIZES,
+    METRICS,
+    TrainingConfig,
+    TrainingRun,
+    check_training_config,
+    informative_probability,
+)
+from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.core.update_step import build_update_snapshot, check_update_settings
 
@@ -191,13 +206,15 @@ def test_the_lessons_ship_in_order() -> None:
         "group-is-baseline",
         "same-formula-two-groups",
         "update-step-length-bias",
+        "why-runs-stall",
     ]
     assert [lesson.title for lesson in LESSONS] == [
         "The group is the baseline",
         "Same formula, two groups",
         "The length bias",
+        "Why runs stall",
     ]
-    assert [lesson.order for lesson in LESSONS] == [10, 20, 30]
+    assert [lesson.order for lesson in LESSONS] == [10, 20, 30, 40]
     assert load_lessons() is LESSONS  # cached
 
 
@@ -212,9 +229,12 @@ def test_lessons_are_read_through_importlib_resources() -> None:
 @pytest.mark.parametrize(("lesson", "index"), STEP_CASES)
 def test_every_step_loads_into_valid_group_stats(lesson: Lesson, index: int) -> None:
     step = lesson.steps[index]
-    assert (step.lab is None) != (step.compare is None)
     assert step.highlight in HIGHLIGHTS
     assert step.view in VIEWS
+    if step.is_training:  # a training run on screen, no group
+        assert step.lab is None and step.compare is None and step.labs == ()
+        return
+    assert (step.lab is None) != (step.compare is None)
     assert 1 <= len(step.labs) <= 2
     for lab in step.labs:
         problem = get_problem(lab.problem_id)
@@ -269,7 +289,7 @@ def test_get_lesson_lists_valid_ids() -> None:
     assert isinstance(info.value, KeyError) and isinstance(info.value, LessonError)
     assert message == (
         "unknown lesson id 'nope'; valid ids: group-is-baseline, same-formula-two-groups, "
-        "update-step-length-bias"
+        "update-step-length-bias, why-runs-stall"
     )
 
 
@@ -523,6 +543,9 @@ def test_parse_lesson_accepts_booleans_and_defaults() -> None:
 @pytest.mark.parametrize(("lesson", "index"), STEP_CASES)
 def test_every_shipped_step_shows_one_convention(lesson: Lesson, index: int) -> None:
     step = lesson.steps[index]
+    if step.is_training:  # no group on screen: the convention is the run's GRPO and DAPO use
+        assert step.training is not None and step.convention == step.training.convention
+        return
     assert {lab.convention for lab in step.labs} == {step.convention}
 
 
@@ -622,7 +645,8 @@ def test_every_update_highlight_is_allowed_on_an_update_step(highlight: str) -> 
 
 def test_a_lesson_shows_only_workspaces_the_window_has() -> None:
     assert set(LESSON_WORKSPACES) <= set(WORKSPACES)
-    assert LESSON_WORKSPACES == ("lab", "update", "compare")
+    assert LESSON_WORKSPACES == ("lab", "update", "training", "compare")
+    assert LESSON_WORKSPACES == WORKSPACES  # in the window's order
 
 
 def test_a_lab_step_may_name_its_workspace_and_a_compare_step_its_own() -> None:
@@ -644,9 +668,9 @@ BAD_UPDATE_FIELDS = [
         id="update-settings-on-a-lab-step",
     ),
     pytest.param(
-        _set("steps.2.workspace", "training"),
+        _set("steps.2.workspace", "tokens"),
         "steps[2].workspace",
-        "['lab', 'update', 'compare']",
+        "['lab', 'update', 'training', 'compare']",
         id="unknown-workspace",
     ),
     pytest.param(
@@ -946,3 +970,455 @@ def test_the_length_bias_lessons_claims_are_what_the_update_step_computes() -> N
     assert (min(lengths), max(lengths)) == (17, 29)  # "run from 17 to 29 tokens"
     assert "from 17 to 29 tokens" in same.text
     assert gap(same) < gap(steps["Add up the pushes"]) / 3
+
+
+# --- training steps: the Training workspace in a lesson -----------------------------------------
+
+STALL = "why-runs-stall"
+_TRAINING_STEP = {
+    "workspace": "training",
+    "training": {"algorithms": ["grpo", "dapo"], "steps": 100},
+    "training_steps": 40,
+    "metric": "groups_sampled",
+    "focus": "dapo",
+    "highlight": "frontier",
+    "view": "advantage",
+}
+
+
+def _training_step(index: int, **fields: object) -> Callable[[dict[str, Any]], None]:
+    """A mutation that turns step ``index`` into a training step (``_DROP`` removes a field)."""
+
+    def mutate(data: dict[str, Any]) -> None:
+        step = data["steps"][index]
+        for key in ("lab", "compare", "hide_advantages"):
+            step.pop(key, None)
+        step.update(copy.deepcopy(_TRAINING_STEP))
+        for key, value in fields.items():
+            if value is _DROP:
+                step.pop(key, None)
+            else:
+                step[key] = value
+
+    return mutate
+
+
+def test_a_training_step_parses_with_its_run() -> None:
+    data = _shipped_data()
+    _training_step(2)(data)
+    _training_step(3, training=_DROP, training_steps=_DROP, metric=_DROP, focus=_DROP)(data)
+    lesson = parse_lesson(data, "inline")
+    step = lesson.steps[2]
+    assert step.workspace == "training" and step.is_training and not step.is_update
+    assert step.lab is None and step.compare is None and step.labs == ()
+    assert step.training == TrainingConfig(algorithms=("grpo", "dapo"), steps=100)
+    assert (step.training_steps, step.metric, step.focus) == (40, "groups_sampled", "dapo")
+    assert step.highlight == "frontier" and step.update is None
+    # Left out, every field takes its default (not the previous step's): paging either way
+    # shows the same run.
+    default = lesson.steps[3]
+    assert default.training == TrainingConfig()
+    assert (default.training_steps, default.metric, default.focus) == (0, DEFAULT_METRIC, "grpo")
+    assert DEFAULT_METRIC == "degenerate_fraction"
+    for other in (lesson.steps[0], lesson.steps[4]):
+        assert other.workspace == "lab" and not other.is_training
+        assert (other.training, other.training_steps, other.metric, other.focus) == (
+            None,
+            0,
+            None,
+            None,
+        )
+
+
+@pytest.mark.parametrize("highlight", TRAINING_HIGHLIGHTS)
+def test_every_training_highlight_is_allowed_on_a_training_step(highlight: str) -> None:
+    data = _shipped_data()
+    _training_step(2, highlight=highlight)(data)
+    assert parse_lesson(data, "inline").steps[2].highlight == highlight
+    assert highlight in HIGHLIGHTS
+
+
+def test_a_training_steps_focus_defaults_to_grpo_or_the_first_algorithm() -> None:
+    data = _shipped_data()
+    _training_step(2, focus=_DROP)(data)
+    _training_step(3, focus=_DROP, training={"algorithms": ["rloo", "dapo"], "steps": 50})(data)
+    lesson = parse_lesson(data, "inline")
+    assert lesson.steps[2].focus == "grpo"
+    assert lesson.steps[3].focus == "rloo"
+
+
+BAD_TRAINING_FIELDS = [
+    pytest.param(
+        _set("steps.2.training", {"steps": 10}),
+        "steps[2].training",
+        'only on a training step ("workspace": "training")',
+        id="training-on-a-lab-step",
+    ),
+    pytest.param(
+        _set("steps.2.training_steps", 3),
+        "steps[2].training_steps",
+        "only on a training step",
+        id="training-steps-on-a-lab-step",
+    ),
+    pytest.param(
+        _set("steps.2.metric", "kl"),
+        "steps[2].metric",
+        "only on a training step",
+        id="metric-on-lab",
+    ),
+    pytest.param(
+        _set("steps.2.focus", "grpo"),
+        "steps[2].focus",
+        "only on a training step",
+        id="focus-on-lab",
+    ),
+    pytest.param(
+        _training_step(2, lab=_LAB),
+        "steps[2].lab",
+        "must be left out on a training step",
+        id="lab-on-a-training-step",
+    ),
+    pytest.param(
+        _training_step(2, compare=[_LAB, _LAB]),
+        "steps[2].compare",
+        "must be left out on a training step",
+        id="compare-on-a-training-step",
+    ),
+    pytest.param(
+        _training_step(2, update={"preset": "trl/dapo"}),
+        "steps[2].update",
+        "must be left out on a training step",
+        id="update-settings-on-a-training-step",
+    ),
+    pytest.param(
+        _training_step(2, training=[1]),
+        "steps[2].training",
+        "must be an object, got a list",
+        id="training-not-an-object",
+    ),
+    pytest.param(
+        _training_step(2, training={"temperature": 1.0}),
+        "steps[2].training",
+        "unknown training setting(s): temperature",
+        id="unknown-training-setting",
+    ),
+    pytest.param(
+        _training_step(2, training={"algorithms": ["grpo", "ppo"]}),
+        "steps[2].training",
+        "unknown algorithm 'ppo'",
+        id="unknown-algorithm",
+    ),
+    pytest.param(
+        _training_step(2, training={"group_size": 1}),
+        "steps[2].training",
+        "group_size must be from 2 to 64; got 1",
+        id="group-size-too-small",
+    ),
+    pytest.param(
+        _training_step(2, training={"steps": MAX_TRAINING_STEPS + 1}),
+        "steps[2].training.steps",
+        f"must be at most {MAX_TRAINING_STEPS} in a lesson",
+        id="run-too-long",
+    ),
+    pytest.param(
+        _training_step(2, training={"steps": 400, "seeds": 32}, training_steps=400),
+        "steps[2].training",
+        "is too large for a lesson: the run samples",
+        id="run-too-costly",
+    ),
+    pytest.param(
+        _training_step(2, training_steps=101),
+        "steps[2].training_steps",
+        "must be from 0 to the run's 100 steps, got 101",
+        id="more-steps-shown-than-the-run-has",
+    ),
+    pytest.param(
+        _training_step(2, training_steps=-1),
+        "steps[2].training_steps",
+        "must be from 0 to the run's 100 steps, got -1",
+        id="negative-training-steps",
+    ),
+    pytest.param(
+        _training_step(2, training_steps=True),
+        "steps[2].training_steps",
+        "must be an integer, got a boolean",
+        id="training-steps-a-boolean",
+    ),
+    pytest.param(
+        _training_step(2, metric="loss"), "steps[2].metric", "'pass_rate'", id="unknown-metric"
+    ),
+    pytest.param(
+        _training_step(2, focus="rloo"),
+        "steps[2].focus",
+        "must be one of ['grpo', 'dapo'], got 'rloo'",
+        id="focus-not-in-the-run",
+    ),
+    pytest.param(
+        _training_step(2, highlight="cards"),
+        "steps[2].highlight",
+        "on a training step (the lab is not on screen), got 'cards'",
+        id="lab-highlight-on-a-training-step",
+    ),
+    pytest.param(
+        _training_step(2, highlight="tokens"),
+        "steps[2].highlight",
+        "got 'tokens'",
+        id="update-highlight-on-a-training-step",
+    ),
+    pytest.param(
+        _set("steps.2.highlight", "frontier"),
+        "steps[2].highlight",
+        "can be 'frontier' only on a training step",
+        id="frontier-highlight-on-a-lab-step",
+    ),
+    pytest.param(
+        _update_step(2, highlight="training-charts"),
+        "steps[2].highlight",
+        "got 'training-charts'",
+        id="training-highlight-on-an-update-step",
+    ),
+    pytest.param(
+        _training_step(2, hide_advantages=True),
+        "steps[2].hide_advantages",
+        "must be false on a training step",
+        id="training-step-hides-the-advantages",
+    ),
+    pytest.param(
+        _training_step(2, view="tokens"), "steps[2].view", "'advantage'", id="training-bad-view"
+    ),
+    pytest.param(
+        _training_step(2, notes="x"),
+        "steps[2]",
+        "unknown field(s) ['notes']",
+        id="unknown-field-on-a-training-step",
+    ),
+]
+
+
+@pytest.mark.parametrize(("mutate", "field", "detail"), BAD_TRAINING_FIELDS)
+def test_a_bad_training_step_names_the_file_and_the_field(
+    tmp_path: Path, mutate: Callable[[dict[str, Any]], None], field: str, detail: str
+) -> None:
+    data = copy.deepcopy(_shipped_data())
+    mutate(data)
+    with pytest.raises(LessonError) as info:
+        load_lesson_file(_write(tmp_path, data))
+    message = str(info.value)
+    assert message.startswith("group-is-baseline.json: "), message
+    assert f"'{field}'" in message, message
+    assert detail in message, message
+
+
+def test_a_training_step_built_in_code_gets_its_defaults_and_checks() -> None:
+    step = LessonStep("t", "x", None, None, "frontier", "advantage")
+    assert step.workspace == "training" and step.is_training
+    assert step.training == TrainingConfig() and step.metric == DEFAULT_METRIC
+    assert step.focus == "grpo" and step.convention == "textbook"
+    lab = LessonLab("mult-23x47", (True, False))
+    with pytest.raises(ValueError, match="only a training step sets"):
+        LessonStep("t", "x", lab, None, "cards", "advantage", training_steps=3)
+    with pytest.raises(ValueError, match="workspace must be one of"):
+        LessonStep("t", "x", lab, None, "cards", "advantage", workspace="training")
+    with pytest.raises(ValueError, match="at most 400 steps"):
+        LessonStep("t", "x", None, None, "none", "advantage", training=TrainingConfig(steps=401))
+    with pytest.raises(ValueError, match="training_steps must be from 0"):
+        LessonStep("t", "x", None, None, "none", "advantage", training_steps=201)
+    with pytest.raises(ValueError, match="unknown metric"):
+        LessonStep("t", "x", None, None, "none", "advantage", metric="loss")
+    with pytest.raises(ValueError, match="focus must be one of"):
+        LessonStep("t", "x", None, None, "none", "advantage", focus="nope")
+    with pytest.raises(ValueError, match="cannot hide the advantages"):
+        LessonStep("t", "x", None, None, "none", "advantage", True)
+
+
+def test_the_answer_budget_counts_dapos_extra_draws() -> None:
+    config = TrainingConfig(algorithms=("grpo", "dapo"), seeds=2, group_size=4, batch=3)
+    assert training_answers(config, 10) == (3 + 3 * config.dapo_max_draws) * 2 * 4 * 10
+    # The default run fits a lesson for most of its length (about a microsecond per answer).
+    assert training_answers(TrainingConfig(), 150) <= MAX_TRAINING_ANSWERS
+
+
+TRAINING_STEP_CASES = [
+    pytest.param(lesson, index, id=f"{lesson.id}-step{index}")
+    for lesson in LESSONS
+    for index, step in enumerate(lesson.steps)
+    if step.is_training
+]
+
+
+def _shown_run(step: LessonStep) -> tuple[TrainingRun, TrainingSnapshot]:
+    """The run a training step shows, computed as the lesson controller computes it."""
+    assert step.training is not None and step.metric is not None
+    run = TrainingRun(step.training)
+    run.run(step.training_steps)
+    return run, build_training_snapshot(run, metric=step.metric, focus=step.focus)
+
+
+@pytest.mark.parametrize(("lesson", "index"), TRAINING_STEP_CASES)
+def test_every_training_step_is_a_small_valid_run(lesson: Lesson, index: int) -> None:
+    step = lesson.steps[index]
+    assert step.training is not None
+    assert check_training_config(step.training) is step.training
+    assert step.training.steps <= MAX_TRAINING_STEPS
+    assert 0 <= step.training_steps <= step.training.steps
+    assert training_answers(step.training, step.training_steps) <= MAX_TRAINING_ANSWERS / 2
+    assert step.metric in METRICS and step.focus in step.training.algorithms
+    assert step.highlight in TRAINING_HIGHLIGHTS and not step.hide_advantages
+    run, snapshot = _shown_run(step)
+    assert run.step_count == snapshot.steps_done == step.training_steps
+    assert snapshot.metric == step.metric and snapshot.focus == step.focus
+
+
+# What a training step's screen shows as numbers: the frontier formula is quoted, not computed.
+_FRONTIER_FORMULA = "1 − p^G − (1 − p)^G"
+
+
+def training_numbers_shown(step: LessonStep) -> set[str]:
+    """Numbers a training step's screen shows: the run's settings, the step count, the G of each
+    frontier curve, and every number in the status line above the charts."""
+    assert step.training is not None
+    config = step.training
+    shown = {str(size) for size in FRONTIER_GROUP_SIZES}
+    shown |= {str(value) for value in (config.group_size, config.batch, config.seeds)}
+    shown |= {str(config.steps), str(step.training_steps)}
+    _, snapshot = _shown_run(step)
+    shown |= set(re.findall(r"\d+(?:\.\d+)?", snapshot.status))
+    return shown
+
+
+def training_step_number_problems(step: LessonStep) -> list[str]:
+    """Numbers a training step's text quotes that its screen does not show."""
+    text = _TAG.sub("", step.text).replace(_FRONTIER_FORMULA, "")
+    shown = training_numbers_shown(step)
+    return [match.group(0) for match in _NUMBER.finditer(text) if match.group(0) not in shown] + [
+        f"{m.group(0)!r} uses a hyphen" for m in _ASCII_NEGATIVE.finditer(text)
+    ]
+
+
+@pytest.mark.parametrize(("lesson", "index"), TRAINING_STEP_CASES)
+def test_a_training_step_quotes_only_numbers_its_screen_shows(lesson: Lesson, index: int) -> None:
+    step = lesson.steps[index]
+    assert training_step_number_problems(step) == [], f"{lesson.id} step {index}"
+    assert quoted_numbers(step)[0] == []  # no advantage, mean or std: no group on screen
+
+
+def test_the_training_number_check_catches_wrong_numbers() -> None:
+    config = TrainingConfig(algorithms=("grpo",), steps=60, group_size=16)
+    step = LessonStep(
+        "t",
+        "After 30 steps of G = 16 (not 12), 1 − p^G − (1 − p)^G; 0.78 of groups, -1.",
+        None,
+        None,
+        "frontier",
+        "advantage",
+        training=config,
+        training_steps=30,
+    )
+    assert training_step_number_problems(step) == ["12", "0.78", "1", "'-1' uses a hyphen"]
+
+
+# --- the shipped lesson "Why runs stall": its claims are what the run computes -----------------
+
+
+def _mean(values: np.ndarray) -> np.ndarray:
+    """Mean over seeds per step (NaN at step 0, where nothing was sampled)."""
+    finite = np.isfinite(values)
+    return np.where(finite.any(axis=1), np.where(finite, values, 0).sum(axis=1), np.nan) / (
+        np.maximum(finite.sum(axis=1), 1)
+    )
+
+
+def test_the_stall_lesson_ships_in_order() -> None:
+    lesson = get_lesson(STALL)
+    assert lesson.title == "Why runs stall" and lesson.order == 40
+    assert 5 <= len(lesson.steps) <= 7
+    assert predict_spoilers(lesson.steps) == []
+    kinds = [step.workspace for step in lesson.steps]
+    assert kinds[0] == "lab" and set(kinds[1:]) == {"training"}
+    highlights = {step.highlight for step in lesson.steps}
+    assert {"banner", "frontier", "training-charts"} <= highlights
+    for step in lesson.steps:
+        assert "<" not in _TAG.sub("", step.text)  # only <b> and <i>
+
+
+def test_the_stall_lesson_starts_with_a_group_that_teaches_nothing() -> None:
+    first = get_lesson(STALL).steps[0]
+    assert first.lab is not None and first.highlight == "banner"
+    assert get_problem(first.lab.problem_id).difficulty == "easy"
+    assert all(first.lab.correct) and len(first.lab.correct) == 8  # "all eight answers"
+    stats = core.group_stats(first.lab.rewards, first.lab.convention)
+    assert stats.degenerate and not stats.advantages.any()
+    assert "eight" in first.text
+
+
+def test_the_stall_lesson_asks_before_it_reveals() -> None:
+    steps = get_lesson(STALL).steps
+    ask, reveal = steps[1], steps[2]
+    assert ask.training_steps == 0 and ask.highlight == "frontier" and "?" in ask.text
+    assert "softmax" in ask.text  # honest about the toy
+    assert reveal.training == ask.training and reveal.training_steps > 0
+    assert reveal.highlight == "frontier" and "?" not in reveal.text
+    assert f"{reveal.training_steps} steps" in _TAG.sub("", reveal.text)
+    # The reveal: every dot slid right, down the curve, to a pass rate the policy nearly always
+    # gets right.
+    _, before = _shown_run(ask)
+    _, after = _shown_run(reveal)
+    assert [dot.problem_id for dot in before.dots] == [dot.problem_id for dot in after.dots]
+    for start, end in zip(before.dots, after.dots):
+        assert end.pass_rate > start.pass_rate, end.problem_id
+        assert end.informative < start.informative, end.problem_id
+        assert end.pass_rate >= 0.9, end.problem_id
+    assert max(dot.informative for dot in after.dots) < min(dot.informative for dot in before.dots)
+
+
+def test_the_stall_lessons_degenerate_share_climbs() -> None:
+    step = next(s for s in get_lesson(STALL).steps if s.title == "Most groups teach nothing")
+    assert step.metric == "degenerate_fraction" and step.highlight == "training-charts"
+    assert step.training is not None and step.training.algorithms == ("grpo",)
+    run, _ = _shown_run(step)
+    share = _mean(run.history("grpo")["degenerate_fraction"])[1:]
+    early, late = share[:25].mean(), share[-25:].mean()
+    assert late > 0.5 > early and late > 3 * early  # most groups teach nothing by the end
+    assert "climbs" in step.text
+
+
+def test_the_stall_lessons_dapo_draws_more_until_its_cap() -> None:
+    step = next(s for s in get_lesson(STALL).steps if s.title == "DAPO draws more")
+    assert step.metric == "groups_sampled" and step.highlight == "training-charts"
+    assert step.training is not None and step.training.algorithms == ("grpo", "dapo")
+    run, _ = _shown_run(step)
+    config = step.training
+    grpo = run.history("grpo")["groups_sampled"][1:]
+    dapo = _mean(run.history("dapo")["groups_sampled"])[1:]
+    assert (grpo == config.batch).all()  # "GRPO's stay flat"
+    assert dapo[:10].mean() < config.batch + 2  # near the batch at first
+    assert dapo[-20:].min() == config.batch * config.dapo_max_draws  # "flattens at its cap"
+    assert (run.history("dapo")["groups_sampled"][1:] > config.batch).any(axis=1).mean() > 0.5
+    # "nearly every problem is solved": by the end DAPO's problems sit near a pass rate of 1.
+    assert run.pass_rates("dapo")[-1].mean(axis=0).min() > 0.95
+    used = _mean(run.history("dapo")["groups_used"])[1:]
+    assert used[:50].min() == config.batch and used[-20:].mean() < config.batch / 2
+
+
+def test_the_stall_lessons_bigger_group_widens_the_frontier_and_delays_the_stall() -> None:
+    steps = get_lesson(STALL).steps
+    small = next(s for s in steps if s.title == "Most groups teach nothing")
+    big = next(s for s in steps if s.title == "A bigger group widens the frontier")
+    assert small.training is not None and big.training is not None
+    assert big.training == dataclasses.replace(small.training, group_size=16)
+    assert small.training.group_size == 8 and big.training_steps == small.training_steps
+    p = np.linspace(0.01, 0.99, 99)
+    assert (informative_probability(p, 16) > informative_probability(p, 8)).all()  # wider
+
+    def share(step: LessonStep) -> np.ndarray:
+        run, _ = _shown_run(step)
+        return _mean(run.history("grpo")["degenerate_fraction"])[1:]
+
+    def first_above_half(values: np.ndarray) -> int:
+        smooth = np.convolve(values, np.ones(10) / 10, mode="valid")
+        return int(np.argmax(smooth > 0.5))
+
+    eight, sixteen = share(small), share(big)
+    assert sixteen.mean() < eight.mean()
+    assert first_above_half(sixteen) > first_above_half(eight) + 10  # "climbs later"
+    assert "twice the answers" in big.text  # G = 16 samples twice G = 8's answers per group
