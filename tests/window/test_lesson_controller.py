@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont
@@ -45,11 +46,23 @@ def step_of(title: str, lesson_id: str) -> int:
     return next(i for i, s in enumerate(get_lesson(lesson_id).steps) if s.title == title)
 
 
+def built_page(window: MainWindow, workspace: str) -> QWidget | None:
+    """The Update or Training page if the window has built it, without building it."""
+    return window._workspace_pages.get(workspace)
+
+
 def rect_in_central(window: MainWindow, widget: QWidget) -> QRect:
     return QRect(widget.mapTo(window.centralWidget(), QPoint(0, 0)), widget.size())
 
 
 def expected_target(window: MainWindow, highlight: str) -> QWidget | None:
+    if highlight in ("training-charts", "frontier", "training-controls"):
+        page = window.training_page  # built the first time it is needed, not for a lab step
+        return {
+            "training-charts": page.charts,
+            "frontier": page.frontier,
+            "training-controls": page.controls,
+        }[highlight]
     if highlight in ("tokens", "push-chart", "token-detail", "update-controls"):
         page = window.update_page  # built the first time it is needed, not for a lab step
         return {
@@ -621,9 +634,9 @@ def shown_settings(window: MainWindow):
 
 
 def test_an_update_step_shows_the_update_page_with_its_settings_and_ring(qtbot, window, lessons):
-    assert window._update_page is None  # never opened before the lesson
+    assert built_page(window, "update") is None  # never opened before the lesson
     lessons.start(LENGTH_BIAS)
-    assert window._update_page is None  # step 1 is a lab step: the page is not built yet
+    assert built_page(window, "update") is None  # step 1 is a lab step: the page is not built
     lessons.go_to(step_of("Every token weighs the same", LENGTH_BIAS))
     settle(qtbot, window)
     step = lessons.step
@@ -777,3 +790,182 @@ def test_the_command_line_starts_the_update_lesson_and_takes_a_screenshot(tmp_pa
     assert result.stdout.startswith("wrote ")
     image = QImage(str(target))
     assert (image.width(), image.height()) == (1280, 800)
+
+
+# --- training steps: the Training workspace in a lesson --------------------------------------
+
+STALL = "why-runs-stall"
+
+
+def shown_run(window: MainWindow):
+    """The Training page's run and the snapshot its views rendered last."""
+    state = window.training_page.state
+    return state.run, state.snapshot
+
+
+def test_a_training_step_shows_the_training_page_at_its_step_count_and_ring(qtbot, window, lessons):
+    assert built_page(window, "training") is None  # never opened before the lesson
+    lessons.start(STALL)
+    assert built_page(window, "training") is None  # step 1 is a lab step: the page is not built
+    assert lessons.spotlight.target() is window.lab.banner
+    lessons.go_to(1)
+    settle(qtbot, window)
+    step = lessons.step
+    page = window.training_page
+    assert step.is_training and step.training_steps == 0 and step.highlight == "frontier"
+    assert window.workbench.workspace == "training"
+    assert window.pages.currentWidget() is page
+    assert window.training_action.isChecked() and not window.lab_action.isChecked()
+    assert window.workbench.training_config == step.training
+    run, snapshot = shown_run(window)
+    assert run.config == step.training and run.step_count == 0
+    assert snapshot.steps_done == 0 and snapshot.metric == step.metric
+    assert not page.state.playing
+    spotlight = lessons.spotlight
+    assert spotlight.target() is page.frontier
+    qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, page.frontier)))
+    assert spotlight.isVisible()
+    assert window.undo_stack.count() == 0  # the run's settings are not an edit to undo
+
+    lessons.go_to(2)  # the reveal: the same run, computed to the step's count
+    settle(qtbot, window)
+    run, snapshot = shown_run(window)
+    assert run.step_count == snapshot.steps_done == lessons.step.training_steps == 150
+    assert snapshot.focus == "grpo"
+    assert f"Step {run.step_count} of {run.config.steps}" in page.status.text()
+    assert window.undo_stack.count() == 0
+
+
+@pytest.mark.parametrize("index", range(1, len(get_lesson(STALL).steps)))
+def test_each_training_step_shows_its_own_run_metric_focus_and_ring(qtbot, window, lessons, index):
+    lessons.start(STALL)
+    lessons.go_to(len(get_lesson(STALL).steps) - 1)  # from elsewhere: nothing carries over
+    lessons.go_to(index)
+    QApplication.processEvents()
+    step = lessons.step
+    run, snapshot = shown_run(window)
+    assert window.workbench.training_config == step.training == run.config
+    assert run.step_count == step.training_steps
+    assert snapshot.metric == step.metric and snapshot.focus == step.focus
+    assert snapshot.selected_step is None and not snapshot.playing
+    assert lessons.spotlight.target() is expected_target(window, step.highlight)
+    controls = window.training_page.controls
+    assert controls.metric_combo.currentData() == step.metric
+
+
+def test_the_same_training_step_shows_the_same_run_whichever_way_you_page(qtbot, window, lessons):
+    lessons.start(STALL)
+    lessons.go_to(3)
+    first = shown_run(window)[0].history("grpo")["degenerate_fraction"].copy()
+    lessons.go_to(4)  # another run (GRPO and DAPO)
+    assert shown_run(window)[0].config.algorithms == ("grpo", "dapo")
+    window.training_page.state.set_playing(True)  # the lecturer pressed Play
+    window.training_page.state.step_once()
+    lessons.go_to(3)
+    run, _ = shown_run(window)
+    assert run.config.algorithms == ("grpo",) and run.step_count == 150
+    assert not window.training_page.state.playing
+    again = run.history("grpo")["degenerate_fraction"]
+    assert np.array_equal(first, again, equal_nan=True)  # the same seeds: the same run again
+
+
+def test_page_down_and_up_switch_between_the_lab_and_the_training_steps(qtbot, window, lessons):
+    lessons.start(STALL)
+    settle(qtbot, window)
+    assert window.workbench.workspace == "lab" and window.pages.currentWidget() is window.lab_page
+    assert window.lab.chart.bar_heights() == [0.0] * 8  # all right: every advantage 0
+
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 1
+    assert window.workbench.workspace == "training"
+    assert window.pages.currentWidget() is window.training_page
+    assert shown_run(window)[0].step_count == 0
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 2 and shown_run(window)[0].step_count == 150
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert lessons.step_index == 1 and shown_run(window)[0].step_count == 0  # asked again
+
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    settle(qtbot, window)
+    assert lessons.step_index == 0
+    assert window.workbench.workspace == "lab" and window.pages.currentWidget() is window.lab_page
+    assert window.lab_action.isChecked() and not window.training_action.isChecked()
+    assert lessons.spotlight.target() is window.lab.banner
+    assert window.state.problem.id == "easy-add-17-25"  # the lab kept its group
+    assert window.lab.chart.bar_heights() == [0.0] * 8  # the lab's views are live again
+    assert stat(window, "statPar") == "1"
+    assert not window.training_page.state.playing
+    assert window.undo_stack.count() == 0
+    # A training step leaves the lab's convention and group alone; the lab step puts its own.
+    for _ in range(5):
+        qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 5 and window.workbench.workspace == "training"
+    assert window.state.problem.id == "easy-add-17-25"
+    assert shown_run(window)[0].config.group_size == 16
+
+
+def test_a_lab_lesson_after_a_training_step_returns_to_the_lab(qtbot, window, lessons):
+    lessons.start(STALL)
+    lessons.go_to(2)
+    assert window.workbench.workspace == "training"
+    lessons.start(BASELINE)
+    assert window.workbench.workspace == "lab"
+    assert window.pages.currentWidget() is window.lab_page
+    assert not window.training_page.state.playing
+
+
+def test_leaving_the_lesson_on_a_training_step_keeps_its_run(qtbot, window, lessons):
+    lessons.start(STALL)
+    lessons.go_to(4)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not lessons.active and not lessons.spotlight.isVisible()
+    assert window.workbench.workspace == "training"
+    run, _ = shown_run(window)
+    assert run.config.algorithms == ("grpo", "dapo") and run.step_count == 150
+    message = window.statusBar().currentMessage()
+    assert "Left the lesson" in message
+    assert "The Training run keeps step 5's run" in message
+    # The run is now the lecturer's: playing on, and settings as undoable edits.
+    window.training_page.state.step_once()
+    assert shown_run(window)[0].step_count == 151
+    window.training_page.request_config(dataclasses.replace(run.config, seeds=4))
+    assert window.undo_stack.count() == 1
+
+
+def test_a_training_step_reached_first_rings_its_target_once_laid_out(qtbot):
+    # The page is built by the step itself, before the window shows: the ring must still find it.
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.install_deferred_features()
+    lessons = window.lessons
+    window.resize(1280, 800)
+    lessons.start(STALL)
+    lessons.go_to(3)
+    with qtbot.waitExposed(window):
+        window.show()
+    charts = window.training_page.charts
+    assert lessons.spotlight.target() is charts
+    qtbot.waitUntil(lambda: lessons.spotlight.geometry().contains(rect_in_central(window, charts)))
+    assert lessons.spotlight.isVisible()
+    assert shown_run(window)[0].step_count == 150
+    window.undo_stack.setClean()
+
+
+def test_the_command_line_starts_the_stall_lesson_and_takes_a_screenshot(tmp_path):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "out.png"
+    env = dict(os.environ)
+    result = subprocess.run(
+        [sys.executable, "-m", "grpo_desktop", "--lesson", STALL, "--screenshot", str(target)],
+        cwd=env["HOME"],  # not the repository root: that would import the source folder
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("wrote ")
+    image = QImage(str(target))
+    assert not image.isNull() and image.width() > 0
