@@ -153,6 +153,16 @@ _LIMITS = {
 }
 
 
+MAX_STORED_GROUP_BYTES = 256 * 2**20  # every step's groups are kept, to open any of them
+
+
+def stored_group_bytes(config: TrainingConfig) -> int:
+    """What a finished run keeps of its sampled groups: per group, the problem (4 bytes), used
+    (1), and per answer its candidate (2) and advantage (8)."""
+    per_group = 5 + 10 * config.group_size
+    return config.steps * len(config.algorithms) * config.seeds * config.batch * per_group
+
+
 def check_training_config(config: TrainingConfig) -> TrainingConfig:
     """``config`` if usable; a ValueError that names the bad field and the valid range."""
     if not config.algorithms:
@@ -183,6 +193,13 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
     if config.convention not in convention_names():
         names = ", ".join(convention_names())
         raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
+    kept = stored_group_bytes(config)
+    if kept > MAX_STORED_GROUP_BYTES:
+        raise ValueError(
+            f"this run would keep {kept / 2**20:,.0f} MB of sampled groups (at most "
+            f"{MAX_STORED_GROUP_BYTES / 2**20:,.0f} MB): use fewer steps, seeds or algorithms, "
+            "or a smaller batch or G"
+        )
     if config.preset not in LOSS_PRESETS:
         raise ValueError(
             f"unknown loss preset {config.preset!r}; choose from: {', '.join(LOSS_PRESETS)}"
@@ -459,7 +476,12 @@ class TrainingRun:
         }
         self._record(name, state, record)
         state.groups.append(
-            (problems.astype(np.int32), candidates.astype(np.int16), advantages, used)
+            (
+                problems.astype(np.int32),
+                candidates.astype(np.int16),
+                advantages,
+                used,
+            )
         )
 
     def _advantages(self, name, state, problems, rewards, used) -> np.ndarray:

@@ -646,8 +646,19 @@ def test_an_unknown_problem_id_is_refused():
 
 
 def test_learning_rate_zero_and_the_limits_themselves_are_accepted():
-    check_training_config(replace(TrainingConfig(), learning_rate=0.0, steps=5000, seeds=32))
-    check_training_config(replace(TrainingConfig(), group_size=64, batch=64, epochs=8))
+    one = ("grpo",)
+    check_training_config(replace(TrainingConfig(), learning_rate=0.0, steps=5000, algorithms=one))
+    check_training_config(replace(TrainingConfig(), seeds=32, group_size=64, batch=64, epochs=8))
+
+
+def test_a_run_too_large_to_keep_its_groups_is_refused_up_front():
+    from grpo_desktop.core.training import MAX_STORED_GROUP_BYTES, stored_group_bytes
+
+    huge = replace(TrainingConfig(), steps=5000, seeds=32, batch=64, group_size=64)
+    assert stored_group_bytes(huge) > MAX_STORED_GROUP_BYTES
+    with pytest.raises(ValueError, match="would keep .* MB of sampled groups"):
+        check_training_config(huge)
+    assert stored_group_bytes(TrainingConfig()) < 2**23  # the default run keeps under 8 MB
 
 
 def test_config_from_dict():
