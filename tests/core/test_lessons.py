@@ -1398,6 +1398,14 @@ def test_the_stall_lessons_dapo_draws_more_until_its_cap() -> None:
     assert run.pass_rates("dapo")[-1].mean(axis=0).min() > 0.95
     used = _mean(run.history("dapo")["groups_used"])[1:]
     assert used[:50].min() == config.batch and used[-20:].mean() < config.batch / 2
+    # GRPO's lines are the previous step's exactly: DAPO beside it changes no draw of GRPO's.
+    alone = next(s for s in get_lesson(STALL).steps if s.title == "Most groups teach nothing")
+    assert alone.training == dataclasses.replace(config, algorithms=("grpo",))
+    before, _ = _shown_run(alone)
+    for metric in ("pass_rate", "degenerate_fraction"):
+        assert np.array_equal(
+            before.history("grpo")[metric], run.history("grpo")[metric], equal_nan=True
+        )
 
 
 def test_the_stall_lessons_bigger_group_widens_the_frontier_and_delays_the_stall() -> None:
