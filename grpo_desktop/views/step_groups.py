@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.training import ALGORITHM_INFO
 from grpo_desktop.core.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.fonts import scaled_font
 
@@ -40,14 +41,22 @@ class StepGroups(QWidget):
         column.setSpacing(4)
         column.addWidget(self.heading)
         column.addWidget(self.list, 1)
-        self.set_visible_lines(5)
+        self._lines = 5
+        self.set_visible_lines(self._lines)
         self._shown: tuple = ()
         self.set_theme(theme)
 
     def set_visible_lines(self, lines: int) -> None:
         """Room for ``lines`` groups; more scroll inside the list."""
+        self._lines = lines
         spacing = self.list.fontMetrics().lineSpacing()
-        self.list.setFixedHeight(spacing * lines + 2 * self.list.frameWidth() + 6)
+        height = spacing * lines + 2 * self.list.frameWidth() + 6
+        if self.list.height() != height or self.list.minimumHeight() != height:
+            self.list.setFixedHeight(height)
+
+    @property
+    def visible_lines(self) -> int:
+        return self._lines
 
     def _request(self, item: QListWidgetItem) -> None:
         if item is self._asked:
@@ -68,9 +77,11 @@ class StepGroups(QWidget):
         if snapshot.selected_step is None:
             self.heading.setText(HINT)
             return
+        # One short line (a 200 % zoom has no height to spare); the algorithm is the frontier's.
+        label = ALGORITHM_INFO[snapshot.focus].label if snapshot.focus in ALGORITHM_INFO else ""
+        who = f"{label}, seed 1" if label else "seed 1"
         self.heading.setText(
-            f"Step {snapshot.selected_step}: the groups seed 1 drew under the frontier's "
-            "algorithm. Click one to open it in the Lab."
+            f"Step {snapshot.selected_step} · {who}: click a group to open it in the Lab"
         )
         for group in snapshot.groups:
             item = QListWidgetItem(
@@ -84,4 +95,4 @@ class StepGroups(QWidget):
         self.heading.setFont(scaled_font(theme.type_scale))
         self.heading.setStyleSheet(f"color: {theme.muted};")
         self.list.setFont(scaled_font(theme.type_scale))
-        self.set_visible_lines(5)
+        self.set_visible_lines(self._lines)

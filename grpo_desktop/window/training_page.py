@@ -8,8 +8,9 @@ snapshot it emits is rendered once by each view. Built the first time it is show
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.core.training import TrainingConfig
@@ -21,6 +22,96 @@ from grpo_desktop.views.frontier_plot import FrontierPlot
 from grpo_desktop.views.step_groups import StepGroups
 from grpo_desktop.views.training_charts import TrainingCharts
 from grpo_desktop.views.training_controls import TrainingControls
+
+CHART_PLOT_MIN_HEIGHT = 120  # each chart over steps: lines and axes a room can follow
+FRONTIER_PLOT_MIN_HEIGHT = 180  # the frontier's curves, labels and dots: below it they pile up
+SIDE_SHARE = 0.4  # of the page's width, for the controls and the frontier
+SIDE_MIN_HEIGHT = 120  # the side column's own minimum: below its content's, it scrolls
+GROUP_LINES = (2, 8)  # the groups list shows this many lines at least and at most
+GROUP_SHARE = 0.12  # of the page's height, for the groups list
+
+
+class _Fill(QWidget):
+    """Holds a view that fills whatever height is left (the charts, the frontier).
+
+    Those views wrap their titles, so they report a height for their width: the height they
+    would like, which a vertical layout then treats as their minimum, squeezing every other
+    part (the controls' fields, below their minimum) when the screen is shorter than all the
+    wishes together. Held in here they ask for their real minimum and take the rest.
+    """
+
+    def __init__(self, view: QWidget, name: str) -> None:
+        super().__init__(objectName=name)
+        self.view = view
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(view)
+
+    def hasHeightForWidth(self) -> bool:  # Qt override
+        return False
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        """The view's wrapped titles at the width it has, over its plots' minimum heights."""
+        width = self.width() if self.width() > 0 else self.view.sizeHint().width()
+        least = self.view.minimumSizeHint().expandedTo(self.view.minimumSize())
+        return QSize(least.width(), max(least.height(), _column_height(self.view, width)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # its titles wrap differently: a new minimum height
+
+
+def _column_height(view: QWidget, width: int) -> int:
+    """The least height of ``view``'s vertical layout at ``width``: each wrapped title or caption
+    at its wrapped height, everything else (plots, the legend) at its minimum."""
+    layout = view.layout()
+    margins = layout.contentsMargins()
+    inner = width - margins.left() - margins.right()
+    heights = []
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        widget = item.widget()
+        if widget is not None and widget.isHidden():
+            continue
+        if item.isEmpty() and widget is None:
+            continue
+        if item.hasHeightForWidth():
+            heights.append(item.heightForWidth(inner))
+        else:
+            heights.append(item.minimumSize().height())
+    spacing = layout.spacing() * max(0, len(heights) - 1)
+    return sum(heights) + spacing + margins.top() + margins.bottom()
+
+
+class _Column(QWidget):
+    """A column of parts whose minimum height counts its wrapped text at its width."""
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        least = super().minimumSizeHint()
+        width = self.width() if self.width() > 0 else self.sizeHint().width()
+        return QSize(least.width(), max(least.height(), _column_height(self, width)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()
+
+
+class _ColumnScroll(QScrollArea):
+    """A column that scrolls vertically, never sideways, when the screen is too short for it."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__(objectName="trainingSideScroll")
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        content = self.widget().minimumSizeHint().expandedTo(self.widget().minimumSize())
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(content.width() + bar, min(content.height(), SIDE_MIN_HEIGHT))
 
 
 class TrainingPage(QWidget):
@@ -56,12 +147,13 @@ class TrainingPage(QWidget):
         self.render(self.state.snapshot)
 
     def _build_layout(self) -> None:
-        left = QWidget(objectName="trainingChartsColumn")
+        left = _Column(objectName="trainingChartsColumn")
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
         left_column.setSpacing(6)
-        left_column.addWidget(self.status)
-        left_column.addWidget(self.charts, 1)
+        for plot in self.charts.plots():
+            plot.setMinimumHeight(CHART_PLOT_MIN_HEIGHT)
+        left_column.addWidget(_Fill(self.charts, "trainingChartsHolder"), 1)
         left_column.addWidget(self.groups)  # the clicked step's groups, under its charts
 
         side = QWidget(objectName="trainingSideColumn")
@@ -69,24 +161,37 @@ class TrainingPage(QWidget):
         side_column.setContentsMargins(0, 0, 0, 0)
         side_column.setSpacing(8)
         side_column.addWidget(self.controls)
-        side_column.addWidget(self.frontier, 1)
-        self.frontier.setMinimumHeight(200)
+        side_column.addWidget(_Fill(self.frontier, "frontierHolder"), 1)
+        self.frontier.plot_widget.setMinimumHeight(FRONTIER_PLOT_MIN_HEIGHT)
+        # The controls whole, the frontier's title and caption over a plot at least
+        # FRONTIER_PLOT_MIN_HEIGHT tall: a screen too short for both (1024×768 on a projector,
+        # a 200 % zoom) scrolls this column rather than squeezing the controls' fields.
+        self.side_column = _ColumnScroll(side)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="trainingSplitter")
         splitter.addWidget(left)
-        splitter.addWidget(side)
-        splitter.setStretchFactor(0, 3)
+        splitter.addWidget(self.side_column)
+        splitter.setStretchFactor(0, 3)  # as SIDE_SHARE: _balance_splitter re-shares on resize
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(400)
-        side.setMinimumWidth(340)
+        self.side_column.setMinimumWidth(340)
         self.splitter = splitter
+        self._balanced_width = 0
 
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
         column.addWidget(self.note)
+        column.addWidget(self.status)  # the run's one sentence, the width of the page
         column.addWidget(splitter, 1)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        """The note wrapped at the page's width over the columns' minimum (the zoom that fits
+        the screen is chosen from this)."""
+        least = super().minimumSizeHint()
+        width = self.width() if self.width() > 0 else self.sizeHint().width()
+        return QSize(least.width(), max(least.height(), _column_height(self, width)))
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -100,6 +205,36 @@ class TrainingPage(QWidget):
     def stop(self) -> None:
         """The window is closing: stop the run's timer."""
         self.state.stop()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the note wraps differently: a new minimum height
+            self._balance_splitter()
+        self._fit_group_lines()
+
+    def _balance_splitter(self) -> None:
+        """Charts 60 %, the side column 40 %, or up to half when that keeps each control's
+        label beside its field: labels above their fields make the form ~300 px taller at a
+        200 % zoom, which pushes the frontier out of view."""
+        total = self.width() - self.splitter.handleWidth()
+        if total <= 0 or total == self._balanced_width:
+            return
+        self._balanced_width = total
+        bar = self.side_column.verticalScrollBar().sizeHint().width()
+        compact = self.controls.beside_width() + bar
+        side = max(round(total * SIDE_SHARE), min(compact, round(total * 0.5)))
+        side = min(side, total - self.splitter.widget(0).minimumWidth())
+        self.splitter.setSizes([total - side, side])
+
+    def _fit_group_lines(self) -> None:
+        """About GROUP_SHARE of the page's height for the groups list: three lines on a short
+        screen (the charts keep their height), a whole batch on a large one."""
+        spacing = max(self.groups.list.fontMetrics().lineSpacing(), 1)
+        low, high = GROUP_LINES
+        lines = max(low, min(high, int(self.height() * GROUP_SHARE / spacing)))
+        if lines != self.groups.visible_lines:
+            self.groups.set_visible_lines(lines)
 
     # --- rendering --------------------------------------------------------------------------
 
@@ -117,3 +252,6 @@ class TrainingPage(QWidget):
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
         self.status.setStyleSheet(f"color: {theme.text};")
+        self._fit_group_lines()
+        self._balanced_width = 0  # the controls' compact width changed with the type size
+        self._balance_splitter()

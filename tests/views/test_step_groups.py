@@ -54,7 +54,7 @@ def test_with_no_step_selected_it_shows_the_hint_and_no_lines(view, base_snapsho
 
 def test_each_line_shows_a_groups_title_rewards_and_verdict(view, base_snapshot):
     view.show_snapshot(with_groups(base_snapshot))
-    assert view.heading.text().startswith("Step 3:")
+    assert view.heading.text().startswith("Step 3 · GRPO, seed 1:")
     shown = lines(view)
     assert len(shown) == len(GROUPS)
     for text, group in zip(shown, GROUPS):
@@ -67,7 +67,7 @@ def test_each_line_shows_a_groups_title_rewards_and_verdict(view, base_snapshot)
 def test_the_lines_follow_the_snapshot_and_go_back_to_the_hint(view, base_snapshot):
     view.show_snapshot(with_groups(base_snapshot))
     view.show_snapshot(with_groups(base_snapshot, step=2, groups=GROUPS[:1]))
-    assert view.heading.text().startswith("Step 2:") and len(lines(view)) == 1
+    assert view.heading.text().startswith("Step 2 ·") and len(lines(view)) == 1
     view.show_snapshot(base_snapshot)
     assert view.heading.text() == HINT and view.list.count() == 0
 

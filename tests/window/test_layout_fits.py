@@ -340,17 +340,27 @@ def test_every_step_of_the_length_bias_lesson_fits_at_1280x800(staged, theme):
 
 # --- the Training workspace -----------------------------------------------------------------
 
-TRAINING_PLOT_MIN_PX = 110  # each of the two charts over steps: lines a room can follow
-FRONTIER_MIN_PX = 140  # the frontier's curves and dots
+TRAINING_PLOT_MIN_PX = 120  # each chart over steps: lines and axes a room can follow
+FRONTIER_MIN_PX = 180  # the frontier's curves, their labels and the dots (the column may scroll)
 
 
 def training_page_problems(window: MainWindow) -> list[str]:
+    """What is wrong with the Training page as shown: clipped text, overlaps, squeezed parts,
+    short plots, parts outside the page. Its side column (controls over the frontier) may
+    scroll on a short screen; the controls are then in view at its top."""
     page = window.training_page
     assert window.pages.currentWidget() is page and page.isVisible()
     controls, charts, frontier, groups = page.controls, page.charts, page.frontier, page.groups
-    found = problems_on_screen(window)
-    parts = (page.note, page.status, charts, groups, controls, frontier)
-    found += overlapping(parts)
+    found = [
+        line
+        for line in problems_on_screen(window)
+        # A legend label's right margin is the gap to the next entry, not room for its text.
+        if not (line.startswith("trainingLegend_") and legend_text_fits(window, line))
+    ]
+    left = (page.status, charts, groups)
+    side = (controls, frontier)
+    found += overlapping((page.note, *left, page.side_column))
+    found += overlapping(side)
     found += overlapping((*controls.fields(), *controls.labels.values()))
     found += overlapping(
         (*controls.fields(), controls.step_button, controls.reset_button, controls.progress)
@@ -358,7 +368,7 @@ def training_page_problems(window: MainWindow) -> list[str]:
     found += overlapping((charts.pass_title, *charts.plots(), charts.metric_title))
     found += overlapping((frontier.title, frontier.plot_widget, frontier.caption))
     found += overlapping((groups.heading, groups.list))
-    found += squeezed((*parts, *charts.plots(), frontier.plot_widget, groups.list))
+    found += squeezed((page.note, *left, *side, *charts.plots(), frontier.plot_widget, groups.list))
     found += squeezed((*controls.fields(), controls.step_button, controls.reset_button))
     for plot in charts.plots():
         if plot.height() < TRAINING_PLOT_MIN_PX:
@@ -366,12 +376,32 @@ def training_page_problems(window: MainWindow) -> list[str]:
     if frontier.plot_widget.height() < FRONTIER_MIN_PX:
         found.append(f"the frontier's plot is {frontier.plot_widget.height()} px tall")
     page_rect = window_rect(page)
-    for widget in (*parts, *charts.plots(), frontier.plot_widget, groups.list):
+    for widget in (page.note, *left, page.side_column, *charts.plots(), groups.list):
         if not shown(widget):
             found.append(f"{widget.objectName()} is not shown")
         elif not page_rect.contains(window_rect(widget)):
             found.append(f"{widget.objectName()} sticks out of the page")
+    seen = window_rect(page.side_column.viewport())
+    for widget in (controls, *controls.fields(), controls.step_button, controls.reset_button):
+        if not shown(widget) or not seen.contains(window_rect(widget)):
+            found.append(f"{widget.objectName()} is not visible in the side column")
+    if not shown(frontier.plot_widget):
+        found.append("the frontier is not shown")
     return found
+
+
+def legend_text_fits(window: MainWindow, line: str) -> bool:
+    name = line.split(" ", 1)[0]
+    label = window.training_page.charts.findChild(QLabel, name)
+    margins = label.contentsMargins()
+    needed = label.sizeHint().width() - margins.left() - margins.right()
+    return needed <= label.contentsRect().width() + 1 and (
+        label.fontMetrics().height() <= label.contentsRect().height() + 1
+    )
+
+
+def side_scrolls(window: MainWindow) -> bool:
+    return window.training_page.side_column.verticalScrollBar().maximum() > 0
 
 
 def show_training_page(window: MainWindow, steps: int = 0, selected: int | None = None) -> None:
@@ -393,6 +423,8 @@ def test_the_training_page_fits_every_screen(staged, size, theme):
     show_training_page(window)
     assert window.size().toTuple() == size, "the Training page must not grow the window"
     assert training_page_problems(window) == []
+    if size >= (1280, 800):  # a laptop or larger: the whole side column shows, nothing scrolls
+        assert not side_scrolls(window)
 
 
 @pytest.mark.parametrize("theme", UPDATE_THEMES)
@@ -404,7 +436,11 @@ def test_the_training_page_fits_mid_run_with_a_steps_groups_listed(staged, size,
     assert page.state.snapshot.steps_done == 80 and page.groups.list.count() == 8
     assert window.size().toTuple() == size
     assert training_page_problems(window) == []
-    assert page.groups.list.visualItemRect(page.groups.list.item(0)).height() > 0
+    assert page.groups.visible_lines >= 3
+    if size >= (3840, 2160):  # a large screen lists the whole batch
+        assert page.groups.visible_lines == 8
+    if size >= (1280, 800):
+        assert not side_scrolls(window)
 
 
 @pytest.mark.parametrize("theme", UPDATE_THEMES)
@@ -423,6 +459,12 @@ def test_the_training_page_at_200_percent_on_a_1280x800_screen(staged, theme):
         assert window.size().toTuple() == (1280, 800)
         assert window.presentation.shown_zoom >= lab_zoom, "the Training page stepped the zoom down"
         assert training_page_problems(window) == []
+        # The side column scrolls here; scrolled down, the frontier's plot is whole in view.
+        column = window.training_page.side_column
+        column.verticalScrollBar().setValue(column.verticalScrollBar().maximum())
+        QApplication.processEvents()
+        plot = window.training_page.frontier.plot_widget
+        assert window_rect(column.viewport()).contains(window_rect(plot))
     finally:
         window.presentation.set_zoom(1.0, remember=False)
         window.presentation.fit_to(None)
@@ -430,6 +472,8 @@ def test_the_training_page_at_200_percent_on_a_1280x800_screen(staged, theme):
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size):
+    """Every page of the stack counts towards the window's minimum: the Training page's must
+    not grow the window or step the zoom down once the lecturer goes back to the lab."""
     window = staged(size, "projector")
     window.presentation.fit_to(QSize(*size))
     zoom = window.presentation.shown_zoom
@@ -444,3 +488,21 @@ def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size)
         assert problems_on_screen(window) == []
     finally:
         window.presentation.fit_to(None)
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+def test_every_step_of_the_stall_lesson_fits_at_1280x800(staged, theme):
+    """The lesson bar above the Training page: a training step still fits a laptop screen."""
+    window = staged((1280, 800), theme)
+    window.lessons.start("why-runs-stall")
+    for index in range(window.lessons.step_count):
+        window.lessons.go_to(index)
+        for _ in range(3):
+            QApplication.processEvents()
+        where = f"step {index + 1}"
+        assert window.size().toTuple() == (1280, 800), where
+        if window.lessons.step.is_training:
+            assert training_page_problems(window) == [], where
+        else:
+            assert problems_on_screen(window) == [], where
+    window.lessons.exit()

@@ -263,13 +263,13 @@ def test_clicking_a_step_on_the_charts_lists_its_groups(qtbot, window):
     click_step(qtbot, page, 3)
     assert page.state.snapshot.selected_step == 3
     assert page.charts.marker_step() == 3
-    assert page.groups.heading.text().startswith("Step 3:")
+    assert page.groups.heading.text().startswith("Step 3 · GRPO")
     config = window.workbench.training_config
     assert page.groups.list.count() == config.batch
     first = page.groups.list.item(0).text()
     assert page.state.snapshot.groups[0].title in first
     click_step(qtbot, page, 5, chart=1)  # the second chart answers the same way
-    assert page.groups.heading.text().startswith("Step 5:")
+    assert page.groups.heading.text().startswith("Step 5 ·")
 
 
 def test_clicking_a_group_opens_it_in_the_lab_and_ctrl_z_undoes_it(qtbot, window):
