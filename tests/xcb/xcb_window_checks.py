@@ -191,3 +191,51 @@ def test_the_update_controls_mnemonics_focus_their_fields(qtbot, qtlog, active):
         owner = focused if focused is field else getattr(focused, "parent", lambda: None)()
         assert field in (focused, owner), f"Alt+{letter} ({text!r}) did not focus its field"
     assert ambiguous(qtlog) == []
+
+
+def shown_workspace(window: MainWindow) -> str:
+    """As ``workspace``, knowing the Training page too."""
+    page = window.pages.currentWidget()
+    checked = [action.objectName() for action in window.workspace_actions if action.isChecked()]
+    assert len(checked) == 1, checked
+    if page.objectName() == "trainingView":
+        assert checked == ["trainingWorkspaceAction"]
+        return "training"
+    return workspace(window)
+
+
+def test_ctrl_t_switches_to_the_training_run_and_back(qtbot, qtlog, active):
+    window = active
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    assert shown_workspace(window) == "training", "Ctrl+T did not show the Training run"
+    page = window.training_page
+    assert page.isVisible() and window.windowTitle().startswith("Training run")
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    assert shown_workspace(window) == "lab", "Ctrl+T again did not go back to the lab"
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    press(qtbot, window, Qt.Key.Key_L, CONTROL)
+    assert shown_workspace(window) == "lab", "Ctrl+L did not go back to the lab"
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    assert shown_workspace(window) == "training", "Ctrl+T did not show Training from Update"
+    press(qtbot, window, Qt.Key.Key_E, CONTROL)
+    assert shown_workspace(window) == "compare", "Ctrl+E did not show easy vs hard from Training"
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    assert shown_workspace(window) == "training"
+    press(qtbot, window, Qt.Key.Key_L, CONTROL)
+    assert shown_workspace(window) == "lab"
+    assert ambiguous(qtlog) == []
+
+
+def test_on_the_training_page_no_key_is_bound_twice_and_a_run_plays(qtbot, qtlog, active):
+    window = active
+    window.install_deferred_features()
+    press(qtbot, window, Qt.Key.Key_T, CONTROL)
+    page = window.training_page
+    assert conflicts(window) == {}
+    qtbot.mouseClick(page.controls.play_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=20_000)
+    press(qtbot, window, Qt.Key.Key_L, CONTROL)  # leaving pauses the run
+    assert shown_workspace(window) == "lab" and not page.state.playing
+    assert conflicts(window) == {}
+    assert ambiguous(qtlog) == []
