@@ -262,3 +262,48 @@ def test_an_unknown_workspace_names_the_choices(capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "lab" in err and "update" in err and "compare" in err
+
+
+def test_workspace_training_screenshot_shows_the_training_page(tmp_path):
+    from PySide6.QtGui import QImage
+
+    lab, training = tmp_path / "lab.png", tmp_path / "training.png"
+    for target, extra in ((lab, ()), (training, ("--workspace", "training"))):
+        result = run_app(*extra, "--screenshot", str(target), "--size", "1280x800")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == f"wrote {target} (1280x800)"
+        assert "Traceback" not in result.stderr
+    image = QImage(str(training))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert image != QImage(str(lab)), "the Training screenshot shows the lab"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [("--theme", "projector", "--size", "1024x768"), ("--zoom", "200")],
+    ids=["projector-1024x768", "zoom-200"],
+)
+def test_workspace_training_screenshots_are_exactly_the_requested_size(tmp_path, extra):
+    from PySide6.QtGui import QImage
+
+    target = tmp_path / "training.png"
+    result = run_app("--workspace", "training", "--screenshot", str(target), *extra)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    size = extra[extra.index("--size") + 1] if "--size" in extra else "1280x800"
+    image = QImage(str(target))
+    assert f"{image.width()}x{image.height()}" == size, "the Training page grew the window"
+
+
+def test_workspace_training_opens_the_training_page(qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    setup = check_lab_arguments(build_parser().parse_args(["--workspace", "training"]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.workbench.workspace == "training"
+    page = window.training_page
+    assert window.pages.currentWidget() is page and page.objectName() == "trainingView"
+    assert window.training_action.isChecked() and not window.lab_action.isChecked()
+    assert window.windowTitle().startswith("Training run")
+    assert not page.state.playing and page.state.run.step_count == 0
