@@ -7,6 +7,7 @@ it taught anything). Activating a line (click, Enter) asks for that group; the v
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import LIGHT, Theme
@@ -15,6 +16,26 @@ from grpo_desktop.core.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.fonts import scaled_font
 
 HINT = "Click a step on the charts to list the groups it drew; open any of them in the Lab."
+TITLE = "A step's groups"  # the heading while no step is chosen (the hint is in the list)
+
+
+class _GroupList(QListWidget):
+    """The list; empty, it shows the hint in its middle rather than a blank box."""
+
+    def __init__(self) -> None:
+        super().__init__(objectName="stepGroupsList")
+        self.placeholder = HINT
+        self.placeholder_colour = QColor(LIGHT.muted)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        super().paintEvent(event)
+        if self.count() == 0 and self.placeholder:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.placeholder_colour)
+            painter.setFont(self.font())
+            flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+            painter.drawText(self.viewport().rect().adjusted(8, 2, -8, -2), flags, self.placeholder)
+            painter.end()
 
 
 class StepGroups(QWidget):
@@ -25,10 +46,10 @@ class StepGroups(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stepGroups")
-        self.heading = QLabel(HINT, objectName="stepGroupsHeading")
+        self.heading = QLabel(TITLE, objectName="stepGroupsHeading")
         self.heading.setWordWrap(True)
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
-        self.list = QListWidget(objectName="stepGroupsList")
+        self.list = _GroupList()
         self.list.setAccessibleName("Groups drawn at the selected step")
         self.list.setWordWrap(True)
         # A click asks (itemClicked), and so do Enter and a double click (itemActivated). Where
@@ -58,6 +79,10 @@ class StepGroups(QWidget):
     def visible_lines(self) -> int:
         return self._lines
 
+    def placeholder_text(self) -> str:
+        """What the empty list shows ("" once it lists groups)."""
+        return self.list.placeholder if self.list.count() == 0 else ""
+
     def _request(self, item: QListWidgetItem) -> None:
         if item is self._asked:
             return  # the same click's second signal
@@ -75,7 +100,8 @@ class StepGroups(QWidget):
         self._shown = key
         self.list.clear()
         if snapshot.selected_step is None:
-            self.heading.setText(HINT)
+            self.heading.setText(TITLE)
+            self.list.viewport().update()  # the hint, drawn in the empty list
             return
         # One short line (a 200 % zoom has no height to spare); the algorithm is the frontier's.
         label = ALGORITHM_INFO[snapshot.focus].label if snapshot.focus in ALGORITHM_INFO else ""
@@ -95,4 +121,6 @@ class StepGroups(QWidget):
         self.heading.setFont(scaled_font(theme.type_scale))
         self.heading.setStyleSheet(f"color: {theme.muted};")
         self.list.setFont(scaled_font(theme.type_scale))
+        self.list.placeholder_colour = QColor(theme.muted)
+        self.list.viewport().update()
         self.set_visible_lines(self._lines)

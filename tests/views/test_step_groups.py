@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 from grpo_desktop.core.theme import LIGHT, PROJECTOR
 from grpo_desktop.core.training import TrainingConfig, TrainingRun
 from grpo_desktop.core.training_snapshot import GroupSummary, build_training_snapshot
-from grpo_desktop.views.step_groups import HINT, StepGroups
+from grpo_desktop.views.step_groups import HINT, TITLE, StepGroups
 
 GROUPS = (
     GroupSummary(0, "Sum of odd numbers", "1 0 0 1", "+0.87 −0.87 −0.87 +0.87", "informative"),
@@ -48,13 +48,18 @@ def lines(view: StepGroups) -> list[str]:
 def test_with_no_step_selected_it_shows_the_hint_and_no_lines(view, base_snapshot):
     view.show_snapshot(base_snapshot)
     assert base_snapshot.selected_step is None
-    assert view.heading.text() == HINT
+    assert view.heading.text() == TITLE
     assert view.list.count() == 0
+    assert view.placeholder_text() == HINT, "the empty list shows the hint, not a blank box"
+    image = view.list.viewport().grab().toImage()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 3) for y in range(image.height())}
+    assert len(colours) > 2, "the hint is drawn in the list"
 
 
 def test_each_line_shows_a_groups_title_rewards_and_verdict(view, base_snapshot):
     view.show_snapshot(with_groups(base_snapshot))
     assert view.heading.text().startswith("Step 3 · GRPO, seed 1:")
+    assert view.placeholder_text() == ""
     shown = lines(view)
     assert len(shown) == len(GROUPS)
     for text, group in zip(shown, GROUPS):
@@ -69,7 +74,8 @@ def test_the_lines_follow_the_snapshot_and_go_back_to_the_hint(view, base_snapsh
     view.show_snapshot(with_groups(base_snapshot, step=2, groups=GROUPS[:1]))
     assert view.heading.text().startswith("Step 2 ·") and len(lines(view)) == 1
     view.show_snapshot(base_snapshot)
-    assert view.heading.text() == HINT and view.list.count() == 0
+    assert view.heading.text() == TITLE and view.list.count() == 0
+    assert view.placeholder_text() == HINT
 
 
 def test_a_real_runs_step_lists_every_group_it_drew(view, base_snapshot, qapp):

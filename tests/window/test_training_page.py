@@ -258,7 +258,7 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
 
 def test_clicking_a_step_on_the_charts_lists_its_groups(qtbot, window):
     page = show_training(qtbot, window)
-    assert page.groups.list.count() == 0 and "Click a step" in page.groups.heading.text()
+    assert page.groups.list.count() == 0 and "Click a step" in page.groups.placeholder_text()
     take_steps(qtbot, page, 5)
     click_step(qtbot, page, 3)
     assert page.state.snapshot.selected_step == 3
