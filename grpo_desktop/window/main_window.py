@@ -52,6 +52,15 @@ from grpo_desktop.window.stage_controls import StageControls
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
 EXPLANATION_TABS = ("math", "ppo")  # the worked math, "one model, not four"
+LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
+WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
+    LAB: LAB_HINT,
+    UPDATE: "Click a token to see its whole computation; Length bias and Clip-higher set up the "
+    "classic demonstrations.",
+    TRAINING: "Press Play (or Step); click a step on the charts to list its groups and open one "
+    "in the Lab.",
+    COMPARE: "Click a card on either side, or press its number 1–9, to mark it right or wrong.",
+}
 
 
 class _AfterResize(QObject):
@@ -114,9 +123,7 @@ class MainWindow(QMainWindow):
         # Lessons and exports are not needed for the first paint: they install right after it
         # (or at once, when something asks for them) so start-up stays near a bare window.
         QTimer.singleShot(150, self.install_deferred_features)
-        self.statusBar().showMessage(
-            "Click a card, or press its number 1–9, to mark it right or wrong."
-        )
+        self.statusBar().showMessage(LAB_HINT)
         if theme is not LIGHT:
             self.presentation.theme_name = theme.name
         self.presentation.apply()
@@ -687,6 +694,7 @@ class MainWindow(QMainWindow):
         # Off its page the lab's own views wait, and catch up once on return.
         self.lab.set_suspended(workspace in (UPDATE, TRAINING))
         self._show_math(self.workbench.lab.snapshot)
+        self.statusBar().showMessage(WORKSPACE_HINTS[workspace])
         for action, name in zip(self.workspace_actions, (LAB, UPDATE, TRAINING, COMPARE)):
             if action.isChecked() != (workspace == name):
                 action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
@@ -773,7 +781,11 @@ class MainWindow(QMainWindow):
             "frontier": lambda: self.training_page.frontier,
             "training-controls": lambda: self.training_page.controls,
         }
-        return targets.get(name, lambda: None)()
+        target = targets.get(name, lambda: None)()
+        page = self._workspace_pages.get(UPDATE)
+        if page is not None:
+            page.reveal(target)  # a ringed chart must not sit scrolled out of view
+        return target
 
     # --- look -------------------------------------------------------------------------------
 

@@ -27,3 +27,12 @@ def test_the_worked_math_catches_up_after_the_update_page(window):
     assert window.math_panel.toPlainText() == before
     window.workbench.set_workspace(LAB)
     assert window.math_panel.toPlainText() != before
+
+
+def test_the_status_bar_says_what_to_do_in_each_workspace(window):
+    from grpo_desktop.window.main_window import WORKSPACE_HINTS
+
+    for workspace in ("update", "training", "compare", "lab"):
+        window.workbench.set_workspace(workspace)
+        assert window.statusBar().currentMessage() == WORKSPACE_HINTS[workspace]
+    assert "token" in WORKSPACE_HINTS["update"] and "Play" in WORKSPACE_HINTS["training"]
