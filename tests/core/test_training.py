@@ -658,7 +658,7 @@ def test_a_run_too_large_to_keep_its_groups_is_refused_up_front():
 
     huge = replace(TrainingConfig(), steps=5000, seeds=32, batch=64, group_size=64)
     assert stored_group_bytes(huge) > MAX_STORED_GROUP_BYTES
-    with pytest.raises(ValueError, match="would keep .* MB of sampled groups"):
+    with pytest.raises(ValueError, match=r"would keep .* MB of sampled groups"):
         check_training_config(huge)
     assert stored_group_bytes(TrainingConfig()) < 2**23  # the default run keeps under 8 MB
 
