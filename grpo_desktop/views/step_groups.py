@@ -51,7 +51,11 @@ class StepGroups(QWidget):
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.list = _GroupList()
         self.list.setAccessibleName("Groups drawn at the selected step")
-        self.list.setWordWrap(True)
+        # One line per group (a long one ends in "…"; its tooltip has it whole): wrapped lines
+        # left a 200 % zoom's short list showing a single group.
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # A click asks (itemClicked), and so do Enter and a double click (itemActivated). Where
         # one click also activates (KDE's default), both fire for the same click: ask once.
         self._asked: QListWidgetItem | None = None
@@ -110,10 +114,9 @@ class StepGroups(QWidget):
             f"Step {snapshot.selected_step} · {who}: click a group to open it in the Lab"
         )
         for group in snapshot.groups:
-            item = QListWidgetItem(
-                f"#{group.index + 1} {group.title} · rewards {group.rewards} · {group.verdict}"
-            )
-            item.setToolTip(f"advantages {group.advantages}")
+            text = f"#{group.index + 1} {group.title} · rewards {group.rewards} · {group.verdict}"
+            item = QListWidgetItem(text)
+            item.setToolTip(f"{text}\nadvantages {group.advantages}")
             item.setData(Qt.ItemDataRole.UserRole, group.index)
             self.list.addItem(item)
 

@@ -154,3 +154,16 @@ def test_one_click_asks_once_where_a_single_click_also_activates(view, base_snap
     view.list.setCurrentRow(2)
     qtbot.keyClick(view.list, Qt.Key.Key_Return)
     assert asked == [1, 2]
+
+
+def test_each_group_is_one_line_even_in_a_narrow_list(view, base_snapshot, qtbot):
+    view.resize(260, 200)
+    view.show_snapshot(with_groups(base_snapshot))
+    QApplication.processEvents()
+    heights = {view.list.visualItemRect(view.list.item(row)).height() for row in range(3)}
+    assert max(heights) < 2 * view.list.fontMetrics().height(), "a line wrapped"
+    assert (
+        view.list.horizontalScrollBar().maximum() == 0
+        or not view.list.horizontalScrollBar().isVisible()
+    )
+    assert GROUPS[0].verdict in view.list.item(0).toolTip(), "the tooltip has the whole line"
