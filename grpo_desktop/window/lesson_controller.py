@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QStatusBar, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox, QScrollArea, QStatusBar, QWidget
 
 from grpo_desktop.core.lessons import Lesson, LessonError, LessonStep, get_lesson, load_lessons
 from grpo_desktop.core.theme import Theme
@@ -333,7 +333,13 @@ class LessonController(QObject):
         self._set_hidden(step.hide_advantages)  # before the view: hidden bars do not animate
         self.workbench.set_view(step.view, animate=True)
         self.window.show_explanation("ppo" if step.highlight == "ppo" else "math")
-        self.spotlight.set_target(self.window.highlight_target(step.highlight))
+        target = self.window.highlight_target(step.highlight)
+        self.spotlight.set_target(target)
+        if step.is_training and target is not None:
+            # On a short screen the Training page's side column scrolls: bring the ringed part
+            # (the frontier under the controls) into view now, and once the page is laid out.
+            self._bring_into_view(target)
+            QTimer.singleShot(0, lambda: self._bring_into_view(target))
         self.bar.show_step(self._lesson, self._index, self.can_reveal)
         last = self._index == len(self._lesson.steps) - 1
         self.next_action.setText("&Finish lesson" if last else "&Next step")
@@ -351,6 +357,18 @@ class LessonController(QObject):
         state.run.run(step.training_steps)
         state.set_focus(step.focus)
         state.set_metric(step.metric)  # the last request rebuilds the snapshot for the run shown
+
+    def _bring_into_view(self, target: QWidget) -> None:
+        """Scroll the nearest scroll area around ``target`` so it shows (if still ringed)."""
+        if self.spotlight.target() is not target:
+            return  # the lecturer has paged on
+        node = target.parentWidget()
+        while node is not None:
+            if isinstance(node, QScrollArea) and node.widget() is not None:
+                if node.widget().isAncestorOf(target):
+                    node.ensureWidgetVisible(target, 0, 0)
+                return
+            node = node.parentWidget()
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)

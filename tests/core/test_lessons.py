@@ -1288,7 +1288,7 @@ def training_numbers_shown(step: LessonStep) -> set[str]:
 
 def training_step_number_problems(step: LessonStep) -> list[str]:
     """Numbers a training step's text quotes that its screen does not show."""
-    text = _TAG.sub("", step.text).replace(_FRONTIER_FORMULA, "")
+    text = _TAG.sub("", step.text).replace("\u00a0", " ").replace(_FRONTIER_FORMULA, "")
     shown = training_numbers_shown(step)
     return [match.group(0) for match in _NUMBER.finditer(text) if match.group(0) not in shown] + [
         f"{m.group(0)!r} uses a hyphen" for m in _ASCII_NEGATIVE.finditer(text)
@@ -1356,6 +1356,7 @@ def test_the_stall_lesson_asks_before_it_reveals() -> None:
     ask, reveal = steps[1], steps[2]
     assert ask.training_steps == 0 and ask.highlight == "frontier" and "?" in ask.text
     assert "softmax" in ask.text  # honest about the toy
+    assert "1\u00a0−\u00a0p^G\u00a0−\u00a0(1\u00a0−\u00a0p)^G" in ask.text  # never split in two
     assert reveal.training == ask.training and reveal.training_steps > 0
     assert reveal.highlight == "frontier" and "?" not in reveal.text
     assert f"{reveal.training_steps} steps" in _TAG.sub("", reveal.text)

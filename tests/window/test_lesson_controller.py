@@ -969,3 +969,27 @@ def test_the_command_line_starts_the_stall_lesson_and_takes_a_screenshot(tmp_pat
     assert result.stdout.startswith("wrote ")
     image = QImage(str(target))
     assert not image.isNull() and image.width() > 0
+
+
+def test_a_ringed_part_of_a_scrolling_side_column_is_scrolled_into_view(qtbot, window, lessons):
+    # The projector's large type on a 1280×800 screen: the Training page's side column (the
+    # controls over the frontier) scrolls, and a step about the frontier must show it.
+    window.presentation.set_theme("projector", remember=False)
+    try:
+        window.resize(1280, 800)
+        lessons.start(STALL)
+        for index, step in enumerate(get_lesson(STALL).steps):
+            lessons.go_to(index)
+            for _ in range(3):
+                QApplication.processEvents()
+            if step.highlight not in ("frontier", "training-controls"):
+                continue
+            side = window.training_page.side_column
+            target = expected_target(window, step.highlight)
+            seen = QRect(side.viewport().mapTo(window, QPoint(0, 0)), side.viewport().size())
+            ringed = QRect(target.mapTo(window, QPoint(0, 0)), target.size())
+            assert seen.contains(ringed), f"step {index + 1}: {ringed} not inside {seen}"
+        assert side.verticalScrollBar().maximum() > 0  # the check above was not vacuous
+    finally:
+        lessons.exit()
+        window.presentation.set_theme("light", remember=False)
