@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
 from grpo_desktop import core
-from grpo_desktop.core.formatting import ascii_fallback, number, signed
+from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
+from grpo_desktop.core.reward_functions import combine_rewards
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
@@ -36,7 +37,14 @@ def parse_rewards(tokens: Sequence[str]) -> list[float]:
 
 
 #: Options of ``score`` that take a value (the next argument is never a reward).
-_VALUE_OPTIONS = ("--convention", "-c")
+_VALUE_OPTIONS = ("--convention", "-c", "--component", "--weight")
+
+#: Abbreviations that argparse would now find ambiguous (``--component``) but that always meant
+#: ``--convention``.
+_CONVENTION_ABBREVIATIONS = ("--c", "--co")
+
+#: Spellings of a missing reward in ``--component`` (TRL: the reward function returned None).
+_MISSING = ("none", "nan")
 
 
 def _is_reward_token(token: str) -> bool:
@@ -48,11 +56,69 @@ def _is_reward_token(token: str) -> bool:
 
 
 def _takes_value(token: str) -> bool:
-    """``-c`` or ``--convention`` (or an abbreviation argparse accepts, ``--conv``) without
-    ``=value``: the next argument is the option's value."""
+    """``-c``, ``--convention``, ``--component`` or ``--weight`` (or an abbreviation argparse
+    accepts, ``--conv``, ``--w``) without ``=value``: the next argument is the option's value."""
     if "=" in token:
         return False
-    return token in _VALUE_OPTIONS or (len(token) > 2 and _VALUE_OPTIONS[0].startswith(token))
+    return token in _VALUE_OPTIONS or (
+        token.startswith("--")
+        and len(token) > 2
+        and any(option.startswith(token) for option in _VALUE_OPTIONS if option.startswith("--"))
+    )
+
+
+def _name_and_value(kind: str, text: str, example: str) -> tuple[str, str]:
+    """``NAME=VALUE`` split at the first ``=``; ValueError for a missing ``=`` or name."""
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not equals or not name:
+        raise ValueError(f"{kind} {text!r} must read NAME=VALUE, e.g. {example}")
+    return name, value
+
+
+def parse_components(texts: Sequence[str]) -> dict[str, list[float | None]]:
+    """``--component`` values (``accuracy=1,0,none,1``) as name -> rewards, None when missing."""
+    components: dict[str, list[float | None]] = {}
+    for text in texts:
+        name, value = _name_and_value("component", text, "accuracy=1,0,0,1")
+        if name in components:
+            raise ValueError(f"component {name!r} is given twice")
+        rewards: list[float | None] = []
+        for part in value.replace(",", " ").split():
+            if part.lower() in _MISSING:
+                rewards.append(None)
+                continue
+            try:
+                rewards.append(float(part.replace("\u2212", "-")))
+            except ValueError:
+                raise ValueError(
+                    f"component {name!r}: reward {part!r} is not a number (or none for missing)"
+                ) from None
+        if not rewards:
+            raise ValueError(f"component {name!r} has no rewards")
+        if components:
+            first, first_rewards = next(iter(components.items()))
+            if len(rewards) != len(first_rewards):
+                raise ValueError(
+                    f"component {name!r} has {len(rewards)} rewards but {first!r} has "
+                    f"{len(first_rewards)}: every component scores the same answers"
+                )
+        components[name] = rewards
+    return components
+
+
+def parse_weights(texts: Sequence[str]) -> dict[str, float]:
+    """``--weight`` values (``format=0.5``) as name -> weight."""
+    weights: dict[str, float] = {}
+    for text in texts:
+        name, value = _name_and_value("weight", text, "format=0.5")
+        if name in weights:
+            raise ValueError(f"weight of {name!r} is given twice")
+        try:
+            weights[name] = float(value.strip().replace("\u2212", "-"))
+        except ValueError:
+            raise ValueError(f"weight of {name!r}: {value!r} is not a number") from None
+    return weights
 
 
 def split_rewards_from_options(argv: Sequence[str]) -> list[str]:
@@ -64,6 +130,9 @@ def split_rewards_from_options(argv: Sequence[str]) -> list[str]:
     index = 0
     while index < len(tokens):
         token = tokens[index]
+        name, equals, value = token.partition("=")
+        if name in _CONVENTION_ABBREVIATIONS:  # --c meant --convention before --component existed
+            token = f"--convention{equals}{value}"
         if token == "--":
             rewards.extend(tokens[index + 1 :])
             break
@@ -86,7 +155,26 @@ def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentPar
         + "; ".join(f"{c.name}: {c.formula} ({c.source})" for c in core.CONVENTIONS.values()),
     )
     parser.add_argument(
-        "rewards", nargs="+", metavar="REWARD", help="the group's rewards, e.g. 1 0 0 1 or 1,0,0,1"
+        "rewards",
+        nargs="*",
+        metavar="REWARD",
+        help="the group's rewards, e.g. 1 0 0 1 or 1,0,0,1 (or give --component instead)",
+    )
+    parser.add_argument(
+        "--component",
+        action="append",
+        default=[],
+        metavar="NAME=R1,R2,...",
+        help="one reward function's rewards for the group (repeatable), e.g. "
+        "accuracy=1,0,0,1; none marks an answer it did not score. The reward of each answer "
+        "is the weighted sum of the components, missing ones skipped (TRL's nansum)",
+    )
+    parser.add_argument(
+        "--weight",
+        action="append",
+        default=[],
+        metavar="NAME=W",
+        help="weight of a component (repeatable; default 1), e.g. format=0.5",
     )
     parser.add_argument(
         "--convention",
@@ -104,7 +192,14 @@ def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentPar
     return parser
 
 
-def stats_as_json(stats: core.GroupStats) -> str:
+def stats_as_json(
+    stats: core.GroupStats,
+    components: dict[str, list[float | None]] | None = None,
+    weights: dict[str, float] | None = None,
+) -> str:
+    extra: dict[str, object] = {}
+    if components is not None:
+        extra = {"components": components, "weights": weights or {}}
     return json.dumps(
         {
             "rewards": stats.rewards.tolist(),
@@ -115,6 +210,7 @@ def stats_as_json(stats: core.GroupStats) -> str:
             "pushed_down": stats.pushed_down,
             "degenerate": stats.degenerate,
             "convention": stats.convention,
+            **extra,
         },
         allow_nan=False,  # strict JSON: a value that is not finite is an error, never "Infinity"
     )
@@ -128,14 +224,60 @@ def push_word(advantage: float) -> str:
     return "none"
 
 
-def stats_as_table(stats: core.GroupStats) -> str:
+def _component_cell(value: float | None) -> str:
+    return "none" if value is None else number(value)
+
+
+def _weighted_sum_text(weights: dict[str, float]) -> str:
+    """``accuracy + 0.5 × format``: the sum each answer's reward is."""
+    terms = []
+    for position, (name, weight) in enumerate(weights.items()):
+        sign = MINUS if weight < 0 else "+"
+        size = abs(weight)
+        term = name if size == 1 else f"{number(size)} × {name}"
+        if position == 0:
+            terms.append(term if weight >= 0 else f"{MINUS}{term}")
+        else:
+            terms.append(f"{sign} {term}")
+    return " ".join(terms)
+
+
+def stats_as_table(
+    stats: core.GroupStats,
+    components: dict[str, list[float | None]] | None = None,
+    weights: dict[str, float] | None = None,
+) -> str:
     convention = core.get_convention(stats.convention)
-    lines = [f"{'#':>3}  {'reward':>8}  {'advantage':>11}  push"]
+    components = components or {}
+    widths = {name: max(8, len(name)) for name in components}
+    header = "".join(f"  {name:>{widths[name]}}" for name in components)
+    lines = [f"{'#':>3}{header}  {'reward':>8}  {'advantage':>11}  push"]
     for index, (reward, advantage) in enumerate(zip(stats.rewards, stats.advantages), start=1):
+        cells = "".join(
+            f"  {_component_cell(values[index - 1]):>{widths[name]}}"
+            for name, values in components.items()
+        )
         lines.append(
-            f"{index:>3}  {number(reward):>8}  {signed(advantage, 6):>11}  {push_word(advantage)}"
+            f"{index:>3}{cells}  {number(reward):>8}  {signed(advantage, 6):>11}  "
+            f"{push_word(advantage)}"
         )
     lines.append("")
+    if components:
+        weights = weights or {}
+        lines.append("weights: " + ", ".join(f"{name} {number(w)}" for name, w in weights.items()))
+        lines.append(
+            f"reward = {_weighted_sum_text(weights)}; a none is skipped (TRL's weighted nansum)"
+        )
+        unscored = [
+            str(index)
+            for index in range(1, stats.group_size + 1)
+            if all(values[index - 1] is None for values in components.values())
+        ]
+        if unscored:
+            lines.append(
+                f"answer {', '.join(unscored)}: no component scored "
+                f"{'it' if len(unscored) == 1 else 'them'}, so the reward is 0 (TRL warns)"
+            )
     lines.append(
         f"group: G = {stats.group_size}, mean = {number(stats.mean)}, std = {number(stats.std)}, "
         f"degenerate = {'yes' if stats.degenerate else 'no'}"
@@ -162,10 +304,27 @@ def run_score(argv: Sequence[str]) -> int:
     """Entry point of ``grpo-desktop score``; returns the process exit status."""
     parser = build_score_parser()
     args = parser.parse_args(split_rewards_from_options(argv))
+    if args.rewards and args.component:
+        parser.error("give either plain rewards or --component NAME=..., not both")
+    if not args.rewards and not args.component:
+        parser.error("the following arguments are required: REWARD (or --component NAME=...)")
+    if args.weight and not args.component:
+        parser.error("--weight applies to --component rewards; plain rewards have no weights")
     try:
-        rewards = parse_rewards(args.rewards)
-        stats = core.group_stats(rewards, args.convention)
-        text = stats_as_json(stats) if args.json else stats_as_table(stats)
+        if args.component:
+            components = parse_components(args.component)
+            given = parse_weights(args.weight)
+            combined = combine_rewards(components, given)
+            weights = {name: given.get(name, 1.0) for name in components}
+            stats = core.group_stats(combined, args.convention)
+            if args.json:
+                text = stats_as_json(stats, components, weights)
+            else:
+                text = stats_as_table(stats, components, weights)
+        else:
+            rewards = parse_rewards(args.rewards)
+            stats = core.group_stats(rewards, args.convention)
+            text = stats_as_json(stats) if args.json else stats_as_table(stats)
     except ValueError as error:
         write_text(f"{parser.prog}: error: {error}", sys.stderr)
         return 2

@@ -120,3 +120,100 @@ def test_score_json_never_prints_infinity_for_a_spread_too_wide_for_float64(caps
     assert main(["score", "1.7e308", "-1.7e308", "--convention", "trl", "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "too large" in captured.err
+
+
+# --- several reward functions: --component NAME=... and --weight NAME=W ------------------------
+
+R1_EXAMPLE = [
+    "--component",
+    "accuracy=1,0,0,1",
+    "--component",
+    "format=1,1,0,1",
+    "--weight",
+    "format=0.5",
+]
+
+
+def test_score_combines_deepseek_r1_style_accuracy_and_format_rewards(capsys):
+    assert main(["score", *R1_EXAMPLE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["#", "accuracy", "format", "reward", "advantage", "push"]
+    # accuracy + 0.5 * format = 1.5, 0.5, 0, 1.5; mean 0.875, population std 0.649519
+    assert lines[1].split() == ["1", "1", "1", "1.5", "+0.962250", "▲", "up"]
+    assert lines[3].split() == ["3", "0", "0", "0", "−1.347151", "▼", "down"]
+    out = "\n".join(lines)
+    assert "weights: accuracy 1, format 0.5" in out
+    assert "reward = accuracy + 0.5 × format" in out
+    assert "mean = 0.875, std = 0.649519" in out
+
+
+def test_score_json_of_components_has_the_combined_rewards_components_and_weights(capsys):
+    assert main(["score", *R1_EXAMPLE, "--convention", "trl", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {
+        "rewards",
+        "mean",
+        "std",
+        "advantages",
+        "pushed_up",
+        "pushed_down",
+        "degenerate",
+        "convention",
+        "components",
+        "weights",
+    }
+    assert data["rewards"] == [1.5, 0.5, 0.0, 1.5]
+    assert data["components"] == {"accuracy": [1, 0, 0, 1], "format": [1, 1, 0, 1]}
+    assert data["weights"] == {"accuracy": 1.0, "format": 0.5}
+    assert data["mean"] == pytest.approx(0.875)
+    assert data["convention"] == "trl"
+
+
+def test_score_skips_a_missing_component_reward_as_trl_does(capsys):
+    args = ["--component", "math=1,none,0,NaN", "--component", "code=none,-1,0.5,none", "--json"]
+    assert main(["score", *args]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert data["rewards"] == [1.0, -1.0, 0.5, 0.0]  # the last answer: nothing scored it -> 0
+    assert data["components"]["math"] == [1.0, None, 0.0, None]
+    assert main(["score", *args[:-1]]) == 0
+    table = capsys.readouterr().out
+    assert "none" in table and "answer 4: no component scored it" in table
+
+
+def test_score_takes_negative_component_values_and_weights_and_the_short_convention(capsys):
+    args = ["--component=a=-1,0", "--component", "b=−2,1", "--weight", "b=-1", "--c", "trl"]
+    assert main(["score", *args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rewards"] == [1.0, -1.0]
+    assert data["convention"] == "trl"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["1", "0", "--component", "a=1,0"], "not both"),
+        (["--component", "a=1,0", "--weight", "b=2"], "weight for unknown component 'b'"),
+        (["--component", "a=1,0", "--component", "b=1,0,1"], "'b' has 3 rewards but 'a' has 2"),
+        (["--component", "a=1,x"], "component 'a': reward 'x' is not a number"),
+        (["--component", "a"], "must read NAME=VALUE"),
+        (["--component", "=1,0"], "must read NAME=VALUE"),
+        (["--component", "a=1,0", "--weight", "a"], "must read NAME=VALUE"),
+        (["--component", "a=1,0", "--weight", "a=big"], "weight of 'a': 'big' is not a number"),
+        (["--component", "a=1,0", "--weight", "a=nan"], "a weight must be a finite number"),
+        (["--component", "a=1,0", "--component", "a=0,1"], "given twice"),
+        (["--component", "a="], "has no rewards"),
+        (["--component", "a=1,inf"], "a reward must be finite"),
+        (["1", "0", "--weight", "a=1"], "--weight applies to --component"),
+        (["--component", "a=1", "-c", "trl"], "undefined for a group of 1"),
+    ],
+)
+def test_bad_component_input_exits_2_with_one_clear_line_on_stderr(capsys, args, message):
+    with pytest.raises(SystemExit) as exit_info:
+        status = main(["score", *args])
+        raise SystemExit(status)
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]

@@ -17,6 +17,7 @@ from grpo_desktop.core.advantages import (
 )
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS, PolicyLossResult, policy_loss
 from grpo_desktop.core.frontier import informative_probability
+from grpo_desktop.core.reward_functions import combine_rewards
 
 __all__ = [
     "CONVENTIONS",
@@ -25,6 +26,7 @@ __all__ = [
     "Convention",
     "GroupStats",
     "PolicyLossResult",
+    "combine_rewards",
     "convention_names",
     "get_convention",
     "group_advantages",

@@ -1,0 +1,125 @@
+"""Several reward functions, one reward per answer: the weighted sum TRL takes before GRPO scores.
+
+Pure Python + numpy; no Qt. A trainer rarely has one reward: DeepSeek-R1 adds an accuracy reward
+and a format reward. TRL (``trl/trainer/grpo_trainer.py`` at f2cd577,
+``GRPOTrainer._generate_and_score_completions`` after ``_calculate_rewards``) combines them per
+answer with ::
+
+    rewards = (rewards_per_func * reward_weights.unsqueeze(0)).nansum(dim=1)
+
+before any group statistics. A reward function may return ``None`` for an answer (say, a math
+checker on a coding prompt); TRL stores it as NaN and ``nansum`` skips it, so an answer whose every
+component is missing sums to 0 (TRL only warns). Weights default to 1 per function. The advantage
+convention then applies to this sum.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+
+__all__ = ["combine_rewards"]
+
+
+def _component_array(name: str, values: object) -> np.ndarray:
+    """One component as float64, ``None`` and NaN as NaN; readable errors naming ``name``."""
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"component {name!r} must be numbers, not text: {values!r}")
+    if isinstance(values, np.ndarray) and values.dtype.kind in "biuf":
+        array = values.astype(np.float64)
+    else:
+        try:
+            raw = np.asarray(values, dtype=object)
+        except ValueError:  # numpy refuses ragged nested lists
+            raise ValueError(
+                f"component {name!r} is ragged: every group must have the same size"
+            ) from None
+        array = np.empty(raw.shape, dtype=np.float64)
+        for index, value in np.ndenumerate(raw):
+            if value is None:
+                array[index] = math.nan
+            elif isinstance(value, numbers.Real) and not isinstance(value, (str, bytes)):
+                array[index] = float(value)
+            elif isinstance(value, (list, tuple, np.ndarray)):  # numpy kept a ragged row whole
+                raise ValueError(
+                    f"component {name!r} is ragged: every group must have the same size"
+                )
+            else:
+                where = ", ".join(str(i) for i in index)
+                raise ValueError(
+                    f"component {name!r} at index {where} is {value!r}: "
+                    "a reward must be a number or None (missing)"
+                )
+    if array.ndim not in (1, 2):
+        raise ValueError(
+            f"component {name!r} must be one group (G,) or a batch of groups (B, G); "
+            f"got shape {array.shape}"
+        )
+    if array.size == 0:
+        raise ValueError(f"component {name!r} is empty: it needs one reward per answer")
+    infinite = np.argwhere(np.isinf(array))
+    if infinite.size:
+        where = ", ".join(str(int(i)) for i in infinite[0])
+        raise ValueError(
+            f"component {name!r} at index {where} is {array[tuple(infinite[0])]}: a reward must "
+            "be finite (None or NaN marks a missing reward)"
+        )
+    return array
+
+
+def _weight(name: str, value: object) -> float:
+    if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"weight of {name!r} must be a number, not {value!r}")
+    weight = float(value)
+    if not math.isfinite(weight):
+        raise ValueError(f"weight of {name!r} is {weight}: a weight must be a finite number")
+    return weight
+
+
+def combine_rewards(
+    components: Mapping[str, object], weights: Mapping[str, float] | None = None
+) -> np.ndarray:
+    """Each answer's reward from several reward functions, exactly as TRL's GRPOTrainer sums them.
+
+    ``components`` maps a reward function's name to its rewards, shape (G,) or (B, G), the same
+    shape for all; ``None`` (or NaN) marks an answer the function did not score. ``weights`` maps
+    names to weights; a name left out weighs 1. Returns float64 of the common shape:
+    ``nansum(weight_k * component_k)`` over the components in order, so a missing reward is
+    skipped and an answer with no reward at all gets 0 (torch.nansum of all-NaN is 0, and so is
+    numpy's). ValueError, naming the culprit, for an empty mapping, mismatched shapes, a value that
+    is not a number, an infinite reward, a weight for an unknown component or a non-finite weight.
+    """
+    if not components:
+        raise ValueError("no reward components: give at least one reward function's rewards")
+    arrays: dict[str, np.ndarray] = {}
+    first_name = ""
+    for name, values in components.items():
+        array = _component_array(name, values)
+        if not arrays:
+            first_name = name
+        elif array.shape != arrays[first_name].shape:
+            raise ValueError(
+                f"component {name!r} has shape {array.shape} but {first_name!r} has shape "
+                f"{arrays[first_name].shape}: every component scores the same answers"
+            )
+        arrays[name] = array
+    given = dict(weights or {})
+    unknown = [name for name in given if name not in arrays]
+    if unknown:
+        raise ValueError(
+            f"weight for unknown component {unknown[0]!r}; components are "
+            + ", ".join(repr(name) for name in arrays)
+        )
+    weight_vector = np.array([_weight(name, given.get(name, 1.0)) for name in arrays])
+    stacked = np.stack(list(arrays.values()), axis=-1)  # (..., K) like TRL's rewards_per_func
+    with np.errstate(over="ignore", invalid="ignore"):
+        combined = np.nansum(stacked * weight_vector, axis=-1)
+    if not np.isfinite(combined).all():
+        bad = ", ".join(str(int(i)) for i in np.argwhere(~np.isfinite(combined))[0])
+        raise ValueError(
+            f"combined reward at index {bad} overflows float64; rescale the rewards or weights"
+        )
+    return combined.astype(np.float64, copy=False)
