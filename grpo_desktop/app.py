@@ -1,8 +1,9 @@
-"""The ``grpo-desktop`` entry point: ``score``, ``loss`` and ``train`` run headless; anything else
-opens the window.
+"""The ``grpo-desktop`` entry point: ``score``, ``loss``, ``train`` and ``rollouts`` run headless;
+anything else opens the window.
 
-Qt is imported only after the arguments are checked, so ``score``, ``loss``, ``train``, ``--help``,
-``--list-problems`` and bad arguments answer at once and work on machines with no display.
+Qt is imported only after the arguments are checked, so ``score``, ``loss``, ``train``,
+``rollouts``, ``--help``, ``--list-problems`` and bad arguments answer at once and work on machines
+with no display.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from grpo_desktop.cli import OneLineArgumentParser, run_score
 from grpo_desktop.core.lab_limits import WORKSPACES
 from grpo_desktop.loss_cli import run_loss
+from grpo_desktop.rollouts_cli import run_rollouts
 from grpo_desktop.train_cli import run_train
 
 NO_DISPLAY_MESSAGE = (
@@ -67,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="grpo-desktop",
         description="A live lab for how GRPO scores a group of sampled answers. "
         "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, "
-        "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch, or "
-        "'grpo-desktop train' to run the toy training of six algorithms side by side.",
+        "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch, "
+        "'grpo-desktop train' to run the toy training of six algorithms side by side, or "
+        "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups.",
     )
     parser.add_argument("--problem", metavar="ID", help="the problem to open (see --list-problems)")
     parser.add_argument(
@@ -269,6 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_loss(args_list[1:])
     if args_list and args_list[0] == "train":
         return run_train(args_list[1:])
+    if args_list and args_list[0] == "rollouts":
+        return run_rollouts(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.list_problems:

@@ -1,0 +1,165 @@
+"""``grpo-desktop rollouts PATH``: a real run's groups, step by step, in the terminal.
+
+PATH is a verl rollout dump (``{step}.jsonl``, or the ``trainer.rollout_data_dir`` folder) or TRL's
+``completions_*.parquet`` (or the folder, or the run's output folder holding ``completions/``).
+For each step it prints the groups (prompt, size, mean reward, degenerate or not), the fraction of
+degenerate groups and, for TRL files, which advantage convention reproduces the logged advantages.
+
+Like ``score`` and ``loss`` it works with no display: only the standard library, numpy, ``core``
+and the Qt-free ``cli`` helpers, never Qt. Errors are one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from grpo_desktop.cli import OneLineArgumentParser
+from grpo_desktop.core.formatting import ascii_fallback, number
+from grpo_desktop.core.rollouts import RolloutSource, StepSummary, open_rollouts
+
+PROG = "grpo-desktop rollouts"
+PROMPT_WIDTH = 60  # characters of a prompt in the table
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def build_rollouts_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    parser = OneLineArgumentParser(
+        prog=prog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Summarise a real run's rollouts, group by group: verl's {step}.jsonl dumps\n"
+            "(trainer.rollout_data_dir) or TRL's completions_*.parquet (log_completions=True)."
+        ),
+        epilog=(
+            "A group is the answers that share a prompt within a step. For TRL files the logged\n"
+            "advantages are recomputed under every convention (rewards summed over the reward\n"
+            "columns, NaN skipped, weight 1 each) and the one that reproduces them is named.\n"
+            'Parquet files need pyarrow: pip install "grpo-desktop[rollouts]".'
+        ),
+    )
+    parser.add_argument("path", metavar="PATH", help="a rollout file, or a folder of them")
+    parser.add_argument("--step", type=int, metavar="N", help="only step N")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of a table"
+    )
+    return parser
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def summary_as_json(source: RolloutSource, steps: Sequence[StepSummary]) -> str:
+    entries: list[dict[str, Any]] = []
+    for step in steps:
+        entries.append(
+            {
+                "step": step.step,
+                "groups": [
+                    {
+                        "prompt": group.prompt,
+                        "size": group.size,
+                        "mean": _finite(group.mean),
+                        "degenerate": group.degenerate,
+                    }
+                    for group in step.groups
+                ],
+                "degenerate_fraction": step.degenerate_fraction,
+                "convention_match": step.convention_match,
+                "max_abs_diff": _finite(step.max_abs_diff),
+            }
+        )
+    return json.dumps({"format": source.format, "steps": entries}, allow_nan=False)
+
+
+def _prompt_cell(prompt: str) -> str:
+    text = _CONTROL.sub(" ", prompt)
+    text = " ".join(text.split())
+    return text if len(text) <= PROMPT_WIDTH else text[: PROMPT_WIDTH - 1] + "…"
+
+
+def _percent(fraction: float) -> str:
+    return f"{100 * fraction:.0f} %"
+
+
+def _advantage_line(step: StepSummary) -> str | None:
+    if step.max_abs_diff is None:
+        return None
+    if step.convention_match is not None:
+        return (
+            f"  logged advantages: the {step.convention_match} convention "
+            f"(max |difference| {step.max_abs_diff:.2g})"
+        )
+    return (
+        "  logged advantages: no convention reproduces them "
+        f"(closest max |difference| {step.max_abs_diff:.3g})"
+    )
+
+
+def summary_as_table(source: RolloutSource, steps: Sequence[StepSummary]) -> str:
+    name = "verl" if source.format == "verl" else "TRL"
+    total = len(source.steps)
+    where = source.path.name or str(source.path)
+    lines = [f"{where}: {name} rollouts, {total} step{'s' * (total != 1)}"]
+    for step in steps:
+        low, q1, median, q3, high = step.reward_quantiles
+        lines.append("")
+        lines.append(
+            f"step {step.step} ({step.source}): {len(step.groups)} groups, {step.answers} answers, "
+            f"{_percent(step.degenerate_fraction)} degenerate"
+        )
+        lines.append(
+            f"  rewards: min {number(low)}, quartiles {number(q1)} / {number(median)} / "
+            f"{number(q3)}, max {number(high)}"
+        )
+        advantage = _advantage_line(step)
+        if advantage:
+            lines.append(advantage)
+        lines.append(f"  {'#':>4}  {'size':>4}  {'mean':>8}  {'degenerate':<10}  prompt")
+        for i, group in enumerate(step.groups, start=1):
+            lines.append(
+                f"  {i:>4}  {group.size:>4}  {number(group.mean, 4):>8}  "
+                f"{'yes' if group.degenerate else '':<10}  {_prompt_cell(group.prompt)}"
+            )
+        for problem in step.problems:
+            lines.append(f"  problem: {problem}")
+    return "\n".join(lines)
+
+
+def _one_line(message: str) -> str:
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", message)
+
+
+def write_text(text: str, stream: TextIO) -> None:
+    """Write text, in ASCII where the terminal's encoding lacks − … (as ``score`` does)."""
+    try:
+        text.encode(stream.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = ascii_fallback(text).replace("…", "...")
+        text = text.encode("ascii", "backslashreplace").decode("ascii")
+    stream.write(text + "\n")
+
+
+def run_rollouts(argv: Sequence[str]) -> int:
+    """Entry point of ``grpo-desktop rollouts``; returns the process exit status."""
+    parser = build_rollouts_parser()
+    args = parser.parse_args(list(argv))
+    try:
+        source = open_rollouts(args.path)
+        steps = source.steps if args.step is None else (source.step(args.step),)
+        text = summary_as_json(source, steps) if args.json else summary_as_table(source, steps)
+    except ValueError as error:
+        write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
+        return 2
+    if args.json:  # the JSON keeps its exact shape; what could not be checked goes to stderr
+        for step in steps:
+            for problem in step.problems:
+                write_text(f"{parser.prog}: warning: {_one_line(problem)}", sys.stderr)
+    write_text(text, sys.stdout)
+    return 0

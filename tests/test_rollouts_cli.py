@@ -1,0 +1,266 @@
+"""``grpo-desktop rollouts PATH``: a real run's groups in the terminal, as a table or strict JSON,
+one clear line with status 2 on any bad input (nothing on stdout), and no Qt loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grpo_desktop.app import build_parser, main
+
+SCORES = {1: [[1, 1, 1, 1], [1, 0, 0, 1]], 2: [[0, 1, 1, 1], [0, 0, 0, 0]]}
+
+
+def write_verl(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for step, groups in SCORES.items():
+        with open(folder / f"{step}.jsonl", "w", encoding="utf-8") as handle:
+            for q, rewards in enumerate(groups):
+                for k, score in enumerate(rewards):
+                    record = {
+                        "input": f"Question {q}:\nwhat is {q} + {step}?",
+                        "output": f"answer {k}",
+                        "gts": str(q + step),
+                        "score": float(score),
+                        "step": step,
+                        "acc": float(score),
+                    }
+                    handle.write(json.dumps(record) + "\n")
+    return folder
+
+
+def write_trl(folder: Path) -> Path:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    folder.mkdir(parents=True, exist_ok=True)
+    rewards = np.array([[1.0, 0, 0, 1], [1, 1, 0, 1]])
+    mean = rewards.mean(axis=1, keepdims=True)
+    std = rewards.std(axis=1, ddof=1, keepdims=True)
+    advantages = ((rewards - mean) / (std + 1e-4)).astype(np.float32).reshape(-1)
+    table = pa.table(
+        {
+            "step": [7] * 8,
+            "prompt": [f"prompt {i // 4}" for i in range(8)],
+            "completion": [f"completion {i}" for i in range(8)],
+            "accuracy_reward": rewards.reshape(-1),
+            "advantage": advantages,
+        }
+    )
+    path = folder / "completions_00007.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["rollouts", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def strict_json(text: str) -> dict:
+    return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+
+
+def test_json_of_a_verl_folder_is_the_documented_object(tmp_path, capsys):
+    status, out, err = run(capsys, str(write_verl(tmp_path / "dump")), "--json")
+    assert (status, err) == (0, "")
+    data = strict_json(out)
+    assert data == {
+        "format": "verl",
+        "steps": [
+            {
+                "step": 1,
+                "groups": [
+                    {
+                        "prompt": "Question 0:\nwhat is 0 + 1?",
+                        "size": 4,
+                        "mean": 1.0,
+                        "degenerate": True,
+                    },
+                    {
+                        "prompt": "Question 1:\nwhat is 1 + 1?",
+                        "size": 4,
+                        "mean": 0.5,
+                        "degenerate": False,
+                    },
+                ],
+                "degenerate_fraction": 0.5,
+                "convention_match": None,
+                "max_abs_diff": None,
+            },
+            {
+                "step": 2,
+                "groups": [
+                    {
+                        "prompt": "Question 0:\nwhat is 0 + 2?",
+                        "size": 4,
+                        "mean": 0.75,
+                        "degenerate": False,
+                    },
+                    {
+                        "prompt": "Question 1:\nwhat is 1 + 2?",
+                        "size": 4,
+                        "mean": 0.0,
+                        "degenerate": True,
+                    },
+                ],
+                "degenerate_fraction": 0.5,
+                "convention_match": None,
+                "max_abs_diff": None,
+            },
+        ],
+    }
+
+
+def test_the_table_shows_each_step_and_group_on_one_line(tmp_path, capsys):
+    status, out, err = run(capsys, str(write_verl(tmp_path / "dump")))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "dump: verl rollouts, 2 steps"
+    assert lines[2] == "step 1 (1.jsonl): 2 groups, 8 answers, 50 % degenerate"
+    assert lines[3] == "  rewards: min 0, quartiles 0.75 / 1 / 1, max 1"
+    assert lines[4].split() == ["#", "size", "mean", "degenerate", "prompt"]
+    assert lines[5].split() == [
+        "1",
+        "4",
+        "1",
+        "yes",
+        "Question",
+        "0:",
+        "what",
+        "is",
+        "0",
+        "+",
+        "1?",
+    ]
+    assert lines[6].split()[:4] == ["2", "4", "0.5", "Question"]
+    assert "step 2 (2.jsonl): 2 groups, 8 answers, 50 % degenerate" in lines
+
+
+def test_step_limits_the_output_and_an_absent_step_lists_the_available_ones(tmp_path, capsys):
+    folder = str(write_verl(tmp_path / "dump"))
+    status, out, _ = run(capsys, folder, "--step", "2", "--json")
+    assert status == 0 and [s["step"] for s in strict_json(out)["steps"]] == [2]
+    status, out, err = run(capsys, folder, "--step", "9")
+    assert (status, out) == (2, "")
+    assert err == "grpo-desktop rollouts: error: dump: no step 9; the steps are 1, 2\n"
+
+
+def test_a_trl_file_names_the_convention_of_its_advantages(tmp_path, capsys):
+    path = write_trl(tmp_path)
+    status, out, err = run(capsys, str(path), "--json")
+    assert (status, err) == (0, "")
+    (step,) = strict_json(out)["steps"]
+    assert strict_json(out)["format"] == "trl"
+    assert step["convention_match"] == "trl" and step["max_abs_diff"] < 1e-6
+    assert [g["size"] for g in step["groups"]] == [4, 4]
+    status, out, err = run(capsys, str(path))
+    assert "logged advantages: the trl convention (max |difference| " in out
+
+
+def test_problems_are_warnings_on_stderr_with_json_and_lines_in_the_table(tmp_path, capsys):
+    path = tmp_path / "4.jsonl"
+    rows = [("a", 1), ("a", 0), ("b", 1)]
+    path.write_text(
+        "".join(json.dumps({"input": p, "output": "x", "score": s}) + "\n" for p, s in rows),
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, str(path), "--json")
+    assert status == 0 and strict_json(out)["steps"][0]["groups"][1]["size"] == 1
+    assert err.startswith("grpo-desktop rollouts: warning: step 4: group sizes differ")
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (0, "")
+    assert "  problem: step 4: group sizes differ: most groups have 2 answers, but #2 has 1" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "bad.jsonl: the file is empty (no rollouts)"),
+        (b'{"input": "q", "output": "a", "score": 1, "step": 1}\n{oops\n', "bad.jsonl: line 2 is"),
+        (b'{"input": "q", "output": "a", "score": 1}\n', "bad.jsonl: line 1 has no whole-number"),
+        (b'{"input": "q", "score": 1}\n', "bad.jsonl: line 1 has no 'output'"),
+    ],
+)
+def test_a_bad_file_is_one_line_on_stderr_and_status_2(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    status, out, err = run(capsys, str(path))
+    assert (status, out) == (2, "")
+    assert err.startswith(f"grpo-desktop rollouts: error: {message}")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_fifo_is_refused_unread(tmp_path, capsys):
+    fifo = tmp_path / "1.jsonl"
+    os.mkfifo(fifo)
+    status, out, err = run(capsys, str(fifo))
+    assert (status, out) == (2, "")
+    assert "1.jsonl: cannot read the file (it is a named pipe (FIFO), not a regular file)" in err
+
+
+def test_bad_arguments_are_one_line_and_status_2(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["rollouts"])
+    assert caught.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+
+
+def test_the_main_help_mentions_the_rollouts_command():
+    assert "'grpo-desktop rollouts PATH'" in " ".join(build_parser().format_help().split())
+
+
+def test_rollouts_runs_as_a_module_and_loads_no_qt(tmp_path):
+    folder = write_verl(tmp_path / "dump")
+    result = subprocess.run(
+        [sys.executable, "-m", "grpo_desktop", "rollouts", str(folder), "--json"],
+        cwd=os.environ["HOME"],  # the installed package, not the repository's source folder
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=120,
+    )
+    assert strict_json(result.stdout)["format"] == "verl"
+    probe = (
+        "import sys\nfrom grpo_desktop.app import main\n"
+        f"status = main(['rollouts', {str(folder)!r}])\n"
+        "qt = [m for m in sys.modules\n"
+        "      if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]\n"
+        "print('STATUS', status, 'QT', qt)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=os.environ["HOME"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.splitlines()[-1] == "STATUS 0 QT []"
+
+
+def test_an_ascii_terminal_gets_ascii(tmp_path):
+    path = tmp_path / "1.jsonl"
+    path.write_text(
+        json.dumps({"input": "é" * 100, "output": "x", "score": -1.5}) + "\n", encoding="utf-8"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "grpo_desktop", "rollouts", str(path)],
+        cwd=os.environ["HOME"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, b"")
+    out = result.stdout.decode("ascii")
+    assert "-1.5" in out and "..." in out
