@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QScrollArea, QStatusBar, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox, QStatusBar, QWidget
 
 from grpo_desktop.core.lessons import Lesson, LessonError, LessonStep, get_lesson, load_lessons
 from grpo_desktop.core.theme import Theme
@@ -335,9 +335,10 @@ class LessonController(QObject):
         self.window.show_explanation("ppo" if step.highlight == "ppo" else "math")
         target = self.window.highlight_target(step.highlight)
         self.spotlight.set_target(target)
-        if step.is_training and target is not None:
+        if step.is_training:
             # On a short screen the Training page's side column scrolls: bring the ringed part
-            # (the frontier under the controls) into view now, and once the page is laid out.
+            # (the frontier under the controls) into view, or the column's top (the controls)
+            # when the ring is elsewhere; now, and once the page is laid out.
             self._bring_into_view(target)
             QTimer.singleShot(0, lambda: self._bring_into_view(target))
         self.bar.show_step(self._lesson, self._index, self.can_reveal)
@@ -358,17 +359,18 @@ class LessonController(QObject):
         state.set_focus(step.focus)
         state.set_metric(step.metric)  # the last request rebuilds the snapshot for the run shown
 
-    def _bring_into_view(self, target: QWidget) -> None:
-        """Scroll the nearest scroll area around ``target`` so it shows (if still ringed)."""
-        if self.spotlight.target() is not target:
-            return  # the lecturer has paged on
-        node = target.parentWidget()
-        while node is not None:
-            if isinstance(node, QScrollArea) and node.widget() is not None:
-                if node.widget().isAncestorOf(target):
-                    node.ensureWidgetVisible(target, 0, 0)
-                return
-            node = node.parentWidget()
+    def _bring_into_view(self, target: QWidget | None) -> None:
+        """Scroll the Training page's side column to ``target`` if it lies inside, else to the
+        top; nothing once the lecturer has paged on."""
+        step = self.step
+        if step is None or not step.is_training or self.spotlight.target() is not target:
+            return
+        column = self.window.training_page.side_column
+        inside = column.widget()
+        if target is not None and inside is not None and inside.isAncestorOf(target):
+            column.ensureWidgetVisible(target, 0, 0)
+        else:
+            column.verticalScrollBar().setValue(0)
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)
