@@ -502,7 +502,17 @@ def test_every_step_of_the_stall_lesson_fits_at_1280x800(staged, theme):
         where = f"step {index + 1}"
         assert window.size().toTuple() == (1280, 800), where
         if window.lessons.step.is_training:
-            assert training_page_problems(window) == [], where
+            # A ringed frontier is scrolled into view (on a short screen the controls above
+            # it then scroll out of the side column); any other ring leaves the controls at
+            # the column's top.
+            ringed = window.highlight_target(window.lessons.step.highlight)
+            column = window.training_page.side_column
+            found = training_page_problems(window)
+            if column.widget().isAncestorOf(ringed) and ringed is not window.training_page.controls:
+                found = [line for line in found if "not visible in the side column" not in line]
+                if not window_rect(column.viewport()).contains(window_rect(ringed)):
+                    found.append(f"the ringed {ringed.objectName()} is not in view")
+            assert found == [], where
         else:
             assert problems_on_screen(window) == [], where
     window.lessons.exit()
