@@ -28,7 +28,7 @@ import re
 import stat
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -177,6 +177,7 @@ class _Step:
     file: Path
     groups: dict[bytes, _Group] = field(default_factory=dict)
     last_key: bytes | None = None
+    last_prompt: str | None = None
     scattered: list[str] = field(default_factory=list)  # prompts whose rows are not consecutive
     missing_advantages: int = 0
     has_advantages: bool = False
@@ -196,7 +197,11 @@ def _step_for(steps: dict[int, _Step], step: int, file: Path) -> _Step:
 def _add(
     entry: _Step, prompt: str, reward: float, position: int, advantage: float | None, check: bool
 ) -> None:
-    key = _prompt_key(prompt)
+    if prompt == entry.last_prompt:  # the rows of a group are usually consecutive
+        key = entry.last_key
+    else:
+        key = _prompt_key(prompt)
+        entry.last_prompt = prompt
     group = entry.groups.get(key)
     if group is None:
         group = entry.groups[key] = _Group(prompt)
@@ -363,7 +368,14 @@ def _read_trl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, don
             for batch in batches:
                 prompts = batch.column("prompt").to_pylist()
                 components = np.column_stack([_float_column(batch, name) for name in rewards])
-                advantages = _float_column(batch, "advantage") if has_advantage else None
+                infinite = np.isinf(components)
+                if infinite.any():
+                    i, j = (int(k[0]) for k in np.nonzero(infinite))
+                    raise RolloutError(
+                        f"{path.name}: row {row + i + 1}: reward {rewards[j]!r} is infinite"
+                    )
+                totals = np.nansum(components, axis=1).tolist()  # TRL: NaN does not apply
+                advantages = _float_column(batch, "advantage").tolist() if has_advantage else None
                 row_steps = batch.column("step").to_pylist() if has_step else None
                 for i, prompt in enumerate(prompts):
                     _add_trl_row(
@@ -371,9 +383,8 @@ def _read_trl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, don
                         steps,
                         row + i,
                         prompt,
-                        components[i],
-                        rewards,
-                        None if advantages is None else float(advantages[i]),
+                        totals[i],
+                        None if advantages is None else advantages[i],
                         row_steps[i] if row_steps is not None else name_step,
                     )
                 row += len(prompts)
@@ -392,28 +403,25 @@ def _add_trl_row(
     steps: dict[int, _Step],
     row: int,
     prompt: object,
-    components: np.ndarray,
-    names: list[str],
+    reward: float,
     advantage: float | None,
     step: object,
 ) -> None:
-    where = f"{path.name}: row {row + 1}"
     if prompt is None:
-        raise RolloutError(f"{where} has no prompt, so it cannot be grouped")
+        raise RolloutError(f"{path.name}: row {row + 1} has no prompt, so it cannot be grouped")
     if not isinstance(prompt, str):
         prompt = json.dumps(prompt, ensure_ascii=False, default=str)
-    if np.isinf(components).any():
-        bad = names[int(np.flatnonzero(np.isinf(components))[0])]
-        raise RolloutError(f"{where}: reward {bad!r} is infinite")
-    reward = float(np.nansum(components))  # TRL: NaN means the function does not apply
-    if step is None or not _is_number(step) or step != int(step):
-        raise RolloutError(
-            f"{where} has no whole-number step, and the file is not named completions_N.parquet"
-        )
-    entry = _step_for(steps, int(step), path)
+    entry = steps.get(step) if type(step) is int else None  # type: ignore[arg-type]
+    if entry is None or entry.file != path:
+        if step is None or not _is_number(step) or step != int(step):
+            raise RolloutError(
+                f"{path.name}: row {row + 1} has no whole-number step, and the file is not "
+                "named completions_N.parquet"
+            )
+        entry = _step_for(steps, int(step), path)
     if advantage is not None:
         entry.has_advantages = True
-        if not math.isfinite(advantage):
+        if advantage != advantage or advantage in (math.inf, -math.inf):
             entry.missing_advantages += 1
     _add(entry, prompt, reward, row, advantage, check=True)
 
@@ -472,10 +480,26 @@ def _candidates() -> list[str]:
     return first + [name for name in CONVENTIONS if name not in first]
 
 
+def _flat(parts: Iterable[array]) -> np.ndarray:
+    return np.concatenate([np.frombuffer(part, dtype=np.float64) for part in parts])
+
+
+def _advantages(rewards: np.ndarray, name: str) -> np.ndarray:
+    """``group_advantages``, but TRL's batch std computed here in O(batch) memory (the general
+    kernel centres the flat batch as one row, with a batch × batch matrix)."""
+    if name != "trl_batch":
+        return group_advantages(rewards, name)
+    if rewards.size < 2:
+        raise ValueError("a batch std needs two rewards")
+    batch_std = float(np.std(rewards, ddof=1))
+    centered = rewards - rewards.mean(axis=1, keepdims=True)
+    return centered / (batch_std + CONVENTIONS[name].eps)
+
+
 def _check_advantages(groups: list[_Group], size: int) -> tuple[str | None, float | None]:
     """The convention whose advantages reproduce the logged ones, and its max |difference|."""
-    rewards = np.array([g.rewards for g in groups], dtype=np.float64).reshape(len(groups), size)
-    logged = np.array([g.advantages for g in groups], dtype=np.float64).reshape(rewards.shape)
+    rewards = _flat(g.rewards for g in groups).reshape(len(groups), size)
+    logged = _flat(g.advantages for g in groups).reshape(rewards.shape)
     known = np.isfinite(logged)
     if not known.any():
         return None, None
@@ -485,8 +509,8 @@ def _check_advantages(groups: list[_Group], size: int) -> tuple[str | None, floa
         if size < CONVENTIONS[name].min_group_size:
             continue
         try:
-            computed = group_advantages(rewards, name)
-        except ValueError:
+            computed = _advantages(rewards, name)
+        except (ValueError, MemoryError):
             continue
         diff = float(np.abs(computed[known] - logged[known]).max())
         if best is None or diff < best[0]:
@@ -501,8 +525,9 @@ def _summarise(entry: _Step, trl: bool) -> tuple[StepSummary, list[array]]:
     groups = list(entry.groups.values())
     problems: list[str] = []
     summaries = []
+    floats: dict[float, float] = {}  # one object per distinct reward (most are 0 or 1)
     for group in groups:
-        values = tuple(group.rewards)
+        values = tuple([floats.setdefault(v, v) for v in group.rewards])
         summaries.append(
             GroupSummary(
                 prompt=group.prompt,
@@ -549,7 +574,9 @@ def _summarise(entry: _Step, trl: bool) -> tuple[StepSummary, list[array]]:
                     f"step {entry.step}: no convention reproduces the logged advantages "
                     f"(closest max |difference| {diff:.3g}); were the reward weights not 1?"
                 )
-    all_rewards = np.concatenate([np.frombuffer(g.rewards, dtype=np.float64) for g in groups])
+    all_rewards = _flat(g.rewards for g in groups)
+    for group in groups:  # only the positions are kept, to read a group's answers back
+        group.rewards = group.advantages = array("d")
     quantiles, histogram = _distribution(all_rewards)
     degenerate = sum(s.degenerate for s in summaries)
     summary = StepSummary(

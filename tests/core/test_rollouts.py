@@ -438,3 +438,26 @@ def test_without_pyarrow_a_parquet_path_says_what_to_install(tmp_path, monkeypat
             f"{path.name}: reading TRL's parquet files needs pyarrow: {INSTALL_HINT}"
         )
     assert 'pip install "grpo-desktop[rollouts]"' in INSTALL_HINT
+
+
+@needs_pyarrow
+def test_a_large_batch_checks_trl_batch_std_in_linear_memory(tmp_path):
+    """40,000 answers: the batch std is taken over the whole step without a batch² matrix."""
+    groups, size = 5_000, 8
+    rewards = (np.arange(groups * size) % 3 == 0).astype(np.float64).reshape(groups, size)
+    centered = rewards - rewards.mean(axis=1, keepdims=True)
+    advantages = (centered / (rewards.std(ddof=1) + 1e-4)).astype(np.float32).reshape(-1)
+    path = tmp_path / "completions_00002.parquet"
+    table = pa.table(
+        {
+            "step": np.full(groups * size, 2),
+            "prompt": [f"prompt {i // size}" for i in range(groups * size)],
+            "completion": ["c"] * (groups * size),
+            "accuracy_reward": rewards.reshape(-1),
+            "advantage": advantages,
+        }
+    )
+    pq.write_table(table, path, row_group_size=10_000)
+    (step,) = open_rollouts(path).steps
+    assert len(step.groups) == groups
+    assert step.convention_match == "trl_batch" and step.max_abs_diff < 1e-6
