@@ -35,9 +35,16 @@ def write_verl(folder: Path) -> Path:
     return folder
 
 
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError:  # pip install ".[test]" brings it; the verl tests run without
+    pa = pq = None
+
+needs_pyarrow = pytest.mark.skipif(pa is None, reason="TRL's parquet files need pyarrow")
+
+
 def write_trl(folder: Path) -> Path:
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
     folder.mkdir(parents=True, exist_ok=True)
     rewards = np.array([[1.0, 0, 0, 1], [1, 1, 0, 1]])
     mean = rewards.mean(axis=1, keepdims=True)
@@ -152,6 +159,7 @@ def test_step_limits_the_output_and_an_absent_step_lists_the_available_ones(tmp_
     assert err == "grpo-desktop rollouts: error: dump: no step 9; the steps are 1, 2\n"
 
 
+@needs_pyarrow
 def test_a_trl_file_names_the_convention_of_its_advantages(tmp_path, capsys):
     path = write_trl(tmp_path)
     status, out, err = run(capsys, str(path), "--json")
@@ -162,6 +170,19 @@ def test_a_trl_file_names_the_convention_of_its_advantages(tmp_path, capsys):
     assert [g["size"] for g in step["groups"]] == [4, 4]
     status, out, err = run(capsys, str(path))
     assert "logged advantages: the trl convention (max |difference| " in out
+
+
+@needs_pyarrow
+def test_without_pyarrow_a_parquet_file_says_what_to_install(tmp_path, capsys, monkeypatch):
+    path = write_trl(tmp_path)
+    for name in ("pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, name, None)  # import pyarrow now fails
+    status, out, err = run(capsys, str(path))
+    assert (status, out) == (2, "")
+    assert err == (
+        "grpo-desktop rollouts: error: completions_00007.parquet: reading TRL's parquet files "
+        'needs pyarrow: pip install "grpo-desktop[rollouts]" (or pip install pyarrow)\n'
+    )
 
 
 def test_problems_are_warnings_on_stderr_with_json_and_lines_in_the_table(tmp_path, capsys):

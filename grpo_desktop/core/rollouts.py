@@ -634,7 +634,12 @@ class RolloutSource:
         if self.format == "trl":
             return _trl_answers(file, wanted)
         with _open_regular(file) as handle:
-            return [_verl_answer(file, offset, handle) for offset in wanted]
+            try:
+                return [_verl_answer(file, offset, handle) for offset in wanted]
+            except (RolloutError, KeyError, TypeError, ValueError):
+                raise RolloutError(
+                    f"{file.name}: the file changed since it was read; open it again"
+                ) from None
 
 
 def _files_in(folder: Path) -> tuple[str, list[Path]]:

@@ -95,6 +95,13 @@ def test_verl_group_answers_are_read_back_with_their_reward_components(tmp_path)
         source.group_answers(7, 0)
 
 
+def test_a_file_changed_after_reading_is_said_so_when_a_group_is_read_back(tmp_path):
+    source = open_rollouts(write_verl(tmp_path))
+    (tmp_path / "1.jsonl").write_text("x" * 5000, encoding="utf-8")
+    with pytest.raises(RolloutError, match=r"1\.jsonl: the file changed since it was read"):
+        source.group_answers(1, 2)
+
+
 def test_one_verl_file_opens_alone_and_a_long_prompt_is_cut_for_display(tmp_path):
     long_prompt = "x" * 1000
     path = tmp_path / "5.jsonl"
