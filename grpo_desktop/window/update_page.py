@@ -173,9 +173,12 @@ class UpdatePage(QWidget):
     def reveal(self, widget: QWidget | None) -> None:
         """Keep ``widget`` (the controls, the chart or the detail) in view, scrolling the right
         column to it now and after each re-layout: a lesson's spotlight must never ring a part
-        scrolled out of sight. Any other widget (or None) lets the column scroll freely again."""
+        scrolled out of sight. Any other widget (or None) lets the column scroll freely again,
+        from its top: the controls in view, as the page opens."""
         inside = widget is not None and self.parts.isAncestorOf(widget)
         self._revealed = widget if inside else None
+        if not inside:
+            self.right_column.verticalScrollBar().setValue(0)
         self._keep_revealed()
         QTimer.singleShot(0, self, self._keep_revealed)  # once the new layout has settled
 
