@@ -10,6 +10,7 @@ run's configuration lives in the workbench, as an undoable edit that restarts th
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -31,7 +32,7 @@ class TrainingState(QObject):
     def __init__(self, workbench: Workbench, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._workbench = workbench
-        self.run = TrainingRun(workbench.training_config)
+        self.run = TrainingRun(self._config())
         self._playing = False
         self._speed = DEFAULT_SPEED
         self._metric = "degenerate_fraction"
@@ -46,6 +47,7 @@ class TrainingState(QObject):
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._tick)
         workbench.training_config_changed.connect(self._restart)
+        workbench.convention_changed.connect(self._restart)  # GRPO's and DAPO's convention
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -98,7 +100,7 @@ class TrainingState(QObject):
     def reset(self) -> None:
         """Back to step 0 with the same configuration (the same seeds: the same run again)."""
         self.set_playing(False)
-        self.run = TrainingRun(self._workbench.training_config)
+        self.run = TrainingRun(self._config())
         self._selected_step = None
         self._invalidate()
 
@@ -157,10 +159,15 @@ class TrainingState(QObject):
         elif stepped:
             self._invalidate()
 
-    def _restart(self, config: TrainingConfig) -> None:
-        """A new configuration: a fresh run (the old one's numbers answer another question)."""
+    def _config(self) -> TrainingConfig:
+        """The workbench's run, with GRPO's (and DAPO's) advantages in the workbench's one
+        convention: the convention on screen is the one the run uses."""
+        return replace(self._workbench.training_config, convention=self._workbench.convention)
+
+    def _restart(self, *_changed: object) -> None:
+        """A new configuration or convention: a fresh run (the old one answers another question)."""
         self.set_playing(False)
-        self.run = TrainingRun(config)
+        self.run = TrainingRun(self._config())
         self._selected_step = None
         self._invalidate()
 

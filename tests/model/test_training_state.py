@@ -284,3 +284,17 @@ def test_stop_stops_the_timer_for_good(state, qtbot):
     steps = state.run.step_count
     qtbot.wait(200)
     assert state.run.step_count == steps
+
+
+def test_the_run_scores_grpo_with_the_convention_on_screen(qapp):
+    from grpo_desktop.model.training_state import TrainingState
+    from grpo_desktop.model.workbench import Workbench
+
+    workbench = Workbench()
+    state = TrainingState(workbench)
+    state.step_once()
+    assert state.run.config.convention == "textbook"
+    workbench.set_convention("trl")
+    assert state.run.config.convention == "trl" and state.run.step_count == 0  # a fresh run
+    workbench.undo_stack.undo()
+    assert state.run.config.convention == "textbook"
