@@ -217,9 +217,11 @@ def _group_summaries(run: TrainingRun, focus: str, step: int) -> tuple[GroupSumm
 def _status(run: TrainingRun, playing: bool, focus: str) -> str:
     config = run.config
     if run.step_count == 0:
+        algorithms = len(config.algorithms)
         return (
-            f"Ready: {len(config.algorithms)} algorithms × {config.seeds} seeds, "
-            f"{config.steps} steps of {config.batch} groups of G = {config.group_size}."
+            f"Ready: {algorithms} algorithm{'s' if algorithms != 1 else ''} × "
+            f"{config.seeds} seed{'s' if config.seeds != 1 else ''}, {config.steps} steps of "
+            f"{config.batch} group{'s' if config.batch != 1 else ''} of G = {config.group_size}."
         )
     degenerate = run.history(focus)["degenerate_fraction"][-1]
     share = float(np.nanmean(degenerate)) if np.isfinite(degenerate).any() else 0.0

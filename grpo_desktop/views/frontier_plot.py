@@ -33,13 +33,16 @@ X_RANGE = (-0.02, 1.02)
 Y_RANGE = (-0.03, 1.08)
 
 
-def caption_text(focus_label: str, group_size: int, drawn: bool) -> str:
-    """What the dots are, and why easy problems stop teaching."""
+def caption_text(focus_label: str, group_size: int, drawn: bool, started: bool = True) -> str:
+    """What the dots are, and (once the run has moved them) why easy problems stop teaching:
+    before the first step the caption asks nothing away, so a class can predict first."""
     curve = (
         f"The thick curve is this run's G\u00a0=\u00a0{group_size}."  # never split at the end
         if drawn
         else f"This run's G\u00a0=\u00a0{group_size} lies between the curves drawn."
     )
+    if not started:
+        return f"Dots: each problem's pass rate under {focus_label}. {curve}"
     return (
         f"Dots: each problem's pass rate under {focus_label}; easy problems slide off the right "
         f"edge: their groups are all right and teach nothing. {curve}"
@@ -80,6 +83,7 @@ class FrontierPlot(QWidget):
         self._run_size: int | None = None
         self._focus: str | None = None
         self._focus_label = ""
+        self._started = True  # whether the run has taken a step (the caption explains then)
         self._dots: tuple[FrontierDot, ...] = ()
         self._dot_xy: tuple[np.ndarray, np.ndarray] | None = None
         self._curves_key: tuple[int, ...] | None = None
@@ -136,8 +140,10 @@ class FrontierPlot(QWidget):
             self._sizes = sizes
             self._run_size = run_size
             self._draw_curves(snapshot)
-        if snapshot.focus != self._focus:
+        started = snapshot.steps_done > 0
+        if snapshot.focus != self._focus or started != self._started:
             self._focus = snapshot.focus
+            self._started = started
             info = ALGORITHM_INFO.get(snapshot.focus)
             self._focus_label = info.label if info is not None else snapshot.focus
             self._restyle_dots()
@@ -218,7 +224,7 @@ class FrontierPlot(QWidget):
 
     def _set_caption(self) -> None:
         drawn = self._run_size in self._sizes
-        text = caption_text(self._focus_label, self._run_size or 0, drawn)
+        text = caption_text(self._focus_label, self._run_size or 0, drawn, self._started)
         self.caption.setText(text)
         self.setAccessibleDescription(text)
 

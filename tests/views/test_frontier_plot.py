@@ -160,3 +160,13 @@ def test_moving_the_mouse_onto_a_dot_sets_its_tooltip(frontier, run, qtbot):
     point = widget.mapFromScene(viewbox.mapViewToScene(QPointF(dot.pass_rate, dot.informative)))
     qtbot.mouseMove(widget.viewport(), point)
     assert dot.title in frontier.hovered_tooltip()
+
+
+def test_before_the_first_step_the_caption_gives_nothing_away():
+    fresh = TrainingRun(TrainingConfig(steps=20, seeds=2))
+    frontier = FrontierPlot()
+    frontier.show_snapshot(build_training_snapshot(fresh))
+    assert "slide off" not in frontier.caption_text()  # a class predicts first
+    fresh.step()
+    frontier.show_snapshot(build_training_snapshot(fresh))
+    assert "slide off the right edge" in frontier.caption_text()
