@@ -47,12 +47,3 @@ def test_numbers_read_back_exactly_and_step_zero_sampling_is_empty(run):
 
 def test_the_file_is_utf8_with_a_byte_order_mark(run):
     assert training_csv_bytes(run).startswith("\ufeff".encode())
-
-
-def test_the_ready_line_counts_in_good_english():
-    from grpo_desktop.core.training_snapshot import build_training_snapshot
-
-    one = TrainingRun(TrainingConfig(algorithms=("grpo",), steps=10, seeds=1, batch=1))
-    assert build_training_snapshot(one).status == (
-        "Ready: 1 algorithm × 1 seed, 10 steps of 1 group of G = 8."
-    )
