@@ -695,10 +695,28 @@ class MainWindow(QMainWindow):
         self.lab.set_suspended(workspace in (UPDATE, TRAINING))
         self._show_math(self.workbench.lab.snapshot)
         self.statusBar().showMessage(WORKSPACE_HINTS[workspace])
+        self._enable_lab_controls(workspace != TRAINING)
         for action, name in zip(self.workspace_actions, (LAB, UPDATE, TRAINING, COMPARE)):
             if action.isChecked() != (workspace == name):
                 action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
         self._update_title()
+
+    def _enable_lab_controls(self, enabled: bool) -> None:
+        """The toolbar's group controls (presets, sample, G, rewards/advantages) and keys 1–9
+        act on the lab's group: off while the Training run shows, where they would change an
+        unseen group (the run has its own G)."""
+        for action in (
+            *self.preset_actions.values(),
+            self.sample_action,
+            self.reset_action,
+            self.grow_action,
+            self.shrink_action,
+            self.view_toggle,
+        ):
+            action.setEnabled(enabled)
+        self.group_size_spin.setEnabled(enabled)
+        for shortcut in self.card_shortcuts:
+            shortcut.setEnabled(enabled)
 
     def _show_math(self, snapshot: LabSnapshot) -> None:
         """The worked math follows the lab, except while another workspace hides it."""

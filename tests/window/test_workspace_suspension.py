@@ -36,3 +36,15 @@ def test_the_status_bar_says_what_to_do_in_each_workspace(window):
         window.workbench.set_workspace(workspace)
         assert window.statusBar().currentMessage() == WORKSPACE_HINTS[workspace]
     assert "token" in WORKSPACE_HINTS["update"] and "Play" in WORKSPACE_HINTS["training"]
+
+
+def test_the_labs_group_controls_rest_while_the_training_run_shows(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    window.workbench.set_workspace("training")
+    assert not window.group_size_spin.isEnabled() and not window.sample_action.isEnabled()
+    before = window.workbench.lab.correct
+    qtbot.keyClick(window, Qt.Key.Key_1)  # would toggle an unseen card
+    assert window.workbench.lab.correct == before
+    window.workbench.set_workspace("update")
+    assert window.group_size_spin.isEnabled() and window.preset_actions["easy"].isEnabled()
