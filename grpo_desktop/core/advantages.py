@@ -255,6 +255,20 @@ def _center_rescaled(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return centered, sum_squares, scale
 
 
+def _flat_sum_squares(values: np.ndarray) -> tuple[float, float]:
+    """Σ (x − mean)² of one long vector, and the exact power of two it was scaled by.
+
+    The batch std's counterpart of ``_center_rescaled``, in memory proportional to the batch
+    (the shift-matrix trick builds an N × N matrix: fine for a group, not for a whole batch).
+    """
+    largest = float(np.abs(values).max())
+    _, exponent = np.frexp(largest if largest > 0 else 1.0)
+    scale = float(np.ldexp(1.0, int(np.clip(-exponent, -1000, 1000))))
+    centered = values * scale - values[0] * scale  # x_j − x_0, exactly 0 where they are equal
+    centered -= centered.mean()
+    return float(np.dot(centered, centered)), scale
+
+
 def _advantages_2d(
     rewards: np.ndarray, convention: Convention, largest: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,9 +308,9 @@ def _advantages_2d(
     else:
         if convention.name == "trl_batch":
             # One std over every reward in the batch: TRL's rewards.std() on the flat tensor.
-            _, flat_squares, flat_scale = _center_rescaled(rewards.reshape(1, -1))
+            flat_squares, flat_scale = _flat_sum_squares(rewards.ravel())
             with np.errstate(over="ignore"):  # an infinite std is refused by group_stats
-                batch_std = np.sqrt(flat_squares[0] / (rewards.size - 1)) / flat_scale[0]
+                batch_std = np.sqrt(flat_squares / (rewards.size - 1)) / flat_scale
             if not np.isfinite(batch_std):
                 raise ValueError(
                     "rewards are too large: the batch std overflows float64 "

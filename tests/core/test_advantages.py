@@ -346,3 +346,18 @@ def test_a_spread_too_wide_for_float64_is_refused_without_warnings(convention):
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="too large"):
             group_stats([1.7e308, -1.7e308], convention)
+
+
+def test_a_batch_std_over_a_large_batch_needs_memory_in_proportion_to_it():
+    # The batch std once went through an N × N shift matrix: 800,000 rewards needed 4.7 TB.
+    import tracemalloc
+
+    rewards = (np.random.default_rng(3).random((100_000, 8)) < 0.5).astype(float)
+    tracemalloc.start()
+    advantages = group_advantages(rewards, "trl_batch")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 20 * rewards.nbytes
+    group_means = rewards.mean(axis=1, keepdims=True)
+    expected = (rewards - group_means) / (rewards.std(ddof=1) + 1e-4)
+    np.testing.assert_allclose(advantages, expected, rtol=1e-9, atol=1e-12)
