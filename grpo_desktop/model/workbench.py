@@ -49,6 +49,9 @@ from grpo_desktop.model.lab_state import LabState
 LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
 LENGTH_BIAS_CORRECT = (True, False)  # one short right answer, one long wrong one
+# Undo steps kept: far more than a lesson uses, so a lecturer never meets it, yet the history
+# (and the memory it holds) stays bounded however long the app runs. Past it the oldest steps go.
+UNDO_LIMIT = 1000
 
 
 class Workbench(QObject):
@@ -67,6 +70,9 @@ class Workbench(QObject):
     def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        # Set while the stack is still empty (Qt ignores a limit set on a non-empty stack);
+        # clear() keeps it, so every fresh history is bounded too.
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)
         self.lab = lab or LabState(parent=self)
         self._convention = advantages.get_convention(self.lab.convention)
         self._comparison: tuple[LabState, LabState] | None = None

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from grpo_desktop.core import convention_names
 from grpo_desktop.core.lessons import get_lesson
 from grpo_desktop.core.scenario import Scenario
-from grpo_desktop.model.workbench import COMPARE, LAB, Workbench
+from grpo_desktop.model.workbench import COMPARE, LAB, UNDO_LIMIT, Workbench
 
 
 @pytest.fixture
@@ -174,3 +174,70 @@ def test_a_scenario_title_is_kept_and_saved_back(workbench, tmp_path):
     assert workbench.title == "Week 3: the lone right answer"
     workbench.toggle(1)
     assert workbench.current_scenario().title == "Week 3: the lone right answer"
+
+
+def toggle_many(workbench: Workbench, count: int) -> list[tuple[bool, ...]]:
+    """``count`` card clicks (cards 0, 1, 2, 0, ...); the lab's cards after each one."""
+    states = []
+    for click in range(count):
+        workbench.toggle(click % 3)
+        states.append(workbench.lab.correct)
+    return states
+
+
+def test_the_undo_history_is_bounded_and_drops_the_oldest_steps(workbench):
+    assert workbench.undo_stack.undoLimit() == UNDO_LIMIT == 1000
+    start = workbench.lab.correct
+    states = toggle_many(workbench, 1200)
+    assert workbench.undo_stack.count() == UNDO_LIMIT
+    workbench.undo_stack.undo()
+    assert workbench.lab.correct == states[1198]  # undo still works at the limit
+    workbench.undo_stack.redo()
+    assert workbench.lab.correct == states[1199]
+    for _ in range(UNDO_LIMIT):
+        workbench.undo_stack.undo()
+    assert not workbench.undo_stack.canUndo()
+    assert states[199] != start  # so reaching it proves the newest steps were kept
+    assert workbench.lab.correct == states[199]  # the first 200 clicks can no longer be undone
+    for _ in range(UNDO_LIMIT):
+        workbench.undo_stack.redo()
+    assert workbench.lab.correct == states[1199] and not workbench.undo_stack.canRedo()
+
+
+def test_a_fresh_history_keeps_the_undo_limit(workbench):
+    workbench.toggle(0)
+    workbench.start_fresh_history()
+    toggle_many(workbench, UNDO_LIMIT + 5)
+    assert workbench.undo_stack.count() == UNDO_LIMIT
+
+
+def test_the_document_stays_modified_when_the_limit_drops_the_saved_step(workbench, tmp_path):
+    workbench.mark_saved(tmp_path / "week3.grpo.json")
+    assert not workbench.modified
+    toggle_many(workbench, UNDO_LIMIT + 200)  # the saved state is no longer in the history
+    assert workbench.modified
+    for _ in range(UNDO_LIMIT):
+        workbench.undo_stack.undo()  # as far back as undo goes: still not the saved file
+    assert workbench.modified
+    workbench.mark_saved(tmp_path / "week3.grpo.json")
+    assert not workbench.modified
+
+
+def test_a_save_at_the_limit_keeps_its_clean_state_as_old_steps_drop(workbench, tmp_path):
+    toggle_many(workbench, UNDO_LIMIT)
+    workbench.mark_saved(tmp_path / "week3.grpo.json")
+    toggle_many(workbench, 10)  # the oldest steps drop; the saved one moves down the stack
+    assert workbench.modified
+    for _ in range(10):
+        workbench.undo_stack.undo()
+    assert not workbench.modified
+
+
+def test_the_window_title_shows_modified_after_the_limit_drops_the_saved_step(window, tmp_path):
+    workbench = window.workbench
+    workbench.mark_saved(tmp_path / "week3.grpo.json")
+    assert not window.isWindowModified()
+    toggle_many(workbench, UNDO_LIMIT + 200)
+    for _ in range(UNDO_LIMIT):
+        workbench.undo_stack.undo()
+    assert window.isWindowModified()
