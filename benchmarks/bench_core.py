@@ -1,8 +1,9 @@
 """How close group_advantages runs to the memory-bound floor on a large batch.
 
 Reports the median time of ``group_advantages`` on a (1,000,000 x 16) float64 batch, for the
-textbook and TRL conventions, as a ratio to one elementwise numpy pass over the same array
-(``x * 2.0``), measured in the same process. Target: at most 5x the floor.
+textbook and TRL conventions (plus OpenRLHF, scored in cache-sized row blocks like them, and
+Dr. GRPO, which still takes the full-matrix path), as a ratio to one elementwise numpy pass over
+the same array (``x * 2.0``), measured in the same process. Target: at most 5x the floor.
 
     python benchmarks/bench_core.py [--rows N] [--group-size G] [--repeats K]
 """
@@ -54,6 +55,8 @@ def main() -> None:
     candidates = {
         "group_advantages textbook": lambda: group_advantages(rewards, "textbook"),
         "group_advantages trl": lambda: group_advantages(rewards, "trl"),
+        "group_advantages openrlhf": lambda: group_advantages(rewards, "openrlhf"),
+        "group_advantages dr_grpo (full path)": lambda: group_advantages(rewards, "dr_grpo"),
         "naive mean(1)/std(1) (reference)": lambda: naive_advantages(rewards),
     }
     for name, work in candidates.items():

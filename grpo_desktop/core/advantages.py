@@ -341,14 +341,99 @@ def _advantages_2d(
     return advantages, std, divisor
 
 
+# The blocked batch path handles this many float64 values per block (512 KiB: a block and its
+# scratch stay in a core's L2 cache while every stage of the kernel runs over it).
+_BLOCK_VALUES = 65_536
+# Its cheap bound on the largest |reward|: |r_0| <= 1e149 and a row's sum of squares <= 1e296 keep
+# every |r_j| below _SAFE_HIGH (|r_j - r_0| <= 2 sqrt(sum of squares)), so no row needs a rescale.
+_BLOCK_FIRST_LIMIT = 1e149
+_BLOCK_SQUARES_LIMIT = 1e296
+
+
+def _blocked_applies(rewards: object, convention: Convention) -> bool:
+    """Whether ``_blocked_advantages`` can score ``rewards``: a non-empty numeric (B, G) array,
+    G >= 2 and allowed, under a convention that divides each row by its own std."""
+    return (
+        isinstance(rewards, np.ndarray)
+        and rewards.ndim == 2
+        and rewards.size > 0
+        and rewards.dtype.kind in "biuf"
+        and rewards.shape[1] >= max(2, convention.min_group_size)
+        and convention.ddof is not None
+        and convention.name != "trl_batch"
+    )
+
+
+def _blocked_advantages(rewards: np.ndarray, convention: Convention) -> np.ndarray | None:
+    """``_advantages_2d``'s advantages, bit for bit, in 3 passes over memory (not 11); or None.
+
+    The batch is scored in row blocks small enough to stay in cache, straight into the output:
+    each block is read once and shifted; the row sums are then one matrix-vector product over the
+    whole shifted batch; then each block is read once more and centered, squared and divided
+    while it is hot. Every stage is the call ``_center`` and ``_advantages_2d`` make on the same
+    values, so each row's rounding is unchanged. The row sums stay one call over the whole batch
+    on purpose: BLAS sums a row in an order that depends on where it falls among the call's rows
+    and threads, so a product per block would move the last bit of some rows. The shift
+    ``r_j - r_0`` is a subtraction instead of a matrix product: both round once, and adding -r_0
+    with its zeros made +0 gives the product's +0 where ``r_j - r_0`` gives -0 (r_j = -0.0,
+    r_0 = +0.0).
+
+    Returns None (the caller then takes the full path, which also raises the errors) for
+    non-finite rewards, rewards that may be too large for the unscaled kernel, and rows whose
+    squares underflow: the cases ``_advantages_2d`` rescales or refuses.
+    """
+    batch, group_size = rewards.shape
+    block_rows = max(4, _BLOCK_VALUES // group_size)
+    out = np.empty((batch, group_size))
+    first = np.empty((min(block_rows, batch), 1))
+    scale = np.empty(min(block_rows, batch))
+    denominator = group_size - convention.ddof  # type: ignore[operator]
+    eps = convention.eps
+    with np.errstate(all="ignore"):  # NaN, inf, overflow: return None, the full path reports
+        for start in range(0, batch, block_rows):
+            block = out[start : start + block_rows]
+            neg_first = first[: block.shape[0]]
+            np.copyto(block, rewards[start : start + block_rows])  # the read (casts ints)
+            np.subtract(0.0, block[:, :1], out=neg_first)  # -r_0, its zeros +0
+            if not max(neg_first.max(), -neg_first.min()) <= _BLOCK_FIRST_LIMIT:
+                return None
+            np.add(block, neg_first, out=block)  # r_j - r_0, as _center's shift matrix gives
+        mean = out @ np.ones(group_size)
+        np.divide(mean, group_size, out=mean)
+        for start in range(0, batch, block_rows):
+            block = out[start : start + block_rows]
+            row_scale = scale[: block.shape[0]]
+            np.subtract(block, mean[start : start + block_rows, None], out=block)
+            np.einsum("ij,ij->i", block, block, out=row_scale)  # sums of squares
+            if not row_scale.max() <= _BLOCK_SQUARES_LIMIT:
+                return None
+            if row_scale.min() < _SMALLEST_NORMAL:
+                tiny_spread = row_scale < _SMALLEST_NORMAL
+                if (block[tiny_spread] != 0.0).any():
+                    return None  # underflowed squares: _advantages_2d rescales the batch
+            np.divide(row_scale, denominator, out=row_scale)
+            np.sqrt(row_scale, out=row_scale)
+            if eps == 0.0:
+                row_scale[row_scale == 0.0] = 1.0  # textbook: all-equal row, A = 0 / 1 = 0
+            else:
+                np.add(row_scale, eps, out=row_scale)
+            np.divide(block, row_scale[:, None], out=block)
+    return out
+
+
 def group_advantages(
     rewards: object, convention: str | Convention = DEFAULT_CONVENTION
 ) -> np.ndarray:
     """Advantages for one group ``(G,)`` or a batch of groups ``(B, G)``; same shape out.
 
-    Vectorised over groups (no Python loop), so a million groups score in well under a second.
+    Vectorised over groups (a Python loop only over cache-sized blocks of them), so a million
+    groups score in well under a second.
     """
     chosen = get_convention(convention)
+    if _blocked_applies(rewards, chosen):
+        advantages = _blocked_advantages(rewards, chosen)  # type: ignore[arg-type]  # an ndarray
+        if advantages is not None:
+            return advantages
     array, largest = _as_reward_array(rewards)
     rows = array.reshape(1, -1) if array.ndim == 1 else array
     _check_group_size(chosen, rows.shape[1])

@@ -361,3 +361,236 @@ def test_a_batch_std_over_a_large_batch_needs_memory_in_proportion_to_it():
     group_means = rewards.mean(axis=1, keepdims=True)
     expected = (rewards - group_means) / (rewards.std(ddof=1) + 1e-4)
     np.testing.assert_allclose(advantages, expected, rtol=1e-9, atol=1e-12)
+
+
+# --- the blocked batch path against the full-matrix one it replaced, bit for bit ---------------
+# _reference_* are copies of _center, _center_rescaled and _advantages_2d as they were before
+# group_advantages scored batches in cache-sized row blocks. The blocked path must give the same
+# bits (including 0.0 versus -0.0) for every convention and input.
+
+_adv = core.advantages
+
+
+def _reference_center(rows):
+    group_size = rows.shape[1]
+    shift = np.eye(group_size)
+    shift[0, :] -= 1.0
+    centered = rows @ shift
+    shift_mean = (centered @ np.ones(group_size)) / group_size
+    centered -= shift_mean[:, None]
+    sum_squares = np.einsum("ij,ij->i", centered, centered)
+    return centered, sum_squares
+
+
+def _reference_center_rescaled(rows):
+    largest = np.abs(rows).max(axis=1)
+    _, exponent = np.frexp(np.where(largest > 0, largest, 1.0))
+    scale = np.ldexp(1.0, np.clip(-exponent, -1000, 1000))
+    centered, sum_squares = _reference_center(rows * scale[:, None])
+    return centered, sum_squares, scale
+
+
+def _reference_advantages_2d(rewards, convention, largest):
+    batch, group_size = rewards.shape
+    if largest > _adv._SAFE_HIGH:
+        centered, sum_squares, scale = _reference_center_rescaled(rewards)
+    else:
+        centered, sum_squares = _reference_center(rewards)
+        scale = None
+        tiny_spread = np.flatnonzero(sum_squares < _adv._SMALLEST_NORMAL)
+        if tiny_spread.size and (centered[tiny_spread] != 0.0).any():
+            centered, sum_squares, scale = _reference_center_rescaled(rewards)
+
+    if convention.name == "verl" and group_size == 1:
+        std = np.ones(batch)
+        divisor = std + convention.eps
+        return rewards / divisor[:, None], std, divisor
+
+    if convention.ddof is None:
+        std = np.sqrt(sum_squares / group_size)
+        factor = group_size / (group_size - 1) if convention.name == "rloo" else 1.0
+        divisor = np.full(batch, 1.0 / factor)
+        if scale is None:
+            advantages = np.multiply(centered, factor, out=centered)
+        else:
+            with np.errstate(over="ignore"):
+                centered /= scale[:, None]
+                std /= scale
+                advantages = np.multiply(centered, factor, out=centered)
+    else:
+        if convention.name == "trl_batch":
+            flat_squares, flat_scale = _adv._flat_sum_squares(rewards.ravel())
+            with np.errstate(over="ignore"):
+                batch_std = np.sqrt(flat_squares / (rewards.size - 1)) / flat_scale
+            if not np.isfinite(batch_std):
+                raise ValueError("rewards are too large: the batch std overflows float64")
+            std = np.full(batch, batch_std)
+            scaled_std = std * scale if scale is not None else std
+        else:
+            scaled_std = np.sqrt(sum_squares / (group_size - convention.ddof))
+            if scale is None:
+                std = scaled_std
+            else:
+                with np.errstate(over="ignore"):
+                    std = scaled_std / scale
+        eps = convention.eps if scale is None else convention.eps * scale
+        scaled_divisor = scaled_std + eps
+        divisor = std + convention.eps
+        if convention.eps == 0.0:
+            scaled_divisor = np.where(scaled_divisor == 0.0, 1.0, scaled_divisor)
+        advantages = np.divide(centered, scaled_divisor[:, None], out=centered)
+
+    if largest > _adv._SAFE_HIGH and not np.isfinite(advantages).all():
+        raise ValueError("rewards are too large: their advantages overflow float64")
+    return advantages, std, divisor
+
+
+def _reference_group_advantages(rewards, convention):
+    chosen = core.get_convention(convention)
+    array, largest = _adv._as_reward_array(rewards)
+    rows = array.reshape(1, -1) if array.ndim == 1 else array
+    _adv._check_group_size(chosen, rows.shape[1])
+    advantages, *_ = _reference_advantages_2d(rows, chosen, largest)
+    return advantages.reshape(array.shape)
+
+
+def _assert_same_bits(actual, expected):
+    assert actual.shape == expected.shape and actual.dtype == expected.dtype == np.float64
+    assert np.array_equal(actual.view(np.int64), expected.view(np.int64))
+
+
+def _batches(rng, batch, group_size):
+    """Named (B, G) reward batches: floats, 0/1, all-equal rows, ±0.0, huge and tiny magnitudes."""
+    shape = (batch, group_size)
+    normal = rng.normal(size=shape)
+    binary = rng.integers(0, 2, size=shape)
+    mixed = binary + rng.normal(0.0, 0.1, size=shape)
+    equal_rows = rng.random(batch) < 0.3
+    mixed[equal_rows] = mixed[equal_rows, :1]  # all-equal rows among spread ones
+    binary_equal = binary.astype(np.float64)
+    binary_equal[equal_rows] = binary_equal[equal_rows, :1]
+    zeros = np.where(rng.random(shape) < 0.5, -0.0, 0.0)
+    zeros[:, 0] = 0.0
+    signed_zeros = np.where(rng.random(shape) < 0.3, zeros, binary)
+    tenths = np.round(rng.random(shape) * 10) / 10  # 0.1-style values, residue-prone means
+    tenths[equal_rows] = 0.1
+    return {
+        "normal": normal,
+        "binary float": binary.astype(np.float64),
+        "binary int": binary,
+        "binary bool": binary.astype(bool),
+        "binary, some rows all equal": binary_equal,
+        "binary + noise, some rows all equal": mixed,
+        "signed zeros and ones": signed_zeros,
+        "tenths": tenths,
+        "float32": normal.astype(np.float32),
+        "large (1e140)": normal * 1e140,
+        "near the rescale bound (3e149)": normal * 3e149,
+        "huge (1e200, rescaled)": normal * 1e200,
+        "small (1e-100)": mixed * 1e-100,
+        "tiny (1e-160, squares underflow)": mixed * 1e-160,
+        "subnormal": mixed * 5e-320,
+        "offset spread (1e6 + noise)": 1e6 + rng.normal(size=shape) * 1e-6,
+        "non-contiguous": np.asfortranarray(normal)[:, ::-1],
+    }
+
+
+_BLOCK_CONVENTIONS = ("textbook", "trl", "verl", "openrlhf")
+
+
+@pytest.mark.parametrize("group_size", [2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64])
+@pytest.mark.parametrize("batch", [1, 2, 3, 4, 5, 7, 9, 33, 257])
+def test_blocked_batch_path_gives_the_full_paths_bits_on_small_batches(batch, group_size):
+    rng = np.random.default_rng(batch * 100 + group_size)
+    for name, rewards in _batches(rng, batch, group_size).items():
+        for convention in core.convention_names():
+            if group_size < core.get_convention(convention).min_group_size:
+                continue
+            expected = _reference_group_advantages(rewards, convention)
+            _assert_same_bits(group_advantages(rewards, convention), expected), (name, convention)
+
+
+@pytest.mark.parametrize("group_size", [2, 3, 16, 17, 64])
+def test_blocked_batch_path_gives_the_full_paths_bits_around_block_edges(group_size):
+    rows = _adv._BLOCK_VALUES // group_size  # rows per block
+    rng = np.random.default_rng(group_size)
+    for batch in (rows - 1, rows, rows + 1, rows + 3, rows + 4, rows + 5, 2 * rows + 2, 3 * rows):
+        for name, rewards in _batches(rng, batch, group_size).items():
+            if name.startswith(("binary int", "binary bool", "float32", "non-contiguous")):
+                continue
+            for convention in _BLOCK_CONVENTIONS:
+                expected = _reference_group_advantages(rewards, convention)
+                actual = group_advantages(rewards, convention)
+                assert np.array_equal(actual.view(np.int64), expected.view(np.int64)), (
+                    batch,
+                    name,
+                    convention,
+                )
+
+
+@pytest.mark.parametrize("convention", _BLOCK_CONVENTIONS)
+@pytest.mark.parametrize("batch", [100_000, 100_003])
+def test_blocked_batch_path_gives_the_full_paths_bits_on_a_large_batch(batch, convention):
+    rng = np.random.default_rng(batch)
+    for name in ("binary + noise, some rows all equal", "binary, some rows all equal", "normal"):
+        rewards = _batches(rng, batch, 16)[name]
+        _assert_same_bits(
+            group_advantages(rewards, convention), _reference_group_advantages(rewards, convention)
+        )
+
+
+@pytest.mark.parametrize("convention", _BLOCK_CONVENTIONS)
+def test_blocked_batch_path_scores_ordinary_batches_itself(convention):
+    # The bit-for-bit tests above pass trivially if the blocked path always declines: it must not.
+    rng = np.random.default_rng(5)
+    for batch, group_size in ((1, 2), (3, 16), (10_000, 16), (1_000, 64)):
+        batches = _batches(rng, batch, group_size)
+        for name in (
+            "normal",
+            "binary int",
+            "binary, some rows all equal",
+            "signed zeros and ones",
+        ):
+            chosen = core.get_convention(convention)
+            assert _adv._blocked_applies(batches[name], chosen)
+            advantages = _adv._blocked_advantages(batches[name], chosen)
+            assert advantages is not None
+            _assert_same_bits(advantages, _reference_group_advantages(batches[name], convention))
+
+
+def test_blocked_batch_path_makes_all_equal_rows_exactly_zero():
+    rewards = np.repeat(np.array([[0.1], [0.0], [1.0], [-3.7], [1e-300]]), 16, axis=1)
+    for convention in _BLOCK_CONVENTIONS:
+        advantages = group_advantages(rewards, convention)
+        assert np.array_equal(advantages.view(np.int64), np.zeros_like(advantages).view(np.int64))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("where", [(0, 0), (5000, 3), (9999, 15)])
+def test_blocked_batch_path_leaves_bad_rewards_to_the_full_paths_errors(bad, where):
+    rewards = np.zeros((10_000, 16))
+    rewards[where] = bad
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=f"index {where[0]}, {where[1]} is"):
+            group_advantages(rewards, "trl")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 40), st.integers(2, 20)),
+        elements=st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False, width=64)
+        | st.sampled_from([0.0, -0.0, 1.0, 0.1, 5e-324]),
+    ),
+    st.sampled_from(_BLOCK_CONVENTIONS),
+)
+def test_blocked_batch_path_gives_the_full_paths_bits_on_any_batch(rewards, convention):
+    try:
+        expected = _reference_group_advantages(rewards, convention)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=str(error)[:30]):
+            group_advantages(rewards, convention)
+        return
+    _assert_same_bits(group_advantages(rewards, convention), expected)
