@@ -365,7 +365,7 @@ def _blocked_applies(rewards: object, convention: Convention) -> bool:
 
 
 def _blocked_advantages(rewards: np.ndarray, convention: Convention) -> np.ndarray | None:
-    """``_advantages_2d``'s advantages, bit for bit, in 3 passes over memory (not 11); or None.
+    """``_advantages_2d``'s advantages, bit for bit, in 3 passes over memory (it makes 7); or None.
 
     The batch is scored in row blocks small enough to stay in cache, straight into the output:
     each block is read once and shifted; the row sums are then one matrix-vector product over the
