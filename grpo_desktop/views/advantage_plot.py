@@ -154,6 +154,7 @@ class AdvantagePlot(pg.PlotItem):
         self._x_count = -1
         self._ticks: list[tuple[float, str]] | None = None
         self._zero_indices: tuple[tuple[int, ...], tuple[Push, ...]] | None = None
+        self._bars_key: tuple[int, tuple[Push, ...]] | None = None  # the x and colours drawn
         self._labels_shown = False
         self._labels_suppressed = False  # hidden while bars move
         self._applied_label_font: QFont | None = None
@@ -325,6 +326,7 @@ class AdvantagePlot(pg.PlotItem):
         colours = {Push.UP: theme.up, Push.DOWN: theme.down, Push.NONE: theme.neutral}
         self._brushes = {push: QBrush(QColor(colour)) for push, colour in colours.items()}
         self._pens = {push: _cosmetic_pen(colour, width) for push, colour in colours.items()}
+        self._bars_key = None  # new pens and brushes: the next draw sets them
 
         tick_font = self._font(1.1)
         # Whole pixels: the chart is not antialiased, and 1.125 px ticks render 1 or 2 px wide.
@@ -581,6 +583,9 @@ class AdvantagePlot(pg.PlotItem):
             return
         self._y_applied = (low, high, height)
         self._viewbox.setYRange(low, high, padding=0)
+        # Apply the new transform now, not from the paint's prepare step: there, text items
+        # (the caption) would re-transform mid-paint and queue a second paint of every frame.
+        self._viewbox.updateMatrix()
         self._place_caption()
         self._y_tick_list = self._value_ticks(low, high, height)
         self.getAxis("left").setTicks([self._y_tick_list])
@@ -610,8 +615,16 @@ class AdvantagePlot(pg.PlotItem):
     def _draw_bars(self) -> None:
         count = len(self._heights)
         if count == 0:
+            self._bars_key = None
             self.bars.setOpts(x=[], height=[], width=BAR_WIDTH, pens=None, brushes=None)
             return
+        key = (count, tuple(self._pushes))
+        if key == self._bars_key:
+            # Same bars and colours (every frame of an animation): only the heights move, and
+            # the item keeps its x, width, pens and brushes.
+            self.bars.setOpts(height=self._heights)
+            return
+        self._bars_key = key
         self.bars.setOpts(
             x=list(range(1, count + 1)),
             height=self._heights,
