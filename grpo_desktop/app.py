@@ -19,9 +19,6 @@ from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
 from grpo_desktop.core.lab_limits import WORKSPACES
-from grpo_desktop.loss_cli import run_loss
-from grpo_desktop.rollouts_cli import run_rollouts
-from grpo_desktop.train_cli import run_train
 
 NO_DISPLAY_MESSAGE = (
     "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
@@ -268,11 +265,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "score":
         return run_score(args_list[1:])
+    # Each subcommand loads its own module: the window's start-up never pays for them.
     if args_list and args_list[0] == "loss":
+        from grpo_desktop.loss_cli import run_loss
+
         return run_loss(args_list[1:])
     if args_list and args_list[0] == "train":
+        from grpo_desktop.train_cli import run_train
+
         return run_train(args_list[1:])
     if args_list and args_list[0] == "rollouts":
+        from grpo_desktop.rollouts_cli import run_rollouts
+
         return run_rollouts(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)

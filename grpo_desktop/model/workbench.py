@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -26,7 +27,6 @@ from grpo_desktop.core.lab_limits import (
     check_group_size,
     check_view,
 )
-from grpo_desktop.core.lessons import LessonStep
 from grpo_desktop.core.presets import (
     EASY_PROBLEM_ID,
     EASY_REWARDS,
@@ -35,16 +35,14 @@ from grpo_desktop.core.presets import (
     get_preset,
 )
 from grpo_desktop.core.problems import Problem, get_problem
-from grpo_desktop.core.scenario import Scenario
 from grpo_desktop.core.training import SampledGroup, TrainingConfig, check_training_config
 from grpo_desktop.core.update_snapshot import UpdateSettings
-from grpo_desktop.core.update_step import (
-    LENGTH_BIAS_SETTINGS,
-    check_update_settings,
-    clip_higher_settings,
-)
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
+
+if TYPE_CHECKING:  # lessons, scenarios and the update step load when first used
+    from grpo_desktop.core.lessons import LessonStep
+    from grpo_desktop.core.scenario import Scenario
 
 LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
@@ -201,6 +199,8 @@ class Workbench(QObject):
 
     def set_update_settings(self, settings: UpdateSettings, text: str = "Update settings") -> None:
         """New settings for the Update workspace, as one undo step (checked first)."""
+        from grpo_desktop.core.update_step import check_update_settings
+
         check_update_settings(settings)
         if settings != self._update_settings:
             self.undo_stack.push(
@@ -241,6 +241,8 @@ class Workbench(QObject):
     def show_length_bias(self) -> None:
         """One short right answer against one long wrong one, token-mean vs seq-mean-token-mean:
         the main lab's group and the update settings change together, as one undo step."""
+        from grpo_desktop.core.update_step import LENGTH_BIAS_SETTINGS
+
         settings = replace(self._update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
         regroup = (
             self.lab.problem.id != LENGTH_BIAS_PROBLEM_ID or self.lab.correct != LENGTH_BIAS_CORRECT
@@ -262,6 +264,8 @@ class Workbench(QObject):
 
     def show_clip_higher(self) -> None:
         """DAPO's clip-higher (ε_low 0.2, ε_high 0.28), with inner steps so the clip engages."""
+        from grpo_desktop.core.update_step import clip_higher_settings
+
         self.set_update_settings(clip_higher_settings(self._update_settings), "Clip-higher")
 
     def apply_convention(self, convention: str | advantages.Convention) -> None:
@@ -322,6 +326,8 @@ class Workbench(QObject):
         self.document_changed.emit()
 
     def current_scenario(self) -> Scenario:
+        from grpo_desktop.core.scenario import Scenario
+
         return Scenario.from_lab(
             self.lab.memento(),
             self._convention.name,

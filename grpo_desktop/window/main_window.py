@@ -9,6 +9,8 @@ one snapshot; every view of that lab renders it. The window follows the workbenc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
@@ -43,11 +45,12 @@ from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workben
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
-from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog
-from grpo_desktop.window.compare_page import CompareView
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
+
+if TYPE_CHECKING:  # loaded on first use, as is the shortcuts dialog: the first screen shows neither
+    from grpo_desktop.window.compare_page import CompareView
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
@@ -660,6 +663,8 @@ class MainWindow(QMainWindow):
     # --- following the workbench ------------------------------------------------------------
 
     def _build_compare_page(self, labs: tuple[LabState, LabState]) -> None:
+        from grpo_desktop.window.compare_page import CompareView  # loaded when first used
+
         presenters = []
         for lab, name in zip(labs, ("easy", "hard")):
             presenter = LabPresenter(
@@ -854,6 +859,8 @@ class MainWindow(QMainWindow):
             self._balance_right_column(self.explain_tabs.currentIndex())
 
     def show_shortcuts(self) -> None:
+        from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog  # loaded when first used
+
         ShortcutsDialog(self).exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
