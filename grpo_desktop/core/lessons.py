@@ -115,9 +115,9 @@ from grpo_desktop.core.lab_limits import (
     group_size_problem,
 )
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
-from grpo_desktop.core.training import METRICS, TrainingConfig, config_from_dict
+from grpo_desktop.core.training_config import METRICS, TrainingConfig, config_from_dict
+from grpo_desktop.core.update_settings import settings_from_dict
 from grpo_desktop.core.update_snapshot import UpdateSettings
-from grpo_desktop.core.update_step import settings_from_dict
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable

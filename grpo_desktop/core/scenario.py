@@ -78,9 +78,13 @@ from grpo_desktop.core.problems import (
     problem_to_dict,
     shipped_problem_ids,
 )
-from grpo_desktop.core.training import TrainingConfig, check_training_config, config_from_dict
+from grpo_desktop.core.training_config import (
+    TrainingConfig,
+    check_training_config,
+    config_from_dict,
+)
+from grpo_desktop.core.update_settings import check_update_settings, settings_from_dict
 from grpo_desktop.core.update_snapshot import UpdateSettings
-from grpo_desktop.core.update_step import check_update_settings, settings_from_dict
 
 __all__ = [
     "MAX_SCENARIO_BYTES",

@@ -10,8 +10,7 @@ stand-in (:mod:`grpo_desktop.core.standin_policy`); the loss is :func:`policy_lo
 from __future__ import annotations
 
 import functools
-import math
-from dataclasses import fields, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,6 +25,13 @@ from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.pretokenize import answer_token_mask, pretokenize
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.standin_policy import UpdateTrajectory, initial_policy, run_inner_steps
+from grpo_desktop.core.update_settings import (
+    LENGTH_BIAS_SETTINGS,
+    MAX_INNER_STEPS,
+    check_update_settings,
+    clip_higher_settings,
+    settings_from_dict,
+)
 from grpo_desktop.core.update_snapshot import (
     AnswerRow,
     ComputationRow,
@@ -43,25 +49,10 @@ __all__ = [
     "check_update_settings",
     "clip_higher_settings",
     "preset_info",
+    "settings_from_dict",
 ]
 
-MAX_INNER_STEPS = 50
 STANDIN_SEED = 0
-LENGTH_BIAS_SETTINGS = UpdateSettings(
-    preset="verl/token-mean", compare_preset="verl/seq-mean-token-mean", inner_steps=0
-)
-
-
-def clip_higher_settings(settings: UpdateSettings) -> UpdateSettings:
-    """DAPO's clip-higher: ε_low 0.2, ε_high 0.28, with a few inner steps so the clip engages."""
-    return replace(
-        settings,
-        preset="trl/dapo",
-        compare_preset="verl/token-mean",
-        eps_low=0.2,
-        eps_high=0.28,
-        inner_steps=max(settings.inner_steps, 4),
-    )
 
 
 def preset_info(preset: LossPreset) -> PresetInfo:
@@ -69,43 +60,6 @@ def preset_info(preset: LossPreset) -> PresetInfo:
 
 
 _PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())
-
-
-def check_update_settings(settings: UpdateSettings) -> UpdateSettings:
-    """``settings`` if every value is usable; a ValueError naming the bad one otherwise."""
-    get_loss_preset(settings.preset)
-    get_loss_preset(settings.compare_preset)
-    for name in ("eps_low", "eps_high", "clip_ratio_c", "beta", "learning_rate"):
-        value = getattr(settings, name)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not math.isfinite(value)
-        ):
-            raise ValueError(f"{name} must be a finite number; got {value!r}")
-    if not 0 <= settings.eps_low <= 10 or not 0 <= settings.eps_high <= 10:
-        raise ValueError("eps_low and eps_high must lie between 0 and 10")
-    if settings.clip_ratio_c <= 1:
-        raise ValueError(f"clip_ratio_c must be > 1; got {settings.clip_ratio_c!r}")
-    if not 0 <= settings.beta <= 10:
-        raise ValueError(f"beta must lie between 0 and 10; got {settings.beta!r}")
-    if not 0 < settings.learning_rate <= 5:
-        raise ValueError(f"learning_rate must lie in (0, 5]; got {settings.learning_rate!r}")
-    steps = settings.inner_steps
-    if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_INNER_STEPS:
-        raise ValueError(f"inner_steps must be a whole number from 0 to {MAX_INNER_STEPS}")
-    if settings.kl_estimator not in ("k1", "k2", "k3"):
-        raise ValueError(f"kl_estimator must be k1, k2 or k3; got {settings.kl_estimator!r}")
-    return settings
-
-
-def settings_from_dict(data: dict) -> UpdateSettings:
-    """Settings from a scenario file's mapping (unknown keys refused, types checked)."""
-    known = {field.name for field in fields(UpdateSettings)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"unknown update setting(s): {', '.join(unknown)}")
-    return check_update_settings(replace(UpdateSettings(), **data))
 
 
 # --- tokens ------------------------------------------------------------------------------------

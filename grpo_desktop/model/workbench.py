@@ -35,14 +35,15 @@ from grpo_desktop.core.presets import (
     get_preset,
 )
 from grpo_desktop.core.problems import Problem, get_problem
-from grpo_desktop.core.training import SampledGroup, TrainingConfig, check_training_config
+from grpo_desktop.core.training_config import TrainingConfig, check_training_config
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
-if TYPE_CHECKING:  # lessons, scenarios and the update step load when first used
+if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when first used
     from grpo_desktop.core.lessons import LessonStep
     from grpo_desktop.core.scenario import Scenario
+    from grpo_desktop.core.training import SampledGroup
 
 LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
@@ -199,7 +200,7 @@ class Workbench(QObject):
 
     def set_update_settings(self, settings: UpdateSettings, text: str = "Update settings") -> None:
         """New settings for the Update workspace, as one undo step (checked first)."""
-        from grpo_desktop.core.update_step import check_update_settings
+        from grpo_desktop.core.update_settings import check_update_settings
 
         check_update_settings(settings)
         if settings != self._update_settings:
@@ -241,7 +242,7 @@ class Workbench(QObject):
     def show_length_bias(self) -> None:
         """One short right answer against one long wrong one, token-mean vs seq-mean-token-mean:
         the main lab's group and the update settings change together, as one undo step."""
-        from grpo_desktop.core.update_step import LENGTH_BIAS_SETTINGS
+        from grpo_desktop.core.update_settings import LENGTH_BIAS_SETTINGS
 
         settings = replace(self._update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
         regroup = (
@@ -264,7 +265,7 @@ class Workbench(QObject):
 
     def show_clip_higher(self) -> None:
         """DAPO's clip-higher (ε_low 0.2, ε_high 0.28), with inner steps so the clip engages."""
-        from grpo_desktop.core.update_step import clip_higher_settings
+        from grpo_desktop.core.update_settings import clip_higher_settings
 
         self.set_update_settings(clip_higher_settings(self._update_settings), "Clip-higher")
 

@@ -1,0 +1,201 @@
+"""What a training run is asked to do: its algorithms, metrics and settings, checked.
+
+Split from :mod:`grpo_desktop.core.training` so the workbench and scenario files can hold a run's
+configuration without loading the run itself (start-up stays near a bare window). Pure Python.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from grpo_desktop.core.advantages import convention_names
+from grpo_desktop.core.clipped_loss import LOSS_PRESETS
+from grpo_desktop.core.problems import get_problem
+
+__all__ = [
+    "ALGORITHMS",
+    "ALGORITHM_INFO",
+    "MAX_STORED_GROUP_BYTES",
+    "METRICS",
+    "AlgorithmInfo",
+    "TrainingConfig",
+    "check_training_config",
+    "config_from_dict",
+    "stored_group_bytes",
+]
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    name: str
+    label: str
+    advantage: str  # the formula, one line
+    description: str
+
+
+ALGORITHM_INFO: dict[str, AlgorithmInfo] = {
+    info.name: info
+    for info in (
+        AlgorithmInfo(
+            "reinforce", "REINFORCE", "A = r", "No baseline: every right answer is pushed up."
+        ),
+        AlgorithmInfo(
+            "ppo_critic",
+            "PPO (critic)",
+            "A = r − V(problem)",
+            "A learned value per problem: the critic GRPO removes, learning at its own rate.",
+        ),
+        AlgorithmInfo(
+            "grpo",
+            "GRPO",
+            "A = (r − mean) / std (the workbench's convention)",
+            "The group is the baseline.",
+        ),
+        AlgorithmInfo(
+            "dr_grpo", "Dr. GRPO", "A = r − mean; constant normaliser", "No std, no length bias."
+        ),
+        AlgorithmInfo("rloo", "RLOO", "A = r − mean(others)", "Leave-one-out baseline."),
+        AlgorithmInfo(
+            "dapo",
+            "DAPO",
+            "A = (r − mean) / std; all-equal groups dropped and redrawn",
+            "Dynamic sampling, clip-higher 0.2/0.28, token-mean.",
+        ),
+    )
+}
+ALGORITHMS = tuple(ALGORITHM_INFO)
+
+#: What every step records, per seed: name → (label, unit). Per-problem pass rates come apart.
+METRICS: dict[str, tuple[str, str]] = {
+    "pass_rate": ("pass rate (exact, mean over problems)", ""),
+    "degenerate_fraction": ("degenerate groups (all right or all wrong)", ""),
+    "groups_sampled": ("groups sampled", ""),
+    "groups_used": ("groups used in the update", ""),
+    "entropy": ("entropy of the policy", "nats"),
+    "kl": ("KL to the initial policy", "nats"),
+    "grad_norm": ("gradient norm", ""),
+    "critic_error": ("critic error (RMS, V vs true pass rate)", ""),
+    "correct_length": ("mean length of sampled right answers", "tokens"),
+    "wrong_length": ("mean length of sampled wrong answers", "tokens"),
+}
+
+
+# --- configuration -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """One training run: which algorithms, how long, how many seeds, and the update's knobs."""
+
+    algorithms: tuple[str, ...] = ALGORITHMS
+    steps: int = 200
+    seeds: int = 8
+    group_size: int = 8
+    batch: int = 8  # problems (groups) per step
+    learning_rate: float = 4.0
+    seed: int = 0
+    convention: str = "textbook"  # GRPO's and DAPO's advantage convention
+    preset: str = "verl/token-mean"  # the loss for REINFORCE, PPO, GRPO and RLOO
+    eps_low: float = 0.2
+    eps_high: float = 0.2
+    beta: float = 0.0
+    epochs: int = 1  # gradient steps per batch; > 1 goes off-policy, so the clip engages
+    critic_lr: float = 0.2
+    dapo_max_draws: int = 3  # DAPO draws at most this many batches' worth of groups per step
+    problem_ids: tuple[str, ...] = ()  # () = every shipped problem
+
+    def loss_preset(self, algorithm: str) -> str:
+        return {"dr_grpo": "trl/dr_grpo", "dapo": "trl/dapo"}.get(algorithm, self.preset)
+
+    def clip_range(self, algorithm: str) -> tuple[float, float]:
+        return (0.2, 0.28) if algorithm == "dapo" else (self.eps_low, self.eps_high)
+
+    def convention_for(self, algorithm: str) -> str:
+        return {"dr_grpo": "dr_grpo", "rloo": "rloo"}.get(algorithm, self.convention)
+
+
+_LIMITS = {
+    "steps": (1, 5000),
+    "seeds": (1, 32),
+    "group_size": (2, 64),
+    "batch": (1, 64),
+    "seed": (0, 2**32 - 1),
+    "epochs": (1, 8),
+    "dapo_max_draws": (1, 10),
+}
+
+
+MAX_STORED_GROUP_BYTES = 256 * 2**20  # every step's groups are kept, to open any of them
+
+
+def stored_group_bytes(config: TrainingConfig) -> int:
+    """What a finished run keeps of its sampled groups: per group, the problem (4 bytes), used
+    (1), and per answer its candidate (2) and advantage (8)."""
+    per_group = 5 + 10 * config.group_size
+    return config.steps * len(config.algorithms) * config.seeds * config.batch * per_group
+
+
+def check_training_config(config: TrainingConfig) -> TrainingConfig:
+    """``config`` if usable; a ValueError that names the bad field and the valid range."""
+    if not config.algorithms:
+        raise ValueError("choose at least one algorithm")
+    for name in config.algorithms:
+        if name not in ALGORITHM_INFO:
+            raise ValueError(f"unknown algorithm {name!r}; choose from: {', '.join(ALGORITHMS)}")
+    if len(set(config.algorithms)) != len(config.algorithms):
+        raise ValueError("each algorithm may be chosen once")
+    for name, (low, high) in _LIMITS.items():
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{name} must be a whole number; got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be from {low} to {high}; got {value}")
+    for name, low, high in (
+        ("learning_rate", 0.0, 100.0),
+        ("eps_low", 0.0, 10.0),
+        ("eps_high", 0.0, 10.0),
+        ("beta", 0.0, 10.0),
+        ("critic_lr", 0.0, 1.0),
+    ):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name} must be a number; got {value!r}")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(f"{name} must be from {low:g} to {high:g}; got {value!r}")
+    if config.convention not in convention_names():
+        names = ", ".join(convention_names())
+        raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
+    kept = stored_group_bytes(config)
+    if kept > MAX_STORED_GROUP_BYTES:
+        raise ValueError(
+            f"this run would keep {kept / 2**20:,.0f} MB of sampled groups (at most "
+            f"{MAX_STORED_GROUP_BYTES / 2**20:,.0f} MB): use fewer steps, seeds or algorithms, "
+            "or a smaller batch or G"
+        )
+    if config.preset not in LOSS_PRESETS:
+        raise ValueError(
+            f"unknown loss preset {config.preset!r}; choose from: {', '.join(LOSS_PRESETS)}"
+        )
+    for problem_id in config.problem_ids:
+        get_problem(problem_id)  # UnknownProblemError lists the valid ids
+    return config
+
+
+def config_from_dict(data: dict) -> TrainingConfig:
+    """A config from a scenario file's mapping (lists become tuples; unknown keys refused)."""
+    known = {item.name for item in fields(TrainingConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown training setting(s): {', '.join(unknown)}")
+    values = dict(data)
+    for name in ("algorithms", "problem_ids"):
+        if name in values:
+            if not isinstance(values[name], (list, tuple)) or not all(
+                isinstance(item, str) for item in values[name]
+            ):
+                raise ValueError(f"{name} must be a list of names")
+            values[name] = tuple(values[name])
+    return check_training_config(replace(TrainingConfig(), **values))
