@@ -266,6 +266,9 @@ class TraceCard(QWidget):
         self._style_key: tuple[QFont, Theme] | None = None
         self._wrap_cache: dict[tuple[str, float], tuple[_Line, ...]] = {}
         self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
+        self._trace_html: tuple[str, str | None] = ("", None)  # the tooltip's trace, per text
+        self._texts: dict[CardState, tuple[str, str]] = {}  # description and tooltip per state
+        self._layers: dict[tuple, QPixmap] = {}  # the card without its advantage, per look
         self._focus_visible = False
         self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
         self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
@@ -305,12 +308,31 @@ class TraceCard(QWidget):
         )
         self._card = card
         self._compact = compact
+        texts = self._texts.get(card)
+        if texts is None:
+            if len(self._texts) >= 256:
+                self._texts.clear()
+            texts = self._texts[card] = self._describe(card)
+        description, tooltip = texts
+        name = f"Answer {self._index + 1}"
+        if self.accessibleName() != name:
+            self.setAccessibleName(name)
+        if self.accessibleDescription() != description:
+            self.setAccessibleDescription(description)
+        if self.toolTip() != tooltip:
+            self.setToolTip(tooltip)
+        if hint_changes:
+            self.updateGeometry()
+        self.update()
+
+    def _describe(self, card: CardState) -> tuple[str, str]:
+        """The accessible description and the tooltip of ``card`` (cached per state: answers
+        toggled back and forth come back to the same few states)."""
         answer = (
             "no final answer" if card.final_answer is None else f"final answer {card.final_answer}"
         )
         verdict = "right" if card.correct else "wrong"
-        self.setAccessibleName(f"Answer {self._index + 1}")
-        self.setAccessibleDescription(
+        description = (
             f"{answer}, reward {card.reward} ({verdict}), "
             f"advantage {signed(card.advantage, 2)}, {card.push.word}"
         )
@@ -318,17 +340,20 @@ class TraceCard(QWidget):
             f"<b>Answer {self._index + 1}</b> — {html.escape(_reward_stamp(card, False))}, "
             f"A = {signed(card.advantage, 2)} {card.push.glyph} {card.push.word}"
         )
-        trace = "<br>".join(
+        if self._trace_html[0] != card.text or self._trace_html[1] is None:
+            self._trace_html = (card.text, self._tooltip_trace(card.text))
+        trace = self._trace_html[1]
+        return description, f"<p>{summary}</p><p>{trace}</p><p><i>{_HINT}</i></p>"
+
+    def _tooltip_trace(self, text: str) -> str:
+        """The trace as tooltip rich text (built once per text: a click changes only A)."""
+        return "<br>".join(
             "".join(
                 f"<b>[{html.escape(run.text)}]</b>" if run.boxed else html.escape(run.text)
                 for run in runs
             )
-            for runs in self._typeset_lines(card.text)
+            for runs in self._typeset_lines(text)
         )
-        self.setToolTip(f"<p>{summary}</p><p>{trace}</p><p><i>{_HINT}</i></p>")
-        if hint_changes:
-            self.updateGeometry()
-        self.update()
 
     def set_presentation(self, highlighted: bool, advantage_hidden: bool) -> None:
         """Mark the card as a loud rare answer, and/or hide its advantage until revealed."""
@@ -431,13 +456,72 @@ class TraceCard(QWidget):
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # What a click leaves alone (the box in its push colour, the header, the reward stamp,
+        # the answer, the trace) is drawn once into a pixmap per look and blitted; only the
+        # advantage (and its word) is drawn on top. A click at G = 64 changes every card's A.
         style = self._current_style()
         card = self._card
         advantage = 0.0 if card is None or self._advantage_hidden else card.advantage
-        colours = style.colours
         accent = style.colour(self._theme.push_colour(advantage))
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._layer(style, card, accent, advantage))
+        if card is not None:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            content = self._content_rect(style)
+            if self._compact:
+                self._paint_compact(painter, style, card, content, accent, layer=False)
+            else:
+                self._paint_full(painter, style, card, content, accent, layer=False)
+        painter.end()
+
+    def _content_rect(self, style: _Style) -> QRectF:
+        body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
+        return body.adjusted(style.pad, style.pad, -style.pad, -style.pad)
+
+    def _layer(
+        self, style: _Style, card: CardState | None, accent: QColor, advantage: float
+    ) -> QPixmap:
+        """The card without its advantage, cached per look (a card keeps one per push sign)."""
+        ratio = self.devicePixelRatioF()
+        key = (
+            None if card is None else (card.index, card.text, card.final_answer, card.reward),
+            self._compact,
+            self._highlighted,
+            self._advantage_hidden,
+            self.hasFocus() and self._focus_visible,
+            self.width(),
+            self.height(),
+            ratio,
+            accent.rgba(),
+            advantage > 0,
+            advantage < 0,
+            id(style),  # a new style (font or theme) also empties the cache
+        )
+        pixmap = self._layers.get(key)
+        if pixmap is None:
+            if len(self._layers) >= 6:  # the three push colours, focused or not
+                self._layers.clear()
+            pixmap = QPixmap(
+                max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
+            )
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            self._paint_layer(painter, style, card, accent, advantage)
+            painter.end()
+            self._layers[key] = pixmap
+        return pixmap
+
+    def _paint_layer(
+        self,
+        painter: QPainter,
+        style: _Style,
+        card: CardState | None,
+        accent: QColor,
+        advantage: float,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colours = style.colours
         body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
 
         border = style.border * (2 if self._highlighted else 1)
@@ -457,20 +541,59 @@ class TraceCard(QWidget):
 
         if card is None:
             return
-        content = body.adjusted(style.pad, style.pad, -style.pad, -style.pad)
+        content = self._content_rect(style)
         if self._compact:
-            self._paint_compact(painter, style, card, content, accent)
+            self._paint_compact(painter, style, card, content, accent, layer=True)
         else:
-            self._paint_full(painter, style, card, content, accent)
+            self._paint_full(painter, style, card, content, accent, layer=True)
 
     # -- painting -----------------------------------------------------------------------------
 
     def _paint_full(
-        self, painter: QPainter, style: _Style, card: CardState, rect: QRectF, accent: QColor
+        self,
+        painter: QPainter,
+        style: _Style,
+        card: CardState,
+        rect: QRectF,
+        accent: QColor,
+        layer: bool,
     ) -> None:
+        """The card's text: with ``layer`` all but the advantage and its word, else just those."""
         text = style.colours["text"]
         top = rect.top()
         header_h = self._header_height(style)
+
+        # Footer, anchored to the bottom so the advantages of a row line up.
+        word_fm = style.fm(style.word)
+        adv_fm = style.fm(style.advantage)
+        ans_fm = style.fm(style.answer)
+        y = rect.bottom() - word_fm.height()
+        if not layer:
+            self._draw_line(
+                painter,
+                style,
+                style.word,
+                accent,
+                "predict, then reveal" if self._advantage_hidden else card.push.word,
+                rect.left(),
+                y,
+                word_fm.height(),
+                rect.width(),
+            )
+            y -= adv_fm.height()
+            advantage_text = self._advantage_text(card, "A = ")
+            self._draw_fitted(
+                painter,
+                style,
+                style.advantage,
+                accent,
+                advantage_text,
+                rect.left(),
+                y,
+                rect.width(),
+            )
+            return
+        y -= adv_fm.height()
 
         # Header: "#3" on the left, the reward stamp on the right.
         stamp = self._paint_stamp(painter, style, card, rect.right(), top, header_h, compact=False)
@@ -486,27 +609,6 @@ class TraceCard(QWidget):
             stamp.left() - style.gap - rect.left(),
         )
 
-        # Footer, anchored to the bottom so the advantages of a row line up.
-        word_fm = style.fm(style.word)
-        adv_fm = style.fm(style.advantage)
-        ans_fm = style.fm(style.answer)
-        y = rect.bottom() - word_fm.height()
-        self._draw_line(
-            painter,
-            style,
-            style.word,
-            accent,
-            "predict, then reveal" if self._advantage_hidden else card.push.word,
-            rect.left(),
-            y,
-            word_fm.height(),
-            rect.width(),
-        )
-        y -= adv_fm.height()
-        advantage_text = self._advantage_text(card, "A = ")
-        self._draw_fitted(
-            painter, style, style.advantage, accent, advantage_text, rect.left(), y, rect.width()
-        )
         y -= ans_fm.height()
         self._draw_line(
             painter,
@@ -573,8 +675,30 @@ class TraceCard(QWidget):
                 )
 
     def _paint_compact(
-        self, painter: QPainter, style: _Style, card: CardState, rect: QRectF, accent: QColor
+        self,
+        painter: QPainter,
+        style: _Style,
+        card: CardState,
+        rect: QRectF,
+        accent: QColor,
+        layer: bool,
     ) -> None:
+        """The card's text: with ``layer`` all but the advantage, else just the advantage."""
+        adv_fm = style.fm(style.compact_advantage)
+        y = rect.bottom() - adv_fm.height()
+        if not layer:
+            advantage_text = self._advantage_text(card, "")
+            self._draw_fitted(
+                painter,
+                style,
+                style.compact_advantage,
+                accent,
+                advantage_text,
+                rect.left(),
+                y,
+                rect.width(),
+            )
+            return
         text = style.colours["text"]
         stamp_h = self._stamp_size(style, "0 ✗", compact=True).height()
         top = rect.top()
@@ -590,20 +714,7 @@ class TraceCard(QWidget):
             stamp_h,
             stamp.left() - style.gap - rect.left(),
         )
-        adv_fm = style.fm(style.compact_advantage)
         ans_fm = style.fm(style.compact_answer)
-        y = rect.bottom() - adv_fm.height()
-        advantage_text = self._advantage_text(card, "")
-        self._draw_fitted(
-            painter,
-            style,
-            style.compact_advantage,
-            accent,
-            advantage_text,
-            rect.left(),
-            y,
-            rect.width(),
-        )
         y -= ans_fm.height() + style.gap * 0.5
         self._draw_line(
             painter,
@@ -716,6 +827,7 @@ class TraceCard(QWidget):
             self._style = _Style.build(self.font(), self._theme)
             self._style_key = key
             self._wrap_cache.clear()
+            self._layers.clear()
         return self._style
 
     def _header_height(self, style: _Style) -> float:

@@ -205,3 +205,45 @@ def test_a_boxed_answer_is_drawn_in_a_box_and_no_latex_shows(qtbot):
 def test_the_tooltip_shows_the_typeset_trace(qtbot):
     widget, _ = boxed_card(qtbot)
     assert "\\boxed" not in widget.toolTip() and "25%" in widget.toolTip()
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_a_card_drawn_from_its_cached_layer_looks_like_a_card_drawn_afresh(qtbot, compact):
+    # A click changes every advantage: the card keeps what did not change (box, header, stamp,
+    # trace) as a pixmap and draws only the advantage again. The result must be pixel-identical.
+    states = [make_snapshot(r).cards[1] for r in ([1, 0, 0, 1], [1, 0, 1, 1], [1, 1, 0, 1])]
+    reused = TraceCard(1)
+    qtbot.addWidget(reused)
+    reused.show_card(states[0], compact)
+    reused.resize(reused.sizeHint())
+    reused.show()
+    for state in (*states, states[0], states[2]):
+        reused.show_card(state, compact)
+        seen = reused.grab().toImage()
+        fresh = TraceCard(1)
+        qtbot.addWidget(fresh)
+        fresh.show_card(state, compact)
+        fresh.resize(reused.size())
+        fresh.show()
+        assert seen == fresh.grab().toImage(), state
+
+
+def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypatch):
+    calls = []
+    original = TraceCard._paint_layer
+    monkeypatch.setattr(
+        TraceCard, "_paint_layer", lambda self, *a: calls.append(1) or original(self, *a)
+    )
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    right = make_snapshot([1, 0, 0, 0]).cards[0]  # A = +1.73
+    widget.show_card(right, compact=True)
+    widget.resize(widget.sizeHint())
+    widget.grab()
+    assert len(calls) == 1
+    widget.show_card(make_snapshot([1, 1, 0, 0]).cards[0], compact=True)  # A = +1.00
+    widget.grab()
+    assert len(calls) == 1, "only the advantage changed: the layer is drawn from its cache"
+    widget.show_card(make_snapshot([1, 1, 1, 1]).cards[0], compact=True)  # A = 0: grey box
+    widget.grab()
+    assert len(calls) == 2
