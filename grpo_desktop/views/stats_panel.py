@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from grpo_desktop.core.formatting import number
 from grpo_desktop.core.snapshot import LabSnapshot
@@ -49,6 +49,48 @@ class FittedNumber(QLabel):
         painter.drawText(self.contentsRect(), flags, self.text())
 
 
+class _NumberSlot(QWidget):
+    """The number's place in its tile's layout; the :class:`FittedNumber` itself stays out of it.
+
+    A label's new text asks its layout to recompute, and a layout change climbs to the window:
+    every click would lay the whole window out again for four numbers whose size never changes
+    (the number's width is ignored, its height is its font's). So the layout holds this empty,
+    transparent slot with the number's size hints, and the number, a child of the same tile,
+    follows the slot's geometry at a fixed size (Qt skips the layout request of a widget whose
+    size is fixed). A new font (a zoom, a theme) still re-lays the tile out, through the slot.
+    """
+
+    def __init__(self, number: FittedNumber, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.number = number
+        self.setSizePolicy(number.sizePolicy())
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        number.installEventFilter(self)
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return self.number.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        return self.number.minimumSizeHint()
+
+    def eventFilter(self, watched, event: QEvent) -> bool:  # Qt override
+        if watched is self.number and event.type() in (
+            QEvent.Type.FontChange,
+            QEvent.Type.StyleChange,
+        ):
+            self.updateGeometry()
+        return False
+
+    def moveEvent(self, event) -> None:  # Qt override
+        super().moveEvent(event)
+        self.number.move(self.pos())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self.number.setFixedSize(self.size())
+        self.number.move(self.pos())
+
+
 class StatTile(QFrame):
     """A caption, one big number and a note; the panel gives all four tiles one height."""
 
@@ -59,6 +101,7 @@ class StatTile(QFrame):
         self.caption = QLabel(caption, objectName="statCaption")
         self.caption.setWordWrap(True)  # "Group mean (par)" wraps on a narrow tile, never clips
         self.value = FittedNumber(value_name)
+        self.value.setParent(self)  # placed by its slot in the layout, not by the layout
         self.note = QLabel(objectName="statNote")
         self.note.setWordWrap(True)  # narrow tiles wrap the note rather than widen the window
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -66,7 +109,7 @@ class StatTile(QFrame):
         column.setContentsMargins(12, 6, 12, 6)
         column.setSpacing(0)
         column.addWidget(self.caption)
-        column.addWidget(self.value)
+        column.addWidget(_NumberSlot(self.value, self))
         column.addWidget(self.note)
         column.addStretch(1)  # a tile taller than its text keeps the text at the top
 

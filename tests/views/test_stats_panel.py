@@ -88,3 +88,41 @@ def test_the_par_tile_is_no_taller_and_no_lower_than_the_others_at_default_size(
         par.value.mapTo(panel, par.value.rect().topLeft()).y()
         == std.value.mapTo(panel, std.value.rect().topLeft()).y()
     )
+
+
+def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
+    # A label's new text asks every layout up to the window to recompute (~1.5 ms a click);
+    # the numbers keep their size, so a click must not. A zoom still re-lays the tiles out.
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    class LayoutRequests(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.count += 1
+            return False
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    panel = StatsPanel(THEMES["light"])
+    QVBoxLayout(window).addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
+    window.resize(900, 200)
+    window.show()
+    QApplication.processEvents()
+    requests = LayoutRequests()
+    QApplication.instance().installEventFilter(requests)  # to any widget, the tiles or above
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 1, 0, 1, 0, 0]))
+    QApplication.processEvents()
+    assert panel.par.value.text() == "0.5"
+    QApplication.instance().removeEventFilter(requests)
+    assert requests.count == 0
+    value_height = panel.par.value.height()
+    font = QFont(panel.par.value.font())
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    panel.par.value.setFont(font)
+    QApplication.processEvents()
+    assert panel.par.value.height() > value_height  # the tile made room for the larger number
+    assert layout_problems(panel) == []
