@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtGui import QFont, QResizeEvent, QTextDocument
+from PySide6.QtGui import QFont, QResizeEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from grpo_desktop.core.explain import WorkedMath
@@ -19,33 +19,35 @@ from grpo_desktop.views.fonts import scaled_font
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 
 
-def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
-    """The rich text of the panel; with ``hidden`` the advantages wait for the reveal."""
-    parts = [
-        f"<p style='margin:0 0 2px 0; font-size:140%; font-weight:600'>"
-        f"{html.escape(worked.formula)}</p>",
-        f"<p style='margin:0 0 8px 0; color:{theme.muted}'>{html.escape(worked.convention_label)}"
-        f" · {html.escape(worked.source)}</p>",
+def _paragraphs(worked: WorkedMath, theme: Theme, hidden: bool) -> list[tuple[str, str]]:
+    """The panel's paragraphs as (style, plain text) pairs, in order."""
+    paragraphs = [
+        ("margin:0 0 2px 0; font-size:140%; font-weight:600", worked.formula),
+        (
+            f"margin:0 0 8px 0; color:{theme.muted}",
+            f"{worked.convention_label} · {worked.source}",
+        ),
     ]
     for index, step in enumerate(worked.steps):
         is_advantage = step.title.startswith("Advantage")
-        parts.append(
-            f"<p style='margin:6px 0 0 0; font-weight:600'>{index + 1}. "
-            f"{html.escape(step.title)}</p>"
-        )
+        paragraphs.append(("margin:6px 0 0 0; font-weight:600", f"{index + 1}. {step.title}"))
         for line in step.lines:
             text = "A = ? (predict first, then reveal)" if hidden and is_advantage else line
-            parts.append(f"<p style='margin:0 0 0 16px'>{html.escape(text)}</p>")
+            paragraphs.append(("margin:0 0 0 16px", text))
     if not hidden:
-        parts.append(
-            f"<p style='margin:10px 0 0 0; color:{theme.text}'>{html.escape(worked.comparison)}</p>"
-        )
+        paragraphs.append((f"margin:10px 0 0 0; color:{theme.text}", worked.comparison))
         if worked.loudest_note:
-            parts.append(
-                f"<p style='margin:6px 0 0 0; color:{theme.text}'>★ "
-                f"{html.escape(worked.loudest_note)}</p>"
-            )
-    return "".join(parts)
+            paragraphs.append((f"margin:6px 0 0 0; color:{theme.text}", f"★ {worked.loudest_note}"))
+    return paragraphs
+
+
+def _paragraphs_html(paragraphs: list[tuple[str, str]]) -> str:
+    return "".join(f"<p style='{style}'>{html.escape(text)}</p>" for style, text in paragraphs)
+
+
+def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
+    """The rich text of the panel; with ``hidden`` the advantages wait for the reveal."""
+    return _paragraphs_html(_paragraphs(worked, theme, hidden))
 
 
 class MathPanel(QTextBrowser):
@@ -62,6 +64,9 @@ class MathPanel(QTextBrowser):
         self._hidden = False
         self._scale = 1.0  # the text's size over the theme's, grown to fill a large box
         self._rendering = False  # new text toggling the scroll bar is not a new box to fit
+        self._shown: list[tuple[str, str]] = []  # the paragraphs the document holds
+        self._shown_font: QFont | None = None  # the font they were typeset in
+        self.document().setUndoRedoEnabled(False)  # text is replaced in place: keep no history
         self.set_theme(theme)
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
@@ -106,12 +111,46 @@ class MathPanel(QTextBrowser):
     def _font(self, scale: float) -> QFont:
         return scaled_font(1.1 * self._theme.type_scale * scale)
 
+    def _paragraphs(self) -> list[tuple[str, str]]:
+        return [] if self._worked is None else _paragraphs(self._worked, self._theme, self._hidden)
+
     def _html(self) -> str:
-        return (
-            ""
-            if self._worked is None
-            else worked_math_html(self._worked, self._theme, self._hidden)
-        )
+        return _paragraphs_html(self._paragraphs())
+
+    def _replace_changed(self, paragraphs: list[tuple[str, str]]) -> bool:
+        """Put the new numbers into the paragraphs that changed, in place, if the document
+        has the same paragraphs in the same styles (a click): only those blocks are laid out
+        again, the scroll bar keeps its range, nothing else is re-typeset. False otherwise."""
+        document = self.document()
+        shown = self._shown
+        if (
+            self._shown_font != self.font()
+            or len(paragraphs) != len(shown)
+            or document.blockCount() != len(shown)
+            or any(new[0] != old[0] for new, old in zip(paragraphs, shown, strict=True))
+        ):
+            return False
+        changed = [i for i, (new, old) in enumerate(zip(paragraphs, shown)) if new[1] != old[1]]
+        if not changed:
+            return True
+        blocks = []
+        for i in changed:
+            block = document.findBlockByNumber(i)
+            if not block.isValid() or not block.text() or not paragraphs[i][1]:
+                return False
+            blocks.append(block)
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        for block, i in zip(blocks, changed, strict=True):
+            fragment = block.begin().fragment()
+            cursor.setPosition(block.position())
+            cursor.setPosition(
+                block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor
+            )
+            cursor.insertText(paragraphs[i][1], fragment.charFormat())
+        cursor.endEditBlock()
+        self._shown = paragraphs
+        return True
 
     def _text_height(self, width: float, scale: float) -> float:
         """The document's height at ``width`` px with the text at ``scale``."""
@@ -142,9 +181,12 @@ class MathPanel(QTextBrowser):
 
     def _render(self) -> None:
         if self._worked is not None:
+            paragraphs = self._paragraphs()
             self._rendering = True
             try:
-                self.setHtml(self._html())
+                if not self._replace_changed(paragraphs):
+                    self.setHtml(_paragraphs_html(paragraphs))
+                    self._shown, self._shown_font = paragraphs, self.font()
             finally:
                 self._rendering = False
             # A click keeps the text's size unless the new text no longer fits (the browser

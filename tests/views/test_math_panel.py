@@ -1,0 +1,74 @@
+"""MathPanel: a click puts the new numbers into the worked math in place, looking the same."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.theme import THEMES
+from grpo_desktop.views.math_panel import MathPanel, worked_math_html
+
+REWARDS = ([1, 0, 0, 1], [1, 1, 0, 1], [0, 0, 0, 1], [1, 1, 1, 1], [1, 0, 1, 0, 1, 1])
+
+
+def snapshot(rewards):
+    return build_snapshot(get_problem("mult-23x47"), [bool(r) for r in rewards])
+
+
+def shown(qtbot, rewards, theme, size) -> MathPanel:
+    panel = MathPanel(theme)
+    qtbot.addWidget(panel)
+    panel.resize(size)
+    panel.show_snapshot(snapshot(rewards))
+    panel.show()
+    QApplication.processEvents()
+    return panel
+
+
+def test_numbers_put_in_place_read_and_look_as_the_whole_text_typeset_afresh(qtbot):
+    for theme in THEMES.values():
+        panel = shown(qtbot, REWARDS[0], theme, panel_size := MathPanel().sizeHint() * 1.5)
+        for rewards in REWARDS[1:] + REWARDS[:1]:
+            panel.show_snapshot(snapshot(rewards))
+            QApplication.processEvents()
+            fresh = shown(qtbot, rewards, theme, panel_size)
+            assert panel.toPlainText() == fresh.toPlainText()
+            assert panel.grab().toImage() == fresh.grab().toImage(), (theme.name, rewards)
+
+
+def test_the_html_is_what_the_panel_shows():
+    worked = snapshot(REWARDS[0]).worked_math
+    html = worked_math_html(worked, THEMES["light"])
+    assert html.startswith("<p style='margin:0 0 2px 0; font-size:140%; font-weight:600'>")
+    assert html.count("<p ") == html.count("</p>") > 5
+    assert "A = ?" in worked_math_html(worked, THEMES["light"], hidden=True)
+
+
+class ShowHideCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.events = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+            self.events += 1
+        return False
+
+
+def test_a_click_neither_hides_nor_re_shows_the_scroll_bar(qtbot):
+    # Clicks that keep the worked math's paragraphs (each gets new numbers, none comes or goes).
+    clicks = ([1, 1, 0, 1], [0, 0, 0, 1], [1, 1, 0, 1])
+    panel = shown(qtbot, clicks[0], THEMES["light"], MathPanel().sizeHint() * 0.8)
+    bar = panel.verticalScrollBar()
+    assert bar.isVisible()  # the text is longer than the box
+    counter = ShowHideCounter()
+    bar.installEventFilter(counter)
+    for rewards in clicks[1:]:
+        before = panel.toPlainText()
+        panel.show_snapshot(snapshot(rewards))
+        QApplication.processEvents()
+        assert panel.toPlainText() != before
+    assert counter.events == 0
+    assert bar.isVisible()
