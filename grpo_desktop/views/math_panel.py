@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QResizeEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
@@ -15,6 +16,7 @@ from grpo_desktop.core.explain import WorkedMath
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.trace_grid import CachedScrollBar
 
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 
@@ -59,6 +61,7 @@ class MathPanel(QTextBrowser):
         self.setAccessibleName("Worked math")
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
+        self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
         self._theme = theme
         self._worked: WorkedMath | None = None
         self._hidden = False
