@@ -198,8 +198,11 @@ def _wrap(
     return tuple(lines)
 
 
-_BOX_CACHE: dict[tuple, QPixmap] = {}
-_BOX_CACHE_LIMIT = 512
+_BOX_CACHE: dict[tuple, QPixmap] = {}  # in least-recently-used order: a hit moves to the end
+#: Bytes the cached boxes may hold. Card sizes change with G, zoom and the workspace, so new keys
+#: keep coming; a byte bound (not a count) keeps memory flat over a long session.
+_BOX_CACHE_BYTES = 6 * 2**20
+_box_cache_bytes = 0
 
 
 def _rounded_box(
@@ -220,10 +223,11 @@ def _rounded_box(
         round(radius, 2),
         ratio,
     )
-    pixmap = _BOX_CACHE.get(key)
-    if pixmap is None:
-        if len(_BOX_CACHE) >= _BOX_CACHE_LIMIT:
-            _BOX_CACHE.clear()
+    global _box_cache_bytes
+    pixmap = _BOX_CACHE.pop(key, None)
+    if pixmap is not None:
+        _BOX_CACHE[key] = pixmap  # most recently used now
+    else:
         pixmap = QPixmap(
             max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
         )
@@ -238,7 +242,12 @@ def _rounded_box(
             QRectF(half, half, size.width() - width, size.height() - width), radius, radius
         )
         box.end()
+        size_bytes = pixmap.width() * pixmap.height() * 4
+        while _BOX_CACHE and _box_cache_bytes + size_bytes > _BOX_CACHE_BYTES:
+            oldest = _BOX_CACHE.pop(next(iter(_BOX_CACHE)))
+            _box_cache_bytes -= oldest.width() * oldest.height() * 4
         _BOX_CACHE[key] = pixmap
+        _box_cache_bytes += size_bytes
     return pixmap
 
 

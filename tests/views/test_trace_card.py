@@ -247,3 +247,21 @@ def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypa
     widget.show_card(make_snapshot([1, 1, 1, 1]).cards[0], compact=True)  # A = 0: grey box
     widget.grab()
     assert len(calls) == 2
+
+
+def test_the_cached_card_boxes_stay_within_their_byte_budget(qtbot):
+    from PySide6.QtCore import QSizeF
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QWidget
+
+    from grpo_desktop.views import trace_card
+
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    for width in range(200, 700, 2):  # card sizes change with G, zoom and the workspace
+        trace_card._rounded_box(
+            QSizeF(width, 300), QColor("#00745a"), QColor("#e3f4ee"), 1.5, 8.0, widget
+        )
+    held = sum(p.width() * p.height() * 4 for p in trace_card._BOX_CACHE.values())
+    assert held <= trace_card._BOX_CACHE_BYTES
+    assert held == trace_card._box_cache_bytes
