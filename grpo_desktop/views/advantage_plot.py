@@ -583,9 +583,6 @@ class AdvantagePlot(pg.PlotItem):
             return
         self._y_applied = (low, high, height)
         self._viewbox.setYRange(low, high, padding=0)
-        # Apply the new transform now, not from the paint's prepare step: there, text items
-        # (the caption) would re-transform mid-paint and queue a second paint of every frame.
-        self._viewbox.updateMatrix()
         self._place_caption()
         self._y_tick_list = self._value_ticks(low, high, height)
         self.getAxis("left").setTicks([self._y_tick_list])
