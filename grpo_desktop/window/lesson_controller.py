@@ -341,6 +341,9 @@ class LessonController(QObject):
             # when the ring is elsewhere; now, and once the page is laid out.
             self._bring_into_view(target)
             QTimer.singleShot(0, lambda: self._bring_into_view(target))
+            # The page may lay out again later (a caption that grows with the run): follow it.
+            bar = self.window.training_page.side_column.verticalScrollBar()
+            bar.rangeChanged.connect(self._follow_layout, Qt.ConnectionType.UniqueConnection)
         self.bar.show_step(self._lesson, self._index, self.can_reveal)
         last = self._index == len(self._lesson.steps) - 1
         self.next_action.setText("&Finish lesson" if last else "&Next step")
@@ -358,6 +361,9 @@ class LessonController(QObject):
         state.run.run(step.training_steps)
         state.set_focus(step.focus)
         state.set_metric(step.metric)  # the last request rebuilds the snapshot for the run shown
+
+    def _follow_layout(self, *_range: int) -> None:
+        self._bring_into_view(self.spotlight.target())
 
     def _bring_into_view(self, target: QWidget | None) -> None:
         """Scroll the Training page's side column to ``target`` if it lies inside, else to the

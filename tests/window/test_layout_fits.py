@@ -158,9 +158,7 @@ def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("zoom", [1.5, 2.0, 3.0])
-def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(
-    staged, zoom, theme
-):
+def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(staged, zoom, theme):
     window = staged((1280, 800), theme)
     # The offscreen screen is 800x800: fit the zoom to a 1280x800 screen, as on a laptop.
     window.presentation.fit_to(QSize(1280, 800))
@@ -516,7 +514,14 @@ def test_every_step_of_the_stall_lesson_fits_at_1280x800(staged, theme):
             found = training_page_problems(window)
             if column.widget().isAncestorOf(ringed) and ringed is not window.training_page.controls:
                 found = [line for line in found if "not visible in the side column" not in line]
-                if not window_rect(column.viewport()).contains(window_rect(ringed)):
+                view, part = window_rect(column.viewport()), window_rect(ringed)
+                # A part taller than the column shows its top (the Update page's rule too).
+                fits = (
+                    view.contains(part)
+                    if part.height() <= view.height()
+                    else (view.top() <= part.top() <= view.top() + view.height() // 4)
+                )
+                if not fits:
                     found.append(f"the ringed {ringed.objectName()} is not in view")
             assert found == [], where
         else:
