@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,6 +46,7 @@ from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
+from grpo_desktop.window.layout_helpers import AfterResize
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
 
@@ -64,21 +65,6 @@ WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
     "in the Lab.",
     COMPARE: "Click a card on either side, or press its number 1–9, to mark it right or wrong.",
 }
-
-
-class _AfterResize(QObject):
-    """Calls ``react`` once the watched widget has a new size (Qt has no resized signal)."""
-
-    def __init__(self, watched: QWidget, react) -> None:
-        super().__init__(watched)
-        self._react = react
-        watched.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            # After the widget has laid out its new size; never after it is gone.
-            QTimer.singleShot(0, self, self._react)
-        return False
 
 
 class MainWindow(QMainWindow):
@@ -191,7 +177,7 @@ class MainWindow(QMainWindow):
         right.setChildrenCollapsible(False)
         # A lesson bar or a new window size changes the column's height: re-share it, so the
         # worked math keeps the height it needs (the splitter alone would scale both parts).
-        _AfterResize(right, lambda: self._balance_right_column(self.explain_tabs.currentIndex()))
+        AfterResize(right, lambda: self._balance_right_column(self.explain_tabs.currentIndex()))
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
         self.lab_splitter = splitter

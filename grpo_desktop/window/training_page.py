@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.core.training import TrainingConfig
@@ -22,11 +22,11 @@ from grpo_desktop.views.frontier_plot import FrontierPlot
 from grpo_desktop.views.step_groups import StepGroups
 from grpo_desktop.views.training_charts import TrainingCharts
 from grpo_desktop.views.training_controls import TrainingControls
+from grpo_desktop.window.layout_helpers import ColumnScroll
 
 CHART_PLOT_MIN_HEIGHT = 120  # each chart over steps: lines and axes a room can follow
 FRONTIER_PLOT_MIN_HEIGHT = 180  # the frontier's curves, labels and dots: below it they pile up
 SIDE_SHARE = 0.4  # of the page's width, for the controls and the frontier
-SIDE_MIN_HEIGHT = 120  # the side column's own minimum: below its content's, it scrolls
 GROUP_LINES = (2, 8)  # the groups list shows this many lines at least and at most
 GROUP_SHARE = 0.12  # of the page's height, for the groups list
 
@@ -98,22 +98,6 @@ class _Column(QWidget):
             self.updateGeometry()
 
 
-class _ColumnScroll(QScrollArea):
-    """A column that scrolls vertically, never sideways, when the screen is too short for it."""
-
-    def __init__(self, content: QWidget) -> None:
-        super().__init__(objectName="trainingSideScroll")
-        self.setWidget(content)
-        self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-    def minimumSizeHint(self) -> QSize:  # Qt override
-        content = self.widget().minimumSizeHint().expandedTo(self.widget().minimumSize())
-        bar = self.verticalScrollBar().sizeHint().width()
-        return QSize(content.width() + bar, min(content.height(), SIDE_MIN_HEIGHT))
-
-
 class TrainingPage(QWidget):
     """The Training workspace's page (objectName ``trainingView``)."""
 
@@ -166,7 +150,7 @@ class TrainingPage(QWidget):
         # The controls whole, the frontier's title and caption over a plot at least
         # FRONTIER_PLOT_MIN_HEIGHT tall: a screen too short for both (1024×768 on a projector,
         # a 200 % zoom) scrolls this column rather than squeezing the controls' fields.
-        self.side_column = _ColumnScroll(side)
+        self.side_column = ColumnScroll(side, "trainingSideScroll")
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="trainingSplitter")
         splitter.addWidget(left)

@@ -9,8 +9,8 @@ workspace is shown, so start-up does not pay for it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.core.update_snapshot import UpdateSettings, UpdateSnapshot
@@ -21,6 +21,7 @@ from grpo_desktop.views.push_chart import PushChart
 from grpo_desktop.views.token_detail import TokenDetailPanel
 from grpo_desktop.views.token_rows import TokenRowsScroll
 from grpo_desktop.views.update_controls import UpdateControls
+from grpo_desktop.window.layout_helpers import AfterResize, ColumnScroll
 
 STANDIN_NOTE = (
     "Stand-in policy: each token's log-probability comes from a seeded table of logits, not a "
@@ -31,37 +32,6 @@ PLOT_MIN_HEIGHT = 160  # the push chart's bars and axes, under its title, captio
 DETAIL_MIN_HEIGHT = 100  # the title and a first step of the computation (it scrolls inside)
 RIGHT_SHARE = 0.4  # of the page's width, for controls, chart and detail
 CHART_SHARE = 0.55  # of the column's height below the controls
-COLUMN_MIN_HEIGHT = 120  # the right column's own minimum: below its content's, it scrolls
-
-
-class _ColumnScroll(QScrollArea):
-    """A column that scrolls vertically, never sideways: as wide as its content needs."""
-
-    def __init__(self, content: QWidget) -> None:
-        super().__init__(objectName="updateRightScroll")
-        self.setWidget(content)
-        self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-    def minimumSizeHint(self) -> QSize:  # Qt override
-        content = self.widget().minimumSizeHint().expandedTo(self.widget().minimumSize())
-        bar = self.verticalScrollBar().sizeHint().width()
-        return QSize(content.width() + bar, min(content.height(), COLUMN_MIN_HEIGHT))
-
-
-class _AfterResize(QObject):
-    """Calls ``react`` once the watched widget has its new size (and has laid it out)."""
-
-    def __init__(self, watched: QWidget, react) -> None:
-        super().__init__(watched)
-        self._react = react
-        watched.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            QTimer.singleShot(0, self, self._react)
-        return False
 
 
 class UpdatePage(QWidget):
@@ -123,10 +93,10 @@ class UpdatePage(QWidget):
         self.detail.setMinimumHeight(DETAIL_MIN_HEIGHT)
         self.parts = parts
         self._revealed: QWidget | None = None  # a part a lesson rings: kept in view
-        right = _ColumnScroll(parts)
+        right = ColumnScroll(parts, "updateRightScroll")
         self.right_column = right
-        _AfterResize(self.chart, self._fit_chart)
-        _AfterResize(right.viewport(), self._balance_column)
+        AfterResize(self.chart, self._fit_chart)
+        AfterResize(right.viewport(), self._balance_column)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="updateSplitter")
         splitter.addWidget(left)
@@ -136,7 +106,7 @@ class UpdatePage(QWidget):
         splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(380)
         self.splitter = splitter
-        _AfterResize(splitter, self._balance_splitter)
+        AfterResize(splitter, self._balance_splitter)
 
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
