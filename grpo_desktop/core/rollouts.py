@@ -79,6 +79,8 @@ class RolloutAnswer:
     reward: float
     components: dict[str, float]  # each reward key (verl: score and extras; TRL: each function)
     advantage: float | None  # the logged advantage (TRL); None where none is logged (verl)
+    prompt: str = ""  # the whole prompt, as logged (conversations as JSON)
+    answer_key: str | None = None  # verl's ``gts`` when it is text or a number; TRL logs none
 
 
 @dataclass(frozen=True)
@@ -288,11 +290,14 @@ def _verl_answer(path: Path, offset: int, handle: BinaryIO) -> RolloutAnswer:
         if key not in VERL_FIXED and _is_number(value):
             components[key] = float(value)
     output = record["output"]
+    truth = record.get("gts")
     return RolloutAnswer(
         text=output if isinstance(output, str) else json.dumps(output, ensure_ascii=False),
         reward=float(record["score"]),
         components=components,
         advantage=None,
+        prompt=record["input"],
+        answer_key=truth if isinstance(truth, str) else str(truth) if _is_number(truth) else None,
     )
 
 
@@ -430,7 +435,7 @@ def _trl_answers(path: Path, rows: list[int]) -> list[RolloutAnswer]:
     parquet_file, handle = _parquet_file(path)
     with handle:
         rewards, has_advantage, _ = _trl_columns(path, parquet_file.schema_arrow)
-        columns = ["completion", *rewards] + (["advantage"] if has_advantage else [])
+        columns = ["prompt", "completion", *rewards] + (["advantage"] if has_advantage else [])
         wanted = {row: i for i, row in enumerate(rows)}
         found: dict[int, RolloutAnswer] = {}
         start = 0
@@ -439,11 +444,13 @@ def _trl_answers(path: Path, rows: list[int]) -> list[RolloutAnswer]:
             inside = [row for row in rows if start <= row < end]
             if inside:
                 texts = batch.column("completion")
+                prompts = batch.column("prompt")
                 values = {name: _float_column(batch, name) for name in rewards}
                 advantages = _float_column(batch, "advantage") if has_advantage else None
                 for row in inside:
                     i = row - start
                     text = texts[i].as_py()
+                    prompt = prompts[i].as_py()
                     components = {name: float(values[name][i]) for name in rewards}
                     advantage = None if advantages is None else float(advantages[i])
                     found[row] = RolloutAnswer(
@@ -453,6 +460,9 @@ def _trl_answers(path: Path, rows: list[int]) -> list[RolloutAnswer]:
                         advantage=advantage
                         if advantage is None or math.isfinite(advantage)
                         else None,
+                        prompt=prompt
+                        if isinstance(prompt, str)
+                        else json.dumps(prompt, ensure_ascii=False, default=str),
                     )
             start = end
             if len(found) == len(wanted):

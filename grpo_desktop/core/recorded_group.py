@@ -1,0 +1,116 @@
+"""One group from a real run's rollout file, as the lab shows it: the answers exactly as the model
+wrote them and the rewards the run logged.
+
+Pure Python. A recorded group is not a library problem: its texts have no "right" and "wrong"
+versions and its rewards are whatever the run's reward functions returned, so the lab shows them
+as they are (no toggling, no resizing) while the statistics, the chart, the worked math and the
+Update workspace work on them like on any group.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from grpo_desktop.core.problems import Problem, Trace
+from grpo_desktop.core.rollouts import RolloutAnswer, RolloutError, RolloutSource
+
+#: The longest prompt kept for the problem panel; a real prompt can be a whole few-shot page.
+MAX_PROMPT_CHARS = 4000
+#: The longest completion kept per card (a real completion can be a whole book).
+MAX_TEXT_CHARS = 20000
+TRUNCATED = " … [cut: {omitted} more characters]"
+
+
+@dataclass(frozen=True)
+class RecordedGroup:
+    """The answers to one prompt in one step of a run, and what the run logged for each."""
+
+    run_format: str  # "verl" or "trl"
+    file_name: str
+    step: int
+    group_index: int  # 0-based, in file order
+    group_count: int  # how many groups the step has
+    prompt: str
+    answer_key: str | None  # verl's ``gts``; None when the run logs none
+    texts: tuple[str, ...]
+    rewards: tuple[float, ...]
+    components: tuple[tuple[str, tuple[float, ...]], ...]  # reward key -> one value per answer
+    logged_advantages: tuple[float, ...] | None  # TRL's ``advantage`` column, when logged
+
+    @property
+    def group_size(self) -> int:
+        return len(self.texts)
+
+    @property
+    def title(self) -> str:
+        return f"Step {self.step} · group {self.group_index + 1} of {self.group_count}"
+
+    @property
+    def origin(self) -> str:
+        """Where the group comes from, for the problem panel and the window title."""
+        library = "verl" if self.run_format == "verl" else "TRL"
+        return f"{library} rollouts, {self.file_name}"
+
+    def problem(self) -> Problem:
+        """The group as a problem: one trace per answer (both versions the same text)."""
+        mean = sum(self.rewards) / len(self.rewards)
+        return Problem(
+            id=f"recorded-step-{self.step}-group-{self.group_index + 1}",
+            title=self.title,
+            prompt=self.prompt,
+            answer_key=self.answer_key or "",
+            difficulty="medium",
+            pass_rate=min(max(mean, 0.0), 1.0),
+            group_size=self.group_size,
+            preset_rewards=tuple(int(r > 0) for r in self.rewards),
+            traces=tuple(Trace(correct=text, wrong=text) for text in self.texts),
+        )
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + TRUNCATED.format(omitted=f"{len(text) - limit:,}")
+
+
+def recorded_group(source: RolloutSource, step: int, group_index: int) -> RecordedGroup:
+    """Read one group back from its file; a group the lab cannot hold raises ``RolloutError``."""
+    summary = source.step(step)
+    answers: list[RolloutAnswer] = source.group_answers(step, group_index)
+    size = len(answers)
+    if not MIN_GROUP_SIZE <= size <= MAX_GROUP_SIZE:
+        raise RolloutError(
+            f"{summary.source}: step {step}, group {group_index + 1} has {size} answers; "
+            f"the lab shows groups of {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE}"
+        )
+    rewards = tuple(answer.reward for answer in answers)
+    if not all(math.isfinite(reward) for reward in rewards):
+        raise RolloutError(
+            f"{summary.source}: step {step}, group {group_index + 1} has a reward that is not "
+            "a finite number"
+        )
+    names: list[str] = []
+    for answer in answers:
+        names.extend(name for name in answer.components if name not in names)
+    components = tuple(
+        (name, tuple(answer.components.get(name, math.nan) for answer in answers))
+        for name in names
+    )
+    logged = [answer.advantage for answer in answers]
+    advantages = None if any(a is None for a in logged) else tuple(float(a) for a in logged)  # type: ignore[arg-type]
+    first = answers[0]
+    return RecordedGroup(
+        run_format=source.format,
+        file_name=summary.source,
+        step=step,
+        group_index=group_index,
+        group_count=len(summary.groups),
+        prompt=_clip(first.prompt, MAX_PROMPT_CHARS),
+        answer_key=first.answer_key,
+        texts=tuple(_clip(answer.text, MAX_TEXT_CHARS) for answer in answers),
+        rewards=rewards,
+        components=components,
+        logged_advantages=advantages,
+    )

@@ -1,0 +1,64 @@
+"""A group read back from a real run's rollout file, as the lab will show it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rollout_files import needs_pyarrow, verl_prompt, write_trl, write_verl
+
+from grpo_desktop.core.recorded_group import MAX_TEXT_CHARS, recorded_group
+from grpo_desktop.core.rollouts import RolloutError, open_rollouts
+
+
+def test_a_verl_group_keeps_its_texts_rewards_components_prompt_and_answer_key(tmp_path):
+    source = open_rollouts(write_verl(tmp_path))
+    group = recorded_group(source, 1, 1)
+    assert group.texts == tuple(
+        f"step 1 q 1 answer {k}: {2 if s else 0}" for k, s in enumerate([1, 0, 0, 1])
+    )
+    assert group.rewards == (1.0, 0.0, 0.0, 1.0)
+    assert dict(group.components)["format_reward"] == (0.5,) * 4
+    assert group.prompt == verl_prompt(1, 1)
+    assert group.answer_key == "2"
+    assert group.logged_advantages is None
+    assert (group.step, group.group_index, group.group_count) == (1, 1, 3)
+    assert group.title == "Step 1 · group 2 of 3"
+
+
+def test_its_problem_shows_each_answer_whatever_the_reward(tmp_path):
+    problem = recorded_group(open_rollouts(write_verl(tmp_path)), 2, 1).problem()
+    assert problem.group_size == 4
+    assert [problem.trace_for(i).text(True) for i in range(4)] == [
+        problem.trace_for(i).text(False) for i in range(4)
+    ]
+    assert problem.answer_key == "3"
+
+
+def test_a_long_completion_is_cut_with_a_note_of_how_much(tmp_path):
+    lines = [
+        json.dumps({"input": "p", "output": "x" * (MAX_TEXT_CHARS + 500), "score": 1.0, "step": 1}),
+        json.dumps({"input": "p", "output": "short", "score": 0.0, "step": 1}),
+    ]
+    (tmp_path / "1.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    group = recorded_group(open_rollouts(tmp_path / "1.jsonl"), 1, 0)
+    assert group.texts[0].endswith("[cut: 500 more characters]")
+    assert group.texts[1] == "short"
+
+
+def test_a_group_of_one_answer_cannot_be_a_lab_group(tmp_path):
+    line = json.dumps({"input": "p", "output": "alone", "score": 1.0, "step": 1})
+    (tmp_path / "1.jsonl").write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(RolloutError, match="has 1 answers; the lab shows groups of 2 to 64"):
+        recorded_group(open_rollouts(tmp_path / "1.jsonl"), 1, 0)
+
+
+@needs_pyarrow
+def test_a_trl_group_carries_each_reward_function_and_the_logged_advantages(tmp_path):
+    group = recorded_group(open_rollouts(write_trl(tmp_path)), 10, 0)
+    assert group.run_format == "trl"
+    assert group.rewards == (1.5, 0.5, 0.0, 1.5)
+    assert dict(group.components)["accuracy_reward"] == (1.0, 0.0, 0.0, 1.0)
+    assert group.logged_advantages is not None and len(group.logged_advantages) == 4
+    assert group.prompt == "<|im_start|>user\nQuestion 0 of step 10<|im_end|>"
+    assert group.answer_key is None
