@@ -25,9 +25,11 @@ from fractions import Fraction
 __all__ = [
     "Verdict",
     "answers_match",
+    "boxed_contents",
     "extract_final_answer",
     "final_answer_span",
     "grade",
+    "marked_answer",
     "normalize_number",
 ]
 
@@ -66,8 +68,12 @@ class Verdict:
     reward: int
 
 
-def _boxed_contents(text: str) -> list[str]:
-    """Contents of every ``\\boxed{...}``, nested braces balanced (``\\boxed{\\frac{3}{4}}``)."""
+def boxed_contents(text: str) -> list[str]:
+    """Contents of every complete ``\\boxed{...}`` (or ``\\fbox{...}``), in order, nested braces
+    balanced (``\\boxed{\\frac{3}{4}}``); a box whose braces never close is not one.
+
+    Public so the format check (:mod:`grpo_desktop.core.format_check`) sees exactly the boxes
+    the grader reads."""
     found: list[str] = []
     for match in _BOXED_RE.finditer(text):
         depth = 1
@@ -105,6 +111,19 @@ def _clean(candidate: str) -> str | None:
     return text or None
 
 
+def marked_answer(line: str) -> str | None:
+    """The answer the last answer marker in ``line`` introduces ("Answer: 6", "Final answer: 6",
+    "The answer is 6"), cleaned as :func:`extract_final_answer` cleans it; None when the line has
+    no marker or nothing usable follows it ("Answer:" alone).
+
+    The same marker rule the grader uses, for one line: the format check asks it of a trace's
+    last line."""
+    markers = list(_ANSWER_MARKER_RE.finditer(line))
+    if not markers:
+        return None
+    return _clean(line[markers[-1].end() :].split("\n", 1)[0])
+
+
 def extract_final_answer(text: str) -> str | None:
     """The final answer a trace commits to, as written (cleaned of wrappers), or None.
 
@@ -113,7 +132,7 @@ def extract_final_answer(text: str) -> str | None:
     line that holds a number (when that line has no ``=``, its last number: a bare closing
     ``1081.0`` line is the answer, not an earlier equation); else the last number anywhere.
     """
-    boxed = _boxed_contents(text)
+    boxed = boxed_contents(text)
     if boxed:
         return _clean(boxed[-1])
 
