@@ -4,6 +4,11 @@ Each problem lives in ``resources/problems/<id>.json`` (shipped in the wheel as
 ``grpo_desktop.resources``). Loading validates every field *and* the content: each trace's correct
 version must be graded 1 by :mod:`grpo_desktop.core.checker` and its wrong version 0, so a card
 can never show "reward 1" next to a wrong answer. Pure Python, no Qt.
+
+Two optional keys feed the reward components beside the checker's accuracy: ``"answer_format"``
+(the form a trace must present its answer in, see :mod:`grpo_desktop.core.format_check`; absent:
+no format component) and, inside a trace, ``"partial"`` (the credit its wrong version earns for a
+right method with a slip). Files without them stay valid; the schema stays 1.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from grpo_desktop.core.checker import grade
+from grpo_desktop.core.format_check import ANSWER_FORMATS
 from grpo_desktop.core.jsonfile import (
     ResourceFileError,
     UnknownResourceError,
@@ -31,6 +37,7 @@ if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "ANSWER_FORMATS",
     "DEFAULT_PROBLEM_ID",
     "DIFFICULTIES",
     "MAX_FILE_BYTES",
@@ -48,6 +55,7 @@ __all__ = [
     "parse_problem",
     "problem_to_dict",
     "shipped_problem_ids",
+    "trace_to_dict",
     "verify_answers",
 ]
 
@@ -76,6 +84,9 @@ _FIELDS = (
     "preset_rewards",
     "traces",
 )
+#: Keys a problem file may leave out.
+_OPTIONAL_FIELDS = ("answer_format",)
+_TRACE_KEYS = ("correct", "wrong", "partial")
 
 
 class ProblemError(ResourceFileError):
@@ -92,6 +103,9 @@ class Trace:
 
     correct: str
     wrong: str
+    #: The credit the wrong version earns for a right method with a slip (0 < partial < 1), or
+    #: None: the file sets it per trace, so only real slips get it.
+    partial: float | None = None
 
     def text(self, correct: bool) -> str:
         """The version a card shows when its reward is 1 (``correct``) or 0."""
@@ -111,6 +125,9 @@ class Problem:
     group_size: int
     preset_rewards: tuple[int, ...]
     traces: tuple[Trace, ...]
+    #: One of :data:`ANSWER_FORMATS`, or None: the problem asks for no form, so the format
+    #: component does not apply to its traces.
+    answer_format: str | None = None
 
     def trace_for(self, card_index: int) -> Trace:
         """The trace card ``card_index`` shows; past the distinct traces they repeat cyclically,
@@ -178,9 +195,10 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
         name = f"traces[{index}]"
         if not isinstance(item, dict):
             raise _fail(source, name, f"must be an object, got {json_type_name(item)}")
-        extra = sorted(set(item) - {"correct", "wrong"})
+        extra = sorted(set(item) - set(_TRACE_KEYS))
         if extra:
-            raise _fail(source, name, f"has unknown keys {extra}; allowed: 'correct', 'wrong'")
+            allowed = ", ".join(repr(key) for key in _TRACE_KEYS)
+            raise _fail(source, name, f"has unknown keys {extra}; allowed: {allowed}")
         texts: dict[str, str] = {}
         for kind in ("correct", "wrong"):
             field = f"{name}.{kind}"
@@ -195,8 +213,43 @@ def _parse_traces(value: object, source: str, answer_key: str) -> tuple[Trace, .
                 raise _fail(source, field, f"must be at most {MAX_TRACE_CHARS} characters")
             _check_characters(text, source, field, multiline=True)
             texts[kind] = text
-        traces.append(Trace(correct=texts["correct"], wrong=texts["wrong"]))
+        partial = (
+            _partial(item["partial"], source, f"{name}.partial") if "partial" in item else None
+        )
+        traces.append(Trace(correct=texts["correct"], wrong=texts["wrong"], partial=partial))
     return tuple(traces)
+
+
+def _between_0_and_1(value: object, source: str, field: str) -> float:
+    """A finite number strictly between 0 and 1 (a bool is not a number; an integer never is in
+    range, however large: it is not converted to a float on the way)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail(source, field, f"must be a number, got {json_type_name(value)}")
+    if isinstance(value, int) or not (math.isfinite(value) and 0.0 < value < 1.0):
+        shown = _clipped(str(value)) if abs(value) < 10**30 else "a very large integer"
+        raise _fail(source, field, f"must be strictly between 0 and 1, got {shown}")
+    return float(value)
+
+
+def _partial(value: object, source: str, field: str) -> float:
+    """A trace's partial credit (0 is "no credit", which is leaving the key out; 1 would make the
+    wrong version as good as the right one)."""
+    return _between_0_and_1(value, source, field)
+
+
+def _clipped(text: str, limit: int = 40) -> str:
+    """A value for an error message, never a huge dump."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _answer_format(data: Mapping[str, Any], source: str) -> str | None:
+    if "answer_format" not in data:
+        return None
+    value = data["answer_format"]
+    if not isinstance(value, str) or value not in ANSWER_FORMATS:
+        shown = _clipped(repr(value)) if isinstance(value, str) else json_type_name(value)
+        raise _fail(source, "answer_format", f"must be one of {list(ANSWER_FORMATS)}, got {shown}")
+    return value
 
 
 def _check_answers(traces: tuple[Trace, ...], source: str, answer_key: str) -> None:
@@ -247,9 +300,10 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
     for field in _FIELDS:
         if field not in data:
             raise _fail(source, field, "is missing")
-    unknown = sorted(set(data) - set(_FIELDS))
+    unknown = sorted(set(data) - set(_FIELDS) - set(_OPTIONAL_FIELDS))
     if unknown:
-        raise ProblemError(f"{source}: unknown field(s) {unknown}; allowed: {list(_FIELDS)}")
+        allowed = list(_FIELDS + _OPTIONAL_FIELDS)
+        raise ProblemError(f"{source}: unknown field(s) {unknown}; allowed: {allowed}")
 
     problem_id = _string(data, source, "id", MAX_ID_CHARS)
     if not _ID_RE.fullmatch(problem_id):
@@ -257,6 +311,7 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
     title = _string(data, source, "title", MAX_TITLE_CHARS)
     prompt = _string(data, source, "prompt", MAX_PROMPT_CHARS, multiline=True)
     answer_key = _string(data, source, "answer_key", MAX_KEY_CHARS)
+    answer_format = _answer_format(data, source)
 
     difficulty = data["difficulty"]
     if difficulty not in DIFFICULTIES:
@@ -264,11 +319,7 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
             source, "difficulty", f"must be one of {list(DIFFICULTIES)}, got {difficulty!r}"
         )
 
-    pass_rate = data["pass_rate"]
-    if isinstance(pass_rate, bool) or not isinstance(pass_rate, (int, float)):
-        raise _fail(source, "pass_rate", f"must be a number, got {json_type_name(pass_rate)}")
-    if not (math.isfinite(pass_rate) and 0.0 < pass_rate < 1.0):
-        raise _fail(source, "pass_rate", f"must be strictly between 0 and 1, got {pass_rate}")
+    pass_rate = _between_0_and_1(data["pass_rate"], source, "pass_rate")
 
     group_size = _integer(data, source, "group_size")
     size_problem = group_size_problem(group_size)
@@ -297,27 +348,44 @@ def parse_problem(data: object, source: str, check_answers: bool = True) -> Prob
         prompt=prompt,
         answer_key=answer_key,
         difficulty=difficulty,
-        pass_rate=float(pass_rate),
+        pass_rate=pass_rate,
         group_size=group_size,
         preset_rewards=tuple(int(r) for r in preset),
         traces=traces,
+        answer_format=answer_format,
     )
 
 
 def problem_to_dict(problem: Problem) -> dict[str, Any]:
-    """``problem`` as the dict ``parse_problem`` accepts (the layout of ``resources/problems``)."""
-    return {
+    """``problem`` as the dict ``parse_problem`` accepts (the layout of ``resources/problems``);
+    the optional keys only when set, so a problem without them writes what it was read from."""
+    data: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "id": problem.id,
         "title": problem.title,
         "prompt": problem.prompt,
         "answer_key": problem.answer_key,
-        "difficulty": problem.difficulty,
-        "pass_rate": problem.pass_rate,
-        "group_size": problem.group_size,
-        "preset_rewards": list(problem.preset_rewards),
-        "traces": [{"correct": t.correct, "wrong": t.wrong} for t in problem.traces],
     }
+    if problem.answer_format is not None:
+        data["answer_format"] = problem.answer_format
+    data.update(
+        {
+            "difficulty": problem.difficulty,
+            "pass_rate": problem.pass_rate,
+            "group_size": problem.group_size,
+            "preset_rewards": list(problem.preset_rewards),
+            "traces": [trace_to_dict(trace) for trace in problem.traces],
+        }
+    )
+    return data
+
+
+def trace_to_dict(trace: Trace) -> dict[str, Any]:
+    """One trace as a problem file writes it; ``"partial"`` only when set."""
+    data: dict[str, Any] = {"correct": trace.correct, "wrong": trace.wrong}
+    if trace.partial is not None:
+        data["partial"] = trace.partial
+    return data
 
 
 def load_problem_file(

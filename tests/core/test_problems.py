@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import threading
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from grpo_desktop.core.checker import grade
+from grpo_desktop.core.format_check import ANSWER_FORMATS
 from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.problems import (
     DEFAULT_PROBLEM_ID,
@@ -26,6 +28,7 @@ from grpo_desktop.core.problems import (
     load_problems,
     parse_problem,
     problem_to_dict,
+    trace_to_dict,
 )
 
 PROBLEMS = load_problems()
@@ -161,6 +164,17 @@ def test_error_constructors_keep_the_problem_error_class() -> None:
     assert str(UnknownProblemError()) == ""
 
 
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_shipped_files_keep_their_layout(problem: Problem) -> None:
+    """problem_to_dict writes each shipped file byte for byte (json.dumps, indent 2), so a file
+    saved by the app and a file edited by hand read the same in a diff."""
+    shipped = Path(__file__).parents[2] / "resources" / "problems" / f"{problem.id}.json"
+    if not shipped.exists():
+        pytest.skip("running from an installed wheel")
+    text = json.dumps(problem_to_dict(problem), indent=2, ensure_ascii=False) + "\n"
+    assert text == shipped.read_text(encoding="utf-8")
+
+
 # --- Trace and Problem behaviour -----------------------------------------------------------------
 
 
@@ -168,6 +182,62 @@ def test_trace_text_picks_the_version() -> None:
     trace = Trace(correct="= 1081", wrong="= 1071")
     assert trace.text(True) == "= 1081"
     assert trace.text(False) == "= 1071"
+
+
+def test_the_reward_component_fields_come_last_with_none_defaults() -> None:
+    """Code that builds a Trace or Problem positionally (recorded groups, tests) keeps working."""
+    trace = Trace("= 1081", "= 1071")
+    assert trace.partial is None
+    assert Trace("= 1081", "= 1071", 0.25).partial == 0.25
+    fields = ("= 1081", "= 1071")
+    problem = Problem("p", "T", "Q", "1081", "easy", 0.5, 4, (1, 0, 0, 1), (Trace(*fields),) * 8)
+    assert problem.answer_format is None
+    assert dataclasses.replace(problem, answer_format="boxed") == Problem(
+        "p", "T", "Q", "1081", "easy", 0.5, 4, (1, 0, 0, 1), (Trace(*fields),) * 8, "boxed"
+    )
+
+
+def test_a_file_without_the_optional_keys_loads_with_none() -> None:
+    data = _valid_data()
+    data.pop("answer_format", None)
+    for trace in data["traces"]:
+        trace.pop("partial", None)
+    problem = parse_problem(data, "p.json")
+    assert problem.answer_format is None
+    assert all(trace.partial is None for trace in problem.traces)
+    assert problem_to_dict(problem) == data  # nothing added on the way back
+    assert "answer_format" not in problem_to_dict(problem)
+
+
+@pytest.mark.parametrize("answer_format", ANSWER_FORMATS)
+def test_answer_format_and_partial_round_trip(answer_format: str) -> None:
+    data = _valid_data()
+    data["answer_format"] = answer_format
+    data["traces"][2]["partial"] = 0.25
+    data["traces"][4]["partial"] = 1e-9
+    problem = parse_problem(data, "p.json")
+    assert problem.answer_format == answer_format
+    assert problem.traces[2].partial == 0.25
+    assert problem.traces[4].partial == 1e-9
+    assert parse_problem(problem_to_dict(problem), "p.json") == problem
+    assert problem_to_dict(problem) == data
+    assert list(problem_to_dict(problem))[:6] == [
+        "schema", "id", "title", "prompt", "answer_key", "answer_format"
+    ]  # fmt: skip
+
+
+def test_trace_to_dict_writes_partial_only_when_set() -> None:
+    assert trace_to_dict(Trace("a", "b")) == {"correct": "a", "wrong": "b"}
+    assert trace_to_dict(Trace("a", "b", 0.5)) == {"correct": "a", "wrong": "b", "partial": 0.5}
+
+
+def test_partial_credit_is_a_float_and_changes_equality() -> None:
+    data = _valid_data()
+    data["traces"][2]["partial"] = 0.5
+    with_credit = parse_problem(data, "p.json")
+    assert isinstance(with_credit.traces[2].partial, float)
+    data["traces"][2].pop("partial")
+    assert parse_problem(data, "p.json") != with_credit
 
 
 def test_trace_for_repeats_cyclically() -> None:
@@ -364,6 +434,56 @@ def _mutated(change: Any) -> dict[str, Any]:
             lambda d: d.update(hint="multiply"),
             "unknown field(s) ['hint']",
         ),
+        (
+            lambda d: d.update(answer_format="Boxed"),
+            "field 'answer_format' must be one of ['answer-line', 'boxed', "
+            "'answer-line-or-boxed'], got 'Boxed'",
+        ),
+        (
+            lambda d: d.update(answer_format=None),
+            "field 'answer_format' must be one of ['answer-line', 'boxed', "
+            "'answer-line-or-boxed'], got null",
+        ),
+        (
+            lambda d: d.update(answer_format="x" * 500),
+            "got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=True),
+            "field 'traces[2].partial' must be a number, got a boolean",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial="0.5"),
+            "field 'traces[2].partial' must be a number, got a string",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=None),
+            "field 'traces[2].partial' must be a number, got null",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=0),
+            "field 'traces[2].partial' must be strictly between 0 and 1, got 0",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=1.0),
+            "field 'traces[2].partial' must be strictly between 0 and 1, got 1.0",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=-0.5),
+            "field 'traces[2].partial' must be strictly between 0 and 1, got -0.5",
+        ),
+        (
+            lambda d: d["traces"][2].update(partial=10**400),
+            "field 'traces[2].partial' must be strictly between 0 and 1, got a very large integer",
+        ),
+        (
+            lambda d: d.update(pass_rate=-(10**400)),
+            "field 'pass_rate' must be strictly between 0 and 1, got a very large integer",
+        ),
+        (
+            lambda d: d["traces"][2].update(credit=0.5),
+            "field 'traces[2]' has unknown keys ['credit']; allowed: 'correct', 'wrong', 'partial'",
+        ),
     ],
     ids=[
         "missing-field",
@@ -384,6 +504,18 @@ def _mutated(change: Any) -> dict[str, Any]:
         "missing-trace-version",
         "trace-not-object",
         "unknown-field",
+        "answer-format-name",
+        "answer-format-null",
+        "answer-format-long-name-clipped",
+        "partial-bool",
+        "partial-string",
+        "partial-null",
+        "partial-zero",
+        "partial-one",
+        "partial-negative",
+        "partial-huge-integer",
+        "pass-rate-huge-integer",
+        "unknown-trace-key",
     ],
 )
 def test_invalid_field_error_names_file_and_field(
@@ -422,6 +554,16 @@ def test_id_must_match_the_file_name(tmp_path: Path) -> None:
 def test_duplicate_json_keys_are_refused(tmp_path: Path) -> None:
     text = json.dumps(_valid_data(), ensure_ascii=False)[:-1] + ', "title": "again"}'
     assert "field 'title' appears twice" in _error_for(tmp_path, text)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_partial_credit_must_be_finite(value: float) -> None:
+    data = _valid_data()
+    data["traces"][0]["partial"] = value
+    with pytest.raises(
+        ProblemError, match=r"^p\.json: field 'traces\[0\]\.partial' must be strictly"
+    ):
+        parse_problem(data, "p.json")
 
 
 def test_parse_problem_uses_the_given_source_name() -> None:

@@ -28,6 +28,7 @@ from grpo_desktop.core.scenario import (
     VIEWS,
     Scenario,
     ScenarioError,
+    is_custom_problem,
     load_scenario,
     parse_scenario,
     problem_to_dict,
@@ -143,6 +144,43 @@ def test_round_trip_custom_problem(tmp_path, convention, view):
     assert loaded == scenario
     assert loaded.custom_problem
     assert "inline" in json.loads(path.read_text(encoding="utf-8"))["problem"]
+
+
+@pytest.mark.parametrize("answer_format", [None, "answer-line", "boxed", "answer-line-or-boxed"])
+def test_a_custom_problem_keeps_its_answer_format_and_partial_credit(tmp_path, answer_format):
+    """The reward components' data travels inside a scenario's inline problem, and a shipped
+    problem whose format or credit was edited is a custom problem (it is saved inline)."""
+    base = _custom_problem()
+    traces = list(base.traces)
+    traces[1] = dataclasses.replace(traces[1], partial=0.25)
+    problem = dataclasses.replace(base, answer_format=answer_format, traces=tuple(traces))
+    scenario = Scenario(problem, True, (False, True, True), "textbook", "advantage", None, "Credit")
+    path = tmp_path / FILE_NAME
+    save_scenario(scenario, path)
+    inline = json.loads(path.read_text(encoding="utf-8"))["problem"]["inline"]
+    assert inline["traces"][1]["partial"] == 0.25
+    assert "partial" not in inline["traces"][2]  # the default problem gives trace 2 none
+    assert inline.get("answer_format") == answer_format
+    loaded = load_scenario(path)
+    assert loaded == scenario
+    assert loaded.problem.traces[1].partial == 0.25
+    assert loaded.problem.answer_format == answer_format
+
+    shipped = get_problem(DEFAULT_PROBLEM_ID)
+    assert is_custom_problem(dataclasses.replace(shipped, answer_format="boxed"))
+    assert not is_custom_problem(dataclasses.replace(shipped))
+
+
+def test_an_inline_problem_with_a_bad_partial_names_the_inline_field():
+    document = _valid_document()
+    inline = problem_to_dict(_custom_problem())
+    inline["traces"][3]["partial"] = 1.5
+    document["problem"] = {"inline": inline}
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(json.dumps(document), FILE_NAME)
+    assert str(info.value).startswith(
+        f"{FILE_NAME}: field 'problem.inline.traces[3].partial' must be strictly between 0 and 1"
+    )
 
 
 @pytest.mark.parametrize("problem", load_problems(), ids=lambda problem: problem.id)
