@@ -112,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
         "update-step-length-bias or why-runs-stall",
     )
     parser.add_argument(
+        "--open-rollouts",
+        type=Path,
+        metavar="PATH",
+        help="open a real run's rollouts in the browser: a verl {step}.jsonl file, a TRL "
+        "completions_*.parquet file, or a folder of either",
+    )
+    parser.add_argument(
         "--screenshot", type=Path, metavar="PATH", help="render the window to a PNG and exit"
     )
     parser.add_argument(
@@ -187,6 +194,7 @@ class LabSetup:
     lesson: str | None = None
     scenario: object | None = None  # a loaded Scenario
     scenario_path: Path | None = None
+    rollouts: Path | None = None  # --open-rollouts: read once the window exists (with progress)
 
 
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
@@ -227,6 +235,9 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
                 "use it without --problem, --rewards, --group-size, --sample or --convention"
             )
         scenario = load_scenario(args.scenario)  # ScenarioError: one clear sentence
+    rollouts = getattr(args, "open_rollouts", None)
+    if rollouts is not None:
+        check_rollouts_path(rollouts)
     return LabSetup(
         problem_id,
         correct,
@@ -240,7 +251,29 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         args.lesson,
         scenario,
         args.scenario,
+        rollouts,
     )
+
+
+def check_rollouts_path(path: Path) -> None:
+    """--open-rollouts names a file or a folder that exists; ValueError says what is wrong.
+
+    Only the path is checked here: reading a large run takes a while, so the window reads it
+    (with a progress dialog) and a file whose contents are bad gets the window's message.
+    """
+    import stat
+
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise ValueError(
+            f"--open-rollouts: cannot read {path} ({error.strerror or error})"
+        ) from None
+    if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+        raise ValueError(
+            f"--open-rollouts: {path} is neither a file nor a folder (a verl {{step}}.jsonl "
+            "file, a TRL completions_*.parquet file, or a folder of either)"
+        )
 
 
 def display_problem(screenshot: bool) -> str | None:
@@ -328,6 +361,10 @@ def build_window(setup: LabSetup):
     if setup.lesson is not None:
         window.install_deferred_features()
         window.lessons.start(setup.lesson)
+    if setup.rollouts is not None:  # once the event loop runs: the window shows while it reads
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, window, lambda: window.rollouts.open_path(setup.rollouts))
     return window
 
 

@@ -307,3 +307,32 @@ def test_workspace_training_opens_the_training_page(qtbot):
     assert window.training_action.isChecked() and not window.lab_action.isChecked()
     assert window.windowTitle().startswith("Training run")
     assert not page.state.playing and page.state.run.step_count == 0
+
+
+def test_open_rollouts_flag_opens_the_browser_on_the_run(tmp_path, qtbot):
+    from rollout_files import write_verl
+
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    folder = write_verl(tmp_path / "run")
+    setup = check_lab_arguments(build_parser().parse_args(["--open-rollouts", str(folder)]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.rollouts.source is not None)
+    assert window.rollouts.browser.isVisible()
+    assert window.rollouts.browser.steps_list.count() == 2
+
+
+def test_open_rollouts_with_a_missing_path_exits_2_with_one_line(tmp_path, capsys):
+    assert main(["--open-rollouts", str(tmp_path / "nowhere.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "nowhere.jsonl" in err and "--open-rollouts" in err and len(err.splitlines()) == 1
+
+
+def test_open_rollouts_refuses_a_fifo_before_the_window_opens(tmp_path, capsys):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    assert main(["--open-rollouts", str(fifo)]) == 2
+    assert "neither a file nor a folder" in capsys.readouterr().err

@@ -47,6 +47,7 @@ from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
+from grpo_desktop.window.rollouts_controller import RolloutsController
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
 
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.presentation = StageControls(self, self.settings)
         self.document = ScenarioFiles(self, self.workbench, self.settings)
+        self.rollouts = RolloutsController(self, self.workbench)
         self._build_menus_and_toolbar()
         self._connect()
         self.setCentralWidget(self._framed(self.pages))
@@ -334,6 +336,8 @@ class MainWindow(QMainWindow):
         menu_bar = self.menuBar()
         self.file_menu = menu_bar.addMenu("&File")
         self.document.add_to_menu(self.file_menu)
+        self.file_menu.addSeparator()
+        self.rollouts.add_to_menu(self.file_menu)
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
         self.edit_menu = menu_bar.addMenu("&Edit")
@@ -810,6 +814,7 @@ class MainWindow(QMainWindow):
             page.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
+        self.rollouts.set_theme(theme)
         if self.lessons is not None:
             self.lessons.set_theme(theme)
 

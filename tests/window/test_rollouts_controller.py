@@ -1,0 +1,220 @@
+"""File ▸ Open rollouts…: reading a run (with progress when slow), bad files, a group to the Lab."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QPushButton
+from rollout_files import needs_pyarrow, write_trl, write_verl
+
+from grpo_desktop.core.rollouts import RolloutError
+from grpo_desktop.model.workbench import Workbench
+from grpo_desktop.window import rollouts_controller
+
+
+@pytest.fixture
+def errors(window, monkeypatch):
+    """The messages the controller would show, instead of modal boxes."""
+    shown: list[str] = []
+    monkeypatch.setattr(window.rollouts, "show_error", shown.append)
+    return shown
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """The groups handed to the workbench (``Workbench.open_recorded_group`` is replaced: the
+    test checks what reaches it, not how the Lab then shows it)."""
+    groups = []
+    monkeypatch.setattr(
+        Workbench,
+        "open_recorded_group",
+        lambda self, group: groups.append(group),
+        raising=False,
+    )
+    return groups
+
+
+def lab_state(window) -> tuple:
+    return (window.state.snapshot, window.undo_stack.count(), window.workbench.workspace)
+
+
+def test_file_menu_offers_open_rollouts_on_a_key_nothing_else_uses(window):
+    window.install_deferred_features()
+    files = [action.objectName() for action in window.file_menu.actions()]
+    assert {"openRolloutsAction", "openRolloutsFolderAction", "rolloutsBrowserAction"} <= set(files)
+    assert window.rollouts.open_action.shortcut() == QKeySequence("Ctrl+Shift+O")
+    for key, name in (
+        ("Ctrl+Shift+O", "openRolloutsAction"),
+        ("Ctrl+Shift+B", "rolloutsBrowserAction"),
+    ):
+        owners = {
+            action.objectName()
+            for action in window.findChildren(QAction)
+            if QKeySequence(key) in action.shortcuts()
+        }
+        assert owners == {name}
+
+
+def test_opening_a_verl_folder_shows_the_browser_with_its_steps(window, tmp_path, monkeypatch):
+    folder = write_verl(tmp_path / "run")
+    monkeypatch.setattr(window.rollouts, "ask_folder", lambda: str(folder))
+    before = lab_state(window)
+    window.rollouts.open_folder_action.trigger()
+    browser = window.rollouts.browser
+    assert browser.isVisible()
+    assert browser.steps_list.count() == 2 and browser.model.rowCount() == 3
+    assert window.rollouts.browser_action.isEnabled()
+    assert lab_state(window) == before  # browsing changes nothing until a group is chosen
+
+
+def test_opening_one_step_file_through_the_file_dialog(window, tmp_path, monkeypatch):
+    path = write_verl(tmp_path / "run") / "2.jsonl"
+    monkeypatch.setattr(window.rollouts, "ask_file", lambda: str(path))
+    window.rollouts.open_action.trigger()
+    assert [step.step for step in window.rollouts.source.steps] == [2]
+    assert window.rollouts.browser.step_title.text() == "Step 2 · 2.jsonl"
+
+
+def test_cancelling_the_file_dialog_does_nothing(window, monkeypatch, errors):
+    monkeypatch.setattr(window.rollouts, "ask_file", lambda: None)
+    assert window.rollouts.open_file_dialog() is False
+    assert window.rollouts.source is None and errors == []
+
+
+def test_a_bad_file_shows_one_message_naming_it_and_leaves_the_lab_untouched(
+    window, tmp_path, errors
+):
+    path = write_verl(tmp_path / "run") / "1.jsonl"
+    text = path.read_text(encoding="utf-8")
+    cut = text.index("\n", len(text) // 2) + 30  # mid-line, like a run that crashed writing
+    path.write_text(text[:cut], encoding="utf-8")
+    before = lab_state(window)
+    assert window.rollouts.open_path(path) is False
+    assert len(errors) == 1 and errors[0].startswith("1.jsonl: line ")
+    assert lab_state(window) == before
+    assert window.rollouts.source is None and not window.rollouts.browser_action.isEnabled()
+
+
+def test_a_bad_file_after_a_good_one_keeps_the_good_one_in_the_browser(window, tmp_path, errors):
+    good = write_verl(tmp_path / "good")
+    assert window.rollouts.open_path(good)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"input": "<b>x</b>", "output": "y", "score": "high"}\n', encoding="utf-8")
+    assert window.rollouts.open_path(bad) is False
+    assert len(errors) == 1 and "bad.jsonl" in errors[0]
+    assert window.rollouts.source.path == good
+    assert window.rollouts.browser.steps_list.count() == 2
+
+
+def test_the_error_box_shows_the_message_as_plain_text(window, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    boxes = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: boxes.append(box) or 0)
+    window.rollouts.show_error("<b>1.jsonl</b>: line 3 is not JSON")
+    assert boxes[0].textFormat() == Qt.TextFormat.PlainText
+    assert boxes[0].text() == "<b>1.jsonl</b>: line 3 is not JSON"
+
+
+def test_choosing_a_group_hands_it_to_the_workbench_and_steps_aside(
+    window, tmp_path, opened, qtbot
+):
+    window.rollouts.open_path(write_verl(tmp_path / "run"))
+    browser = window.rollouts.browser
+    browser.select_step(1)
+    browser.select_group(1)
+    browser.open_button.click()
+    assert len(opened) == 1
+    group = opened[0]
+    assert (group.step, group.group_index, group.rewards) == (1, 1, (1.0, 0.0, 0.0, 1.0))
+    assert group.texts[0] == "step 1 q 1 answer 0: 2"
+    assert not browser.isVisible()  # the Lab shows the group
+    assert "Step 1 · group 2 of 3" in window.statusBar().currentMessage()
+    window.rollouts.browser_action.trigger()  # and the browser comes back as it was
+    assert browser.isVisible() and browser.selected_group() == 1
+
+
+def test_a_group_the_lab_cannot_hold_shows_the_reason_and_opens_nothing(
+    window, tmp_path, opened, errors
+):
+    folder = write_verl(tmp_path / "run", {5: [[1.0], [0.0, 1.0]]})  # a group of one answer
+    window.rollouts.open_path(folder)
+    assert window.rollouts.open_group(5, 0) is False
+    assert opened == [] and len(errors) == 1 and "1 answers" in errors[0]
+    assert window.rollouts.open_group(5, 1) is True
+
+
+@needs_pyarrow
+def test_a_trl_file_opens_and_its_groups_carry_the_logged_advantages(
+    window, tmp_path, opened, errors
+):
+    path = write_trl(tmp_path / "completions")
+    assert window.rollouts.open_path(path)
+    browser = window.rollouts.browser
+    assert "TRL convention" in browser.convention.text()
+    window.rollouts.open_group(10, 0)
+    assert errors == [] and opened[0].logged_advantages is not None
+
+
+def slow_reader(seconds: float, calls: list[float]):
+    """An ``open_rollouts`` that takes ``seconds``, reporting progress as the real one does."""
+
+    def read(path, progress=None):
+        start = time.monotonic()
+        while (elapsed := time.monotonic() - start) < seconds:
+            calls.append(elapsed)
+            if progress is not None:
+                progress(elapsed / seconds)
+            time.sleep(0.02)
+        raise RolloutError(f"{path.name}: finished (the fake reader loads nothing)")
+
+    return read
+
+
+def test_a_slow_read_shows_progress_keeps_the_window_painting_and_can_be_cancelled(
+    window, tmp_path, monkeypatch, errors
+):
+    calls: list[float] = []
+    monkeypatch.setattr(rollouts_controller, "open_rollouts", slow_reader(8.0, calls))
+    seen = {}
+    ticks = []
+    heartbeat = QTimer(window)
+    heartbeat.timeout.connect(lambda: ticks.append(time.monotonic()))
+    heartbeat.start(50)
+
+    def look_and_cancel() -> None:
+        dialog = window.rollouts.progress_dialog
+        seen["visible"] = dialog.isVisible()
+        seen["value"] = dialog.value()
+        dialog.findChild(QPushButton).click()  # its Cancel button
+
+    QTimer.singleShot(1600, look_and_cancel)
+    started = time.monotonic()
+    assert window.rollouts.open_path(tmp_path / "big.jsonl") is False
+    heartbeat.stop()
+    assert time.monotonic() - started < 4  # cancelled, not read to the end
+    assert seen["visible"]
+    assert 100 < seen["value"] < 400  # about 1.6 s of 8, per mille
+    assert errors == [] and window.rollouts.source is None
+    assert len(ticks) > 15  # the event loop ran all along: the window kept painting
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_a_quick_read_never_shows_the_progress_dialog(window, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(
+        rollouts_controller.QProgressDialog, "showEvent", lambda self, event: shown.append(1)
+    )
+    assert window.rollouts.open_path(write_verl(tmp_path / "run"))
+    assert shown == []
+
+
+def test_the_browser_follows_the_projector_theme(window, tmp_path):
+    window.rollouts.open_path(write_verl(tmp_path / "run"))
+    before = window.rollouts.browser.table.font().pointSizeF()
+    window.presentation.set_theme("projector", remember=False)
+    assert window.rollouts.browser.table.font().pointSizeF() > before
