@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.advantages import CONVENTIONS
 from grpo_desktop.core.formatting import number
-from grpo_desktop.core.rollouts import GroupSummary, StepSummary
+from grpo_desktop.core.rollouts import PROMPT_CHARS, GroupSummary, StepSummary
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
 
@@ -65,6 +65,7 @@ DEGENERATE_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as logged (first 200 characters)
 #: A shared beginning shorter than this is left in place (it is not a template worth hiding).
 MIN_SHARED_PREFIX = 12
+SHARED_SHOWN_CHARS = 90  # of that beginning, above the table (all of it in the tooltip)
 LIBRARIES = {"verl": "verl", "trl": "TRL"}
 
 
@@ -156,9 +157,17 @@ class RewardBars(QWidget):
         painter.setPen(QColor(self.theme.muted))
         for i, count in enumerate(self.counts):  # each bar's count above it, where it fits
             text = str(count)
-            if count and metrics.horizontalAdvance(text) <= width + 2:
+            room = width  # a narrow bar's count may spread over its empty neighbours
+            if 0 < i < len(self.counts) - 1 and not self.counts[i - 1] and not self.counts[i + 1]:
+                room = width * 3
+            elif i in (0, len(self.counts) - 1) and len(self.counts) > 1:
+                neighbour = self.counts[1] if i == 0 else self.counts[-2]
+                room = width * (2 if not neighbour else 1)
+            if count and metrics.horizontalAdvance(text) <= room:
                 top_edge = area.bottom() - area.height() * count / top - line
-                label = QRectF(area.left() + i * width - 1, top_edge, width + 2, line)
+                centre = area.left() + (i + 0.5) * width
+                left = min(max(centre - room / 2, 0), self.width() - room)
+                label = QRectF(left, top_edge, room, line)
                 painter.drawText(label, Qt.AlignmentFlag.AlignCenter, text)
         below = QRectF(0, area.bottom() + 2, self.width(), line)
         painter.setPen(QColor(self.theme.text))
@@ -194,6 +203,28 @@ class _GroupFilter(QSortFilterProxyModel):
         if self.informative_only and model.data(index, DEGENERATE_ROLE):
             return False
         return not self.text or self.text in str(model.data(index, SEARCH_ROLE)).casefold()
+
+
+class _GroupTable(QTableView):
+    """The groups; when a search leaves none, it says so in its middle rather than a blank box."""
+
+    def __init__(self) -> None:
+        super().__init__(objectName="rolloutGroups")
+        self.placeholder = ""
+        self.placeholder_colour = QColor(LIGHT.muted)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        super().paintEvent(event)
+        model = self.model()
+        if self.placeholder and model is not None and model.rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.placeholder_colour)
+            painter.setFont(self.font())
+            flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+            painter.drawText(
+                self.viewport().rect().adjusted(12, 4, -12, -4), flags, self.placeholder
+            )
+            painter.end()
 
 
 def _item(text: str, sort_key: object, align_right: bool = False) -> QStandardItem:
@@ -240,7 +271,7 @@ class RolloutsBrowser(QDialog):
         self.quantiles = _plain_label("rewardQuantiles")
         self.convention = _plain_label("conventionMatch")
         self.problems = _plain_label("stepProblems")
-        self.shared = _plain_label("sharedPrefix", wrap=False)
+        self.shared = _plain_label("sharedPrefix")
 
         self.search = QLineEdit(objectName="rolloutSearch")
         self.search.setPlaceholderText("Search the prompts")
@@ -264,7 +295,7 @@ class RolloutsBrowser(QDialog):
             )
         self.proxy = _GroupFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView(objectName="rolloutGroups")
+        self.table = _GroupTable()
         self.table.setAccessibleName("Groups of the selected step")
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -425,7 +456,10 @@ class RolloutsBrowser(QDialog):
         prompts = [one_line(group.prompt) for group in groups]
         prefix = shared_prefix(prompts)
         self.shared.setVisible(bool(prefix))
-        self.shared.setText(f"Every prompt starts with: {prefix.strip()} …  (left out below)")
+        start = prefix.strip()
+        if len(start) > SHARED_SHOWN_CHARS:  # a whole system prompt: its start, the rest on hover
+            start = start[:SHARED_SHOWN_CHARS].rstrip()
+        self.shared.setText(f"Every prompt starts with: {start} …  (left out below)")
         self.shared.setToolTip(plain_tooltip(prefix))
         self.table.setSortingEnabled(False)
         self.model.removeRows(0, self.model.rowCount())
@@ -471,10 +505,23 @@ class RolloutsBrowser(QDialog):
         self.proxy.set_filter(self.search.text(), self.informative.isChecked())
         shown, total = self.proxy.rowCount(), self.model.rowCount()
         self.shown_count.setText(f"{shown:,} of {total:,} groups")
+        self.table.placeholder = self._empty_text() if total and not shown else ""
+        self.table.viewport().update()
         current = self.table.currentIndex()
         if (not current.isValid() or not self.table.selectionModel().isSelected(current)) and shown:
             self.table.selectRow(0)
         self._enable_open()
+
+    def _empty_text(self) -> str:
+        """Why the table is empty: what was searched for, and where."""
+        text = self.search.text().strip()
+        which = "informative group's" if self.informative.isChecked() else "group's"
+        if text:
+            return (
+                f"No {which} prompt contains “{text}”. The search looks at the first "
+                f"{PROMPT_CHARS} characters of each prompt."
+            )
+        return "Every group of this step is degenerate: no group has a learning signal."
 
     def _enable_open(self, *_args: object) -> None:
         self.open_button.setEnabled(self.selected_group() is not None)
@@ -532,6 +579,7 @@ class RolloutsBrowser(QDialog):
         self.steps_heading.setFont(scaled_font(theme.type_scale, bold=True))
         self.step_title.setFont(scaled_font(theme.type_scale * 1.15, bold=True))
         self.shared.setStyleSheet(f"color: {theme.muted};")
+        self.table.placeholder_colour = QColor(theme.muted)
         self.problems.setStyleSheet(f"color: {theme.down};")
         self.bars.set_theme(theme)
         self.table.verticalHeader().setDefaultSectionSize(

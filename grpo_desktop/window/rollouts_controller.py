@@ -293,8 +293,7 @@ class RolloutsController(QObject):
 
     def set_theme(self, theme: Theme) -> None:
         if self._browser is not None:
-            self._browser.set_theme(theme)
-            self._fit_browser()
+            self._browser.set_theme(theme)  # its size stays the lecturer's
 
     def _fit_browser(self) -> None:
         """Most of the window: big enough to read from the back of a room, the window's edge

@@ -201,3 +201,13 @@ def test_the_reward_bars_paint_without_a_display(browser, verl_source):
     browser.show()
     image = browser.bars.grab().toImage()
     assert image.width() > 0 and image.pixelColor(image.width() // 2, 0).isValid()
+
+
+def test_a_search_that_finds_nothing_says_what_it_searched(browser, verl_source, qtbot):
+    show(browser, verl_source)
+    assert browser.table.placeholder == ""
+    qtbot.keyClicks(browser.search, "<b>wallet")
+    assert browser.proxy.rowCount() == 0
+    assert browser.table.placeholder.startswith("No group's prompt contains “<b>wallet”.")
+    browser.show()
+    browser.table.grab()  # paints the sentence (as plain text) without error
