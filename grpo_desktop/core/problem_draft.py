@@ -7,7 +7,10 @@ make a usable problem (:meth:`ProblemDraft.validate`), with the one reason in pl
 do not. The same checker that grades the cards in the lab (:func:`grpo_desktop.core.checker.grade`)
 grades both versions, and a problem is usable only when
 :func:`grpo_desktop.core.problems.parse_problem` accepts it, so a problem that passes here can
-never show "reward 1" next to a wrong answer on stage. Pure Python, no Qt.
+never show "reward 1" next to a wrong answer on stage. The draft also carries the problem's answer
+format and each trace's partial credit, the inputs of the format and partial reward components,
+and says for each version whether it follows the format (:func:`format_line`); a version that
+does not is no mistake, it is what the format component rewards less. Pure Python, no Qt.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import unicodedata
 from typing import Any
 
 from grpo_desktop.core.checker import grade
+from grpo_desktop.core.format_check import describe_format, follows_format
 from grpo_desktop.core.problems import (
     MAX_ID_CHARS,
     MAX_PROMPT_CHARS,
@@ -40,6 +44,7 @@ __all__ = [
     "VersionCheck",
     "check_trace",
     "check_version",
+    "format_line",
     "preset_pattern",
     "preset_summary",
     "problem_id_for",
@@ -190,6 +195,18 @@ def check_trace(correct: str, wrong: str, answer_key: str) -> TraceCheck:
     )
 
 
+def format_line(text: str, answer_format: str | None) -> str | None:
+    """Whether one version follows the problem's answer format, as a verdict line ("Format (a
+    final “Answer:” line): yes → 1 ✓"); None when the problem declares no format or the version
+    is still empty."""
+    if answer_format is None or not text.strip():
+        return None
+    wanted = describe_format(answer_format)
+    if follows_format(text, answer_format):
+        return f"Format ({wanted}): yes → 1 ✓"
+    return f"Format ({wanted}): no → 0 ✗"
+
+
 def preset_pattern(original: Problem, pass_rate: float, group_size: int) -> tuple[bool, ...]:
     """The default group's correct/wrong pattern for the edited problem.
 
@@ -239,7 +256,9 @@ class ProblemDraft:
     """The editor's fields as typed, with ``original`` the problem the editor started from.
 
     Text fields are kept unstripped (the problem strips them); ``shown_pass_rate`` is the pass
-    rate box's value, which shows two decimals.
+    rate box's value, which shows two decimals. ``answer_format`` and ``partials`` (one entry per
+    trace, None for no credit; missing entries are None) come last with defaults, so a draft
+    built without them describes a problem without them.
     """
 
     original: Problem
@@ -250,6 +269,18 @@ class ProblemDraft:
     shown_pass_rate: float
     group_size: int
     traces: tuple[tuple[str, str], ...]  # (correct, wrong) texts, in list order
+    answer_format: str | None = None
+    partials: tuple[float | None, ...] = ()
+
+    def partial_for(self, row: int) -> float | None:
+        """Trace ``row``'s partial credit, None when it has none."""
+        return self.partials[row] if 0 <= row < len(self.partials) else None
+
+    def format_lines(self, row: int) -> tuple[str | None, str | None]:
+        """``(correct, wrong)`` versions of trace ``row`` against the answer format (see
+        :func:`format_line`)."""
+        correct, wrong = self.traces[row]
+        return format_line(correct, self.answer_format), format_line(wrong, self.answer_format)
 
     @property
     def problem_id(self) -> str:
@@ -277,18 +308,30 @@ class ProblemDraft:
 
     def to_data(self) -> dict[str, Any]:
         """The draft as a problem file's JSON object (``resources/problems/*.json``)."""
-        return {
+        data: dict[str, Any] = {
             "schema": SCHEMA_VERSION,
             "id": self.problem_id,
             "title": self.title.strip(),
             "prompt": self.prompt.strip(),
             "answer_key": self.answer_key.strip(),
-            "difficulty": self.difficulty,
-            "pass_rate": self.pass_rate,
-            "group_size": self.group_size,
-            "preset_rewards": [int(r) for r in self.preset],
-            "traces": [{"correct": correct, "wrong": wrong} for correct, wrong in self.traces],
         }
+        if self.answer_format is not None:
+            data["answer_format"] = self.answer_format
+        traces: list[dict[str, Any]] = []
+        for row, (correct, wrong) in enumerate(self.traces):
+            trace: dict[str, Any] = {"correct": correct, "wrong": wrong}
+            partial = self.partial_for(row)
+            if partial is not None:
+                trace["partial"] = partial
+            traces.append(trace)
+        data.update(
+            difficulty=self.difficulty,
+            pass_rate=self.pass_rate,
+            group_size=self.group_size,
+            preset_rewards=[int(r) for r in self.preset],
+            traces=traces,
+        )
+        return data
 
     def first_reason(self) -> str | None:
         """The first thing keeping the draft from being a usable problem, in plain words, in the

@@ -7,7 +7,9 @@ version's checker verdict, the default group's pattern, and whether the fields m
 problem (every correct version grades 1, every wrong version grades 0, at least
 :data:`~grpo_desktop.core.problems.MIN_TRACES` traces, and
 :func:`~grpo_desktop.core.problems.parse_problem` accepts it) or the one reason they do not. The
-grading and the rules live in that pure module; this one only shows them.
+grading and the rules live in that pure module; this one only shows them. The lecturer also picks
+the answer format the format reward checks (or none) and a trace's partial credit, and sees for
+each version whether it follows that format.
 
 The dialog edits plain data and returns a new :class:`Problem`; it changes no lab state itself.
 """
@@ -41,6 +43,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from grpo_desktop.core.format_check import ANSWER_FORMATS, describe_format
 
 # ID_PREFIX, VersionCheck, check_version, preset_pattern, problem_id_for and slugify lived here
 # before the grading moved to the pure layer; they stay importable from this module.
@@ -80,6 +84,8 @@ __all__ = [
 ]
 
 DEFAULT_SIZE = (900, 640)
+#: The format box's item for "no format check" (a QComboBox holds no None reliably).
+_NO_FORMAT = ""
 
 
 class ProblemEditor(QDialog):
@@ -94,6 +100,8 @@ class ProblemEditor(QDialog):
         self._original = problem
         self._theme = theme
         self._traces: list[list[str]] = [[t.correct, t.wrong] for t in problem.traces]
+        # Each trace's partial credit, beside its texts: inserted and removed with them.
+        self._partials: list[float | None] = [t.partial for t in problem.traces]
         self._checks: tuple[TraceCheck, ...] = ()  # the last draft's verdicts, one per trace
         self._problem: Problem | None = None  # the problem the fields describe, when valid
         self._result: Problem | None = None
@@ -128,6 +136,15 @@ class ProblemEditor(QDialog):
         self.answer_key_edit.setPlaceholderText("e.g. 1081")
         self.answer_key_edit.setToolTip(
             "The checker compares each trace's final answer with this key: equal → reward 1."
+        )
+
+        self.format_combo = QComboBox(objectName="editorAnswerFormat")
+        self.format_combo.addItem("None: no format reward", _NO_FORMAT)
+        for answer_format in ANSWER_FORMATS:
+            self.format_combo.addItem(_capitalised(describe_format(answer_format)), answer_format)
+        self.format_combo.setToolTip(
+            "The form the format reward checks each answer for; None leaves the format "
+            "component out. An answer that misses it still grades by its final answer."
         )
 
         self.difficulty_combo = QComboBox(objectName="editorDifficulty")
@@ -189,10 +206,25 @@ class ProblemEditor(QDialog):
             label.setWordWrap(True)
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             label.setTextFormat(Qt.TextFormat.PlainText)
-            # Three lines reserved, so the boxes do not jump when a problem appears or goes.
-            label.setMinimumHeight(label.fontMetrics().lineSpacing() * 3 + 16)
         self.correct_verdict.setAccessibleName("Checker verdict for the correct version")
         self.wrong_verdict.setAccessibleName("Checker verdict for the wrong version")
+        self.correct_format = QLabel(objectName="editorCorrectFormat")
+        self.wrong_format = QLabel(objectName="editorWrongFormat")
+        for label in (self.correct_format, self.wrong_format):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+        self.correct_format.setAccessibleName("Answer format check for the correct version")
+        self.wrong_format.setAccessibleName("Answer format check for the wrong version")
+
+        self.partial_spin = QDoubleSpinBox(objectName="editorPartial")
+        self.partial_spin.setRange(0.0, 0.99)
+        self.partial_spin.setDecimals(2)
+        self.partial_spin.setSingleStep(0.05)
+        self.partial_spin.setSpecialValueText("None")
+        self.partial_spin.setToolTip(
+            "Partial credit the wrong version earns when its method is right and only the "
+            "arithmetic slipped (between 0 and 1); None gives it no credit."
+        )
 
         self.status_label = QLabel(objectName="editorStatus")
         self.status_label.setWordWrap(True)
@@ -220,6 +252,7 @@ class ProblemEditor(QDialog):
         left.addRow("Id:", self.id_label)
         left.addRow(buddy("&Prompt:", self.prompt_edit), self.prompt_edit)
         left.addRow(buddy("Answer &key:", self.answer_key_edit), self.answer_key_edit)
+        left.addRow(buddy("Answer &format:", self.format_combo), self.format_combo)
 
         right = QFormLayout()
         right.addRow(buddy("&Difficulty:", self.difficulty_combo), self.difficulty_combo)
@@ -256,8 +289,25 @@ class ProblemEditor(QDialog):
         texts.addWidget(buddy("&Wrong version (must grade 0):", self.wrong_edit), 1, 1)
         texts.addWidget(self.correct_edit, 2, 0)
         texts.addWidget(self.wrong_edit, 2, 1)
-        texts.addWidget(self.correct_verdict, 3, 0)
-        texts.addWidget(self.wrong_verdict, 3, 1)
+        for column, (verdict, answer_format) in enumerate(
+            ((self.correct_verdict, self.correct_format), (self.wrong_verdict, self.wrong_format))
+        ):
+            # The checker's verdict, its advice when there is some, then the format line; five
+            # lines reserved, so the text boxes do not jump when advice appears or goes.
+            cell = QWidget()
+            stack = QVBoxLayout(cell)
+            stack.setContentsMargins(0, 0, 0, 0)
+            stack.setSpacing(0)
+            stack.addWidget(verdict)
+            stack.addWidget(answer_format)
+            stack.addStretch(1)
+            cell.setMinimumHeight(verdict.fontMetrics().lineSpacing() * 5 + 16)
+            texts.addWidget(cell, 3, column)
+        partial_row = QHBoxLayout()
+        partial_row.addWidget(buddy("Part&ial credit when wrong:", self.partial_spin))
+        partial_row.addWidget(self.partial_spin)
+        partial_row.addStretch(1)
+        texts.addLayout(partial_row, 4, 1)
         texts.setColumnStretch(0, 1)
         texts.setColumnStretch(1, 1)
         texts.setRowStretch(2, 1)
@@ -281,6 +331,7 @@ class ProblemEditor(QDialog):
             self.title_edit,
             self.prompt_edit,
             self.answer_key_edit,
+            self.format_combo,
             self.difficulty_combo,
             self.pass_rate_spin,
             self.group_size_spin,
@@ -290,6 +341,7 @@ class ProblemEditor(QDialog):
             self.remove_button,
             self.correct_edit,
             self.wrong_edit,
+            self.partial_spin,
             self.ok_button,
             self.button_box.button(QDialogButtonBox.StandardButton.Cancel),
         )
@@ -299,6 +351,8 @@ class ProblemEditor(QDialog):
         theme = self._theme
         self.hint_label.setStyleSheet(f"color: {theme.muted};")
         self.id_label.setStyleSheet(f"color: {theme.muted};")
+        for label in (self.correct_format, self.wrong_format):
+            label.setStyleSheet(f"color: {theme.muted}; padding: 0px 9px;")
 
     def _connect(self) -> None:
         self.button_box.accepted.connect(self.accept)
@@ -309,6 +363,8 @@ class ProblemEditor(QDialog):
         self.title_edit.textChanged.connect(self._refresh)
         self.prompt_edit.textChanged.connect(self._refresh)
         self.answer_key_edit.textChanged.connect(self._refresh)
+        self.format_combo.currentIndexChanged.connect(self._refresh)
+        self.partial_spin.valueChanged.connect(self._on_partial_edited)
         self.difficulty_combo.currentIndexChanged.connect(self._refresh)
         self.pass_rate_spin.valueChanged.connect(self._refresh)
         self.group_size_spin.valueChanged.connect(self._refresh)
@@ -325,6 +381,9 @@ class ProblemEditor(QDialog):
             self.title_edit.setText(problem.title)
             self.prompt_edit.setPlainText(problem.prompt)
             self.answer_key_edit.setText(problem.answer_key)
+            self.format_combo.setCurrentIndex(
+                max(0, self.format_combo.findData(problem.answer_format or _NO_FORMAT))
+            )
             self.difficulty_combo.setCurrentIndex(
                 max(0, self.difficulty_combo.findData(problem.difficulty))
             )
@@ -354,6 +413,10 @@ class ProblemEditor(QDialog):
         """The edited traces as (correct, wrong) texts, in list order."""
         return [(correct, wrong) for correct, wrong in self._traces]
 
+    def partials(self) -> list[float | None]:
+        """Each edited trace's partial credit (None: none), in list order."""
+        return list(self._partials)
+
     def add_trace(self) -> None:
         """Add an empty trace after the selected one and start typing its correct version."""
         self._insert_trace(["", ""])
@@ -362,7 +425,7 @@ class ProblemEditor(QDialog):
         """Copy the selected trace right after it."""
         row = self.trace_list.currentRow()
         if 0 <= row < len(self._traces):
-            self._insert_trace(list(self._traces[row]))
+            self._insert_trace(list(self._traces[row]), self._partials[row])
 
     def remove_trace(self) -> None:
         """Remove the selected trace; the next one (or the new last one) is selected."""
@@ -370,6 +433,7 @@ class ProblemEditor(QDialog):
         if not 0 <= row < len(self._traces):
             return
         del self._traces[row]
+        del self._partials[row]
         self._loading = True
         try:
             self.trace_list.takeItem(row)
@@ -397,11 +461,14 @@ class ProblemEditor(QDialog):
             shown_pass_rate=self.pass_rate_spin.value(),
             group_size=self.group_size_spin.value(),
             traces=tuple((correct, wrong) for correct, wrong in self._traces),
+            answer_format=self.format_combo.currentData() or None,
+            partials=tuple(self._partials),
         )
 
-    def _insert_trace(self, texts: list[str]) -> None:
+    def _insert_trace(self, texts: list[str], partial: float | None = None) -> None:
         row = self.trace_list.currentRow() + 1 if self._traces else 0
         self._traces.insert(row, texts)
+        self._partials.insert(row, partial)
         self._loading = True
         try:
             self.trace_list.insertItem(row, QListWidgetItem())
@@ -421,6 +488,18 @@ class ProblemEditor(QDialog):
         self._traces[row][version] = edit.toPlainText()
         self._refresh()
 
+    def _on_partial_edited(self, value: float) -> None:
+        """Keep the box's value (two decimals) once the lecturer changes it; an untouched trace
+        keeps its exact credit from the file."""
+        if self._loading:
+            return
+        row = self.trace_list.currentRow()
+        if not 0 <= row < len(self._partials):
+            return
+        credit = round(value, 2)
+        self._partials[row] = credit if credit > 0 else None
+        self._refresh()
+
     def _show_trace(self, row: int) -> None:
         if self._loading:
             return
@@ -429,9 +508,10 @@ class ProblemEditor(QDialog):
         try:
             self.correct_edit.setPlainText(self._traces[row][0] if has_trace else "")
             self.wrong_edit.setPlainText(self._traces[row][1] if has_trace else "")
+            self.partial_spin.setValue((self._partials[row] or 0.0) if has_trace else 0.0)
         finally:
             self._loading = False
-        for widget in (self.correct_edit, self.wrong_edit):
+        for widget in (self.correct_edit, self.wrong_edit, self.partial_spin):
             widget.setEnabled(has_trace)
         self.duplicate_button.setEnabled(has_trace)
         self.remove_button.setEnabled(has_trace)
@@ -450,6 +530,7 @@ class ProblemEditor(QDialog):
         self.preset_label.setText(preset_summary(draft.preset))
         self._relabel()
         self._show_verdicts(self.trace_list.currentRow())
+        self._show_formats(draft, self.trace_list.currentRow())
         self._show_status(validation)
 
     def _relabel(self) -> None:
@@ -483,6 +564,15 @@ class ProblemEditor(QDialog):
                 label.setText(check.line)
             self._style_line(label, error=check.problem is not None)
 
+    def _show_formats(self, draft: ProblemDraft, row: int) -> None:
+        """Whether each version follows the answer format: information, never an error (missing
+        the format is what the format reward scores lower, not a broken trace)."""
+        lines: tuple[str | None, str | None] = (None, None)
+        if 0 <= row < len(draft.traces):
+            lines = draft.format_lines(row)
+        for label, line in zip((self.correct_format, self.wrong_format), lines):
+            label.setText(line or "")
+
     def _style_line(self, label: QLabel, *, error: bool) -> None:
         theme = self._theme
         if error:
@@ -505,6 +595,10 @@ class ProblemEditor(QDialog):
         else:
             self.status_label.setText(f"⚠ {validation.message}")
             self.status_label.setStyleSheet(f"color: {theme.down}; font-weight: bold;")
+
+
+def _capitalised(phrase: str) -> str:
+    return phrase[:1].upper() + phrase[1:]
 
 
 def edit_problem(problem: Problem, parent: QWidget | None = None) -> Problem | None:

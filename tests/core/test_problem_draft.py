@@ -17,6 +17,7 @@ from grpo_desktop.core.problem_draft import (
     ProblemDraft,
     check_trace,
     check_version,
+    format_line,
     preset_pattern,
     preset_summary,
     problem_id_for,
@@ -48,6 +49,8 @@ def draft_of(problem: Problem = SEED, **changes: object) -> ProblemDraft:
         shown_pass_rate=round(problem.pass_rate, 2),
         group_size=problem.group_size,
         traces=tuple((t.correct, t.wrong) for t in problem.traces),
+        answer_format=problem.answer_format,
+        partials=tuple(t.partial for t in problem.traces),
     )
     return dataclasses.replace(draft, **changes)
 
@@ -243,7 +246,7 @@ def test_the_data_strips_the_text_fields_but_not_the_traces():
         "Compute 23 × 47.",
         "1081",
     )
-    assert data["traces"][0] == {"correct": "  = 1081\n", "wrong": "= 1071 "}
+    assert (data["traces"][0]["correct"], data["traces"][0]["wrong"]) == ("  = 1081\n", "= 1071 ")
     assert parse_problem(data, "test") == draft.validate().problem
 
 
@@ -319,8 +322,6 @@ def test_a_valid_draft_is_exactly_what_the_loader_accepts():
         assert grade(trace.wrong, problem.answer_key).reward == 0
 
 
-
-
 def test_a_custom_problem_never_gets_a_shipped_id(monkeypatch):
     from grpo_desktop.core import problem_draft
 
@@ -339,3 +340,66 @@ def test_no_shipped_title_turns_into_a_shipped_id():
     for problem in load_problems():
         assert problem_id_for(problem.title) not in ids
         assert problem_id_for(problem.id) not in ids
+
+
+# ------------------------------------------------------------------------------ reward components
+@pytest.mark.parametrize(
+    ("text", "answer_format", "expected"),
+    [
+        ("= 1081\nAnswer: 1081", "answer-line", "Format (a final “Answer:” line): yes → 1 ✓"),
+        ("= 1081", "answer-line", "Format (a final “Answer:” line): no → 0 ✗"),
+        ("\\boxed{1081}", "boxed", "Format (a \\boxed{…} answer): yes → 1 ✓"),
+        ("\\boxed{1081", "boxed", "Format (a \\boxed{…} answer): no → 0 ✗"),
+        ("= 1081", None, None),  # no format declared: nothing to say
+        ("  \n", "boxed", None),  # nothing typed yet
+    ],
+)
+def test_format_line_says_whether_a_version_follows_the_format(text, answer_format, expected):
+    assert format_line(text, answer_format) == expected
+
+
+def test_a_draft_without_format_or_credit_writes_neither():
+    data = draft_of(dataclasses.replace(SEED, answer_format=None), partials=()).to_data()
+    assert "answer_format" not in data
+    assert all(set(trace) == {"correct", "wrong"} for trace in data["traces"])
+
+
+def test_the_format_and_partial_credit_reach_the_problem():
+    draft = draft_of(answer_format="boxed", partials=(None, 0.25, None))
+    data = draft.to_data()
+    assert list(data)[:6] == ["schema", "id", "title", "prompt", "answer_key", "answer_format"]
+    assert data["answer_format"] == "boxed"
+    assert data["traces"][1]["partial"] == 0.25
+    assert all("partial" not in data["traces"][row] for row in (0, 2, 3, 7))
+    problem = draft.validate().problem
+    assert problem is not None
+    assert problem.answer_format == "boxed"
+    assert [t.partial for t in problem.traces] == [None, 0.25] + [None] * 6
+    assert draft.partial_for(1) == 0.25
+    assert draft.partial_for(5) is None  # past the partials given: none
+    assert draft.partial_for(-1) is None
+
+
+def test_format_lines_check_both_versions_of_a_trace():
+    draft = draft_of(answer_format="answer-line")
+    assert draft.format_lines(1) == (
+        "Format (a final “Answer:” line): yes → 1 ✓",
+        "Format (a final “Answer:” line): yes → 1 ✓",
+    )
+    assert draft.format_lines(3)[0] == "Format (a final “Answer:” line): no → 0 ✗"  # \\boxed
+    assert draft_of(answer_format=None).format_lines(1) == (None, None)
+
+
+def test_a_version_missing_the_format_is_still_usable():
+    """Missing the format is what the format reward scores lower, not a broken trace."""
+    draft = draft_of(answer_format="boxed")
+    assert draft.format_lines(0)[0] is not None and draft.format_lines(0)[0].endswith("✗")
+    assert draft.validate().ok
+
+
+def test_a_bad_partial_is_reported_by_the_loader_without_the_source_name():
+    validation = draft_of(partials=(1.5,)).validate()
+    assert not validation.ok
+    assert (
+        validation.reason == "field 'traces[0].partial' must be strictly between 0 and 1, got 1.5"
+    )

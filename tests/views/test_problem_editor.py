@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel, QPlainTextEdit
 
 from grpo_desktop.core import problem_draft
 from grpo_desktop.core.checker import grade
+from grpo_desktop.core.format_check import ANSWER_FORMATS
 from grpo_desktop.core.problems import MIN_TRACES, get_problem, parse_problem
 from grpo_desktop.core.theme import LIGHT
 from grpo_desktop.views import problem_editor
@@ -77,6 +79,7 @@ def test_every_named_widget_exists(editor):
         "editorTitle",
         "editorPrompt",
         "editorAnswerKey",
+        "editorAnswerFormat",
         "editorDifficulty",
         "editorPassRate",
         "editorGroupSize",
@@ -85,6 +88,9 @@ def test_every_named_widget_exists(editor):
         "editorWrongText",
         "editorCorrectVerdict",
         "editorWrongVerdict",
+        "editorCorrectFormat",
+        "editorWrongFormat",
+        "editorPartial",
         "editorStatus",
     ):
         assert editor.findChild(QLabel, name) or editor.findChild(object, name), name
@@ -294,7 +300,7 @@ def test_escape_cancels(qtbot, editor):
 def test_tab_reaches_every_field_and_text_boxes_do_not_eat_tab(qtbot, editor):
     editor.title_edit.setFocus()
     seen = []
-    for _ in range(30):
+    for _ in range(34):
         widget = QApplication.focusWidget()
         seen.append(widget.objectName())
         qtbot.keyClick(widget, Qt.Key.Key_Tab)
@@ -302,6 +308,7 @@ def test_tab_reaches_every_field_and_text_boxes_do_not_eat_tab(qtbot, editor):
         "editorTitle",
         "editorPrompt",
         "editorAnswerKey",
+        "editorAnswerFormat",
         "editorDifficulty",
         "editorPassRate",
         "editorGroupSize",
@@ -311,6 +318,7 @@ def test_tab_reaches_every_field_and_text_boxes_do_not_eat_tab(qtbot, editor):
         "editorRemoveTrace",
         "editorCorrectText",
         "editorWrongText",
+        "editorPartial",
         "editorOk",
     ):
         assert name in seen, (name, seen)
@@ -328,12 +336,14 @@ def test_labels_have_buddies_and_mnemonics(editor):
         "editorTitle",
         "editorPrompt",
         "editorAnswerKey",
+        "editorAnswerFormat",
         "editorDifficulty",
         "editorPassRate",
         "editorGroupSize",
         "editorTraceList",
         "editorCorrectText",
         "editorWrongText",
+        "editorPartial",
     ):
         assert "&" in buddies[name], name
     mnemonics = [text[text.index("&") + 1].lower() for text in buddies.values() if "&" in text]
@@ -370,6 +380,7 @@ def test_edit_problem_returns_none_on_cancel_and_the_problem_on_accept(qtbot):
     problem = edit_problem(SEED, None)
     assert problem is not None
     assert problem.traces == SEED.traces
+    assert problem.answer_format == SEED.answer_format
     assert problem.id == "custom-multiply-23-47"
 
 
@@ -391,3 +402,87 @@ def test_trace_advice_tooltips_show_typed_markup_as_text(editor):
     document.setHtml(tooltip)
     assert key in document.toPlainText()
     assert document.toPlainText() == editor._checks[0].advice
+
+
+# ------------------------------------------------------------------------------ reward components
+def test_the_answer_format_box_offers_none_and_every_format(editor):
+    combo = editor.format_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["", *ANSWER_FORMATS]
+    assert combo.itemText(0) == "None: no format reward"
+    assert combo.itemText(1) == "A final “Answer:” line"
+    assert combo.currentData() == (SEED.answer_format or "")
+
+
+@pytest.mark.parametrize("answer_format", [None, *ANSWER_FORMATS])
+def test_the_chosen_answer_format_reaches_the_problem(qtbot, answer_format):
+    dialog = ProblemEditor(dataclasses.replace(SEED, answer_format=answer_format))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == (answer_format or "")
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("boxed"))
+    assert dialog.problem_data()["answer_format"] == "boxed"
+    dialog.format_combo.setCurrentIndex(0)
+    assert "answer_format" not in dialog.problem_data()
+    dialog.accept()
+    assert dialog.result_problem().answer_format is None
+
+
+def test_each_version_shows_whether_it_follows_the_format(editor):
+    editor.format_combo.setCurrentIndex(editor.format_combo.findData("answer-line"))
+    editor.trace_list.setCurrentRow(0)  # bare "940 + 141 = 1081"
+    assert editor.correct_format.text() == "Format (a final “Answer:” line): no → 0 ✗"
+    editor.trace_list.setCurrentRow(1)  # "...\nAnswer: 1081"
+    assert editor.correct_format.text() == "Format (a final “Answer:” line): yes → 1 ✓"
+    assert editor.wrong_format.text() == "Format (a final “Answer:” line): yes → 1 ✓"
+    editor.wrong_edit.setPlainText(SEED.traces[1].wrong + "\nor so I think")
+    assert editor.wrong_format.text() == "Format (a final “Answer:” line): no → 0 ✗"
+    assert editor.ok_button.isEnabled()  # missing the format is no error
+    assert editor.wrong_format.property("error") is None
+    editor.format_combo.setCurrentIndex(0)
+    assert editor.correct_format.text() == editor.wrong_format.text() == ""
+
+
+def test_partial_credit_is_shown_and_edited_per_trace(editor):
+    spin = editor.partial_spin
+    assert spin.specialValueText() == "None"
+    assert (spin.minimum(), spin.maximum()) == (0.0, pytest.approx(0.99))
+    expected = [t.partial for t in SEED.traces]
+    assert editor.partials() == expected
+    for row, credit in enumerate(expected):
+        editor.trace_list.setCurrentRow(row)
+        assert spin.value() == pytest.approx(credit or 0.0)
+    editor.trace_list.setCurrentRow(2)
+    spin.setValue(0.3)
+    editor.trace_list.setCurrentRow(0)
+    spin.setValue(0.0)  # "None": no credit
+    assert editor.partials()[2] == pytest.approx(0.3)
+    assert editor.partials()[0] is None
+    editor.accept()
+    problem = editor.result_problem()
+    assert problem.traces[2].partial == pytest.approx(0.3)
+    assert problem.traces[0].partial is None
+
+
+def test_an_untouched_partial_keeps_its_exact_value(qtbot):
+    traces = list(SEED.traces)
+    traces[0] = dataclasses.replace(traces[0], partial=0.125)
+    dialog = ProblemEditor(dataclasses.replace(SEED, traces=tuple(traces)))
+    qtbot.addWidget(dialog)
+    assert dialog.partial_spin.value() == pytest.approx(0.13)  # the box shows two decimals
+    assert dialog.problem_data()["traces"][0]["partial"] == 0.125
+
+
+def test_partial_credit_moves_with_its_trace(editor):
+    editor.trace_list.setCurrentRow(0)
+    editor.partial_spin.setValue(0.4)
+    editor.duplicate_trace()
+    assert editor.trace_list.currentRow() == 1
+    assert editor.partials()[:2] == [pytest.approx(0.4), pytest.approx(0.4)]
+    editor.add_trace()
+    assert editor.partials()[2] is None
+    assert editor.partial_spin.value() == 0.0
+    editor.trace_list.setCurrentRow(0)
+    editor.remove_trace()
+    assert len(editor.partials()) == len(editor.traces()) == len(SEED.traces) + 1
+    while editor.traces():
+        editor.remove_trace()
+    assert not editor.partial_spin.isEnabled()
