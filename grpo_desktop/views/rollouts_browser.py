@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import (
+    QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QRectF,
     QSize,
@@ -24,7 +27,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -60,6 +63,8 @@ COLUMN_TIPS = (
     "Degenerate: every reward equal, so every advantage is 0 and the group teaches nothing",
 )
 PROMPT_COLUMN = 1
+REWARDS_COLUMN = 4
+NUMBER_COLUMNS = (0, 2, 3)  # right-aligned
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # numbers sort as numbers, not as text
 DEGENERATE_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as logged (first 200 characters)
@@ -198,6 +203,8 @@ class _GroupFilter(QSortFilterProxyModel):
     def filterAcceptsRow(
         self, row: int, parent: QModelIndex | QPersistentModelIndex
     ) -> bool:  # Qt override
+        if not self.text and not self.informative_only:
+            return True
         model = self.sourceModel()
         index = model.index(row, PROMPT_COLUMN, parent)
         if self.informative_only and model.data(index, DEGENERATE_ROLE):
@@ -227,13 +234,82 @@ class _GroupTable(QTableView):
             painter.end()
 
 
-def _item(text: str, sort_key: object, align_right: bool = False) -> QStandardItem:
-    item = QStandardItem(text)
-    item.setData(sort_key, SORT_ROLE)
-    item.setEditable(False)
-    if align_right:
-        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return item
+class _GroupModel(QAbstractTableModel):
+    """The step's groups as table cells, made only for the rows on screen: a step of many
+    thousand groups opens at once (one item object per cell took seconds)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.groups: tuple[GroupSummary, ...] = ()
+        self.shown: list[str] = []  # each prompt on one line, the shared beginning left out
+        self.muted = QColor(LIGHT.muted)
+
+    def set_groups(self, groups: Sequence[GroupSummary], shown: list[str]) -> None:
+        self.beginResetModel()
+        self.groups, self.shown = tuple(groups), shown
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.groups)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return COLUMN_TIPS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        group = self.groups[row]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(row, column)
+        if role == SORT_ROLE:  # asked n·log n times by a sort: kept cheap
+            if column == 0:
+                return row
+            if column == PROMPT_COLUMN:
+                return self.shown[row].casefold()
+            if column == 2:
+                return group.size
+            if column == 3:
+                return group.mean
+            if column == REWARDS_COLUMN:
+                return group.rewards[0] if len(set(group.rewards)) == 1 else group.mean
+            return group.degenerate
+        if role == SEARCH_ROLE:
+            return group.prompt
+        if role == DEGENERATE_ROLE:
+            return group.degenerate
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == PROMPT_COLUMN:
+                return plain_tooltip(group.prompt)
+            return self._text(row, column) if column == REWARDS_COLUMN else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self.muted if group.degenerate else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBER_COLUMNS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, row: int, column: int) -> str:
+        group = self.groups[row]
+        if column == 0:
+            return str(row + 1)
+        if column == PROMPT_COLUMN:
+            return self.shown[row]
+        if column == 2:
+            return str(group.size)
+        if column == 3:
+            return number(group.mean, 3)
+        if column == REWARDS_COLUMN:
+            return ", ".join(number(r, 3) for r in group.rewards)
+        return "yes" if group.degenerate else "no"
 
 
 def _plain_label(name: str, wrap: bool = True) -> QLabel:
@@ -287,12 +363,7 @@ class RolloutsBrowser(QDialog):
         self.informative.toggled.connect(self._filter)
         self.shown_count = _plain_label("shownCount", wrap=False)
 
-        self.model = QStandardItemModel(0, len(COLUMNS), self)
-        self.model.setHorizontalHeaderLabels(list(COLUMNS))
-        for column, tip in enumerate(COLUMN_TIPS):
-            self.model.setHeaderData(
-                column, Qt.Orientation.Horizontal, tip, Qt.ItemDataRole.ToolTipRole
-            )
+        self.model = _GroupModel(self)
         self.proxy = _GroupFilter(self)
         self.proxy.setSourceModel(self.model)
         self.table = _GroupTable()
@@ -308,9 +379,8 @@ class RolloutsBrowser(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(PROMPT_COLUMN, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(COLUMNS.index("Rewards"), QHeaderView.ResizeMode.Interactive)
         self.table.doubleClicked.connect(self._request)
         self.table.selectionModel().currentRowChanged.connect(self._enable_open)
 
@@ -461,34 +531,34 @@ class RolloutsBrowser(QDialog):
             start = start[:SHARED_SHOWN_CHARS].rstrip()
         self.shared.setText(f"Every prompt starts with: {start} …  (left out below)")
         self.shared.setToolTip(plain_tooltip(prefix))
-        self.table.setSortingEnabled(False)
-        self.model.removeRows(0, self.model.rowCount())
-        for index, (group, prompt) in enumerate(zip(groups, prompts)):
-            shown = ("… " + prompt[len(prefix) :]) if prefix else prompt
-            prompt_item = _item(shown, shown.casefold())
-            prompt_item.setData(group.prompt, SEARCH_ROLE)
-            prompt_item.setData(group.degenerate, DEGENERATE_ROLE)
-            prompt_item.setToolTip(plain_tooltip(group.prompt))
-            rewards = ", ".join(number(r, 3) for r in group.rewards)
-            rewards_item = _item(rewards, tuple(group.rewards))
-            rewards_item.setToolTip(rewards)
-            row = [
-                _item(str(index + 1), index, align_right=True),
-                prompt_item,
-                _item(str(group.size), group.size, align_right=True),
-                _item(number(group.mean, 3), group.mean, align_right=True),
-                rewards_item,
-                _item("yes" if group.degenerate else "no", int(group.degenerate)),
-            ]
-            if group.degenerate:
-                for item in row:
-                    item.setForeground(QColor(self.theme.muted))
-            self.model.appendRow(row)
-        self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().resizeSection(
-            COLUMNS.index("Rewards"), self.fontMetrics().horizontalAdvance("0, " * 8)
-        )
+        shown = [("… " + p[len(prefix) :]) if prefix else p for p in prompts]
+        # File order is the model's own: sort only for another order (a sort of many thousand
+        # rows asks the model for n·log n keys).
+        header = self.table.horizontalHeader()
+        column, order = header.sortIndicatorSection(), header.sortIndicatorOrder()
+        self.proxy.sort(-1)
+        self.model.set_groups(groups, shown)
+        if (column, order) != (0, Qt.SortOrder.AscendingOrder) and column >= 0:
+            self.proxy.sort(column, order)
+        self._size_columns()
         self._filter()
+
+    def _size_columns(self) -> None:
+        """Widths from the font, not from every row's contents (which would visit them all)."""
+        metrics = self.table.fontMetrics()
+        header = self.table.horizontalHeader()
+        pad = 3 * metrics.horizontalAdvance("0")
+        largest = max(len(self.model.groups), 1)
+        samples = {
+            0: str(largest),
+            2: "64",
+            3: "−0.875",
+            REWARDS_COLUMN: "0, " * 8,
+            len(COLUMNS) - 1: "yes",
+        }
+        for column, sample in samples.items():
+            heading = header.fontMetrics().horizontalAdvance(COLUMNS[column]) + pad * 2
+            header.resizeSection(column, max(metrics.horizontalAdvance(sample) + pad, heading))
 
     def _fit_steps_list(self) -> None:
         """The steps list as wide as its longest line: no step's numbers hide behind an edge."""
@@ -580,12 +650,12 @@ class RolloutsBrowser(QDialog):
         self.step_title.setFont(scaled_font(theme.type_scale * 1.15, bold=True))
         self.shared.setStyleSheet(f"color: {theme.muted};")
         self.table.placeholder_colour = QColor(theme.muted)
+        self.model.muted = QColor(theme.muted)
         self.problems.setStyleSheet(f"color: {theme.down};")
         self.bars.set_theme(theme)
         self.table.verticalHeader().setDefaultSectionSize(
             round(self.table.fontMetrics().lineSpacing() * 1.5)
         )
         self._fit_steps_list()
-        if self.current_step is not None:  # the degenerate rows' muted colour
-            step, self.current_step = self.current_step, None
-            self._show_step_at(self.steps.index(step))
+        self._size_columns()
+        self.table.viewport().update()  # the degenerate rows' muted colour

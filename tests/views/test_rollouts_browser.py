@@ -211,3 +211,14 @@ def test_a_search_that_finds_nothing_says_what_it_searched(browser, verl_source,
     assert browser.table.placeholder.startswith("No group's prompt contains “<b>wallet”.")
     browser.show()
     browser.table.grab()  # paints the sentence (as plain text) without error
+
+
+def test_a_sort_the_lecturer_chose_holds_on_the_next_step(browser, verl_source):
+    show(browser, verl_source)
+    browser.table.sortByColumn(3, Qt.SortOrder.DescendingOrder)
+    browser.select_step(2)
+    means = [browser.proxy.index(row, 3).data() for row in range(3)]
+    assert means == ["1", "0.75", "0"]
+    browser.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    browser.select_step(1)
+    assert [browser.proxy.index(row, 0).data() for row in range(3)] == ["1", "2", "3"]
