@@ -110,7 +110,7 @@ class RolloutsController(QObject):
         self._browser: RolloutsBrowser | None = None
         self._reading = False
         self.open_action = self._action(
-            "Open &rollouts…",
+            "Open ro&llouts…",
             "openRolloutsAction",
             "Open a verl {step}.jsonl or TRL completions_*.parquet file and browse its groups",
         )

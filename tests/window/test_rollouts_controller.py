@@ -218,3 +218,13 @@ def test_the_browser_follows_the_projector_theme(window, tmp_path):
     before = window.rollouts.browser.table.font().pointSizeF()
     window.presentation.set_theme("projector", remember=False)
     assert window.rollouts.browser.table.font().pointSizeF() > before
+
+
+def test_each_file_menu_entry_has_its_own_mnemonic(window):
+    window.install_deferred_features()
+    letters = []
+    for action in window.file_menu.actions():
+        text = action.text()
+        if "&" in text:
+            letters.append(text[text.index("&") + 1].lower())
+    assert len(letters) == len(set(letters)), letters
