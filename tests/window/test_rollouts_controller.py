@@ -228,3 +228,22 @@ def test_each_file_menu_entry_has_its_own_mnemonic(window):
         if "&" in text:
             letters.append(text[text.index("&") + 1].lower())
     assert len(letters) == len(set(letters)), letters
+
+
+@pytest.mark.skipif(
+    not hasattr(Workbench, "open_recorded_group"), reason="the workbench cannot show a run yet"
+)
+def test_a_chosen_group_shows_in_the_lab_as_one_undo_step(window, tmp_path):
+    window.workbench.set_workspace("update")
+    window.rollouts.open_path(write_verl(tmp_path / "run"))
+    before = window.undo_stack.count()
+    browser = window.rollouts.browser
+    browser.select_step(2)
+    browser.select_group(1)
+    browser.open_button.click()
+    assert window.workbench.workspace == "lab"
+    assert window.state.recorded is not None and window.state.recorded.step == 2
+    assert tuple(window.state.snapshot.rewards) == (0.0, 1.0, 1.0, 1.0)
+    assert window.undo_stack.count() == before + 1
+    window.undo_stack.undo()
+    assert window.state.recorded is None
