@@ -287,7 +287,7 @@ class RolloutsController(QObject):
             self._browser.hide()
         key = self.browser_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         self.window.statusBar().showMessage(
-            f"{group.title}, from {group.origin}. File ▸ Rollouts browser ({key}) lists the others."
+            f"{group.title} · {group.file_name}. {key}: back to the groups"
         )
         return True
 
