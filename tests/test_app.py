@@ -336,3 +336,12 @@ def test_open_rollouts_refuses_a_fifo_before_the_window_opens(tmp_path, capsys):
     os.mkfifo(fifo)
     assert main(["--open-rollouts", str(fifo)]) == 2
     assert "neither a file nor a folder" in capsys.readouterr().err
+
+
+def test_a_bad_rollouts_file_with_screenshot_does_not_wait_on_its_message(tmp_path):
+    bad = tmp_path / "1.jsonl"
+    bad.write_text('{"input": "q", "output": "a"}\n', encoding="utf-8")  # no score
+    out = tmp_path / "shot.png"
+    result = run_app("--open-rollouts", str(bad), "--screenshot", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.exists()

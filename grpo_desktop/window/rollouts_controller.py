@@ -180,7 +180,11 @@ class RolloutsController(QObject):
         )
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(message)
-        box.exec()
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.error_box = box
+        # Window-modal but not a nested event loop: nothing waits on it (with --screenshot on a
+        # headless platform no one could press OK).
+        box.open()
 
     def _parent(self) -> QWidget:
         browser = self._browser

@@ -109,15 +109,16 @@ def test_a_bad_file_after_a_good_one_keeps_the_good_one_in_the_browser(window, t
     assert window.rollouts.browser.steps_list.count() == 2
 
 
-def test_the_error_box_shows_the_message_as_plain_text(window, monkeypatch):
+def test_the_error_box_shows_the_message_as_plain_text(window):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    boxes = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: boxes.append(box) or 0)
     window.rollouts.show_error("<b>1.jsonl</b>: line 3 is not JSON")
-    assert boxes[0].textFormat() == Qt.TextFormat.PlainText
-    assert boxes[0].text() == "<b>1.jsonl</b>: line 3 is not JSON"
+    box = window.rollouts.error_box
+    assert isinstance(box, QMessageBox) and box.isVisible()  # shown, nothing waits on it
+    assert box.textFormat() == Qt.TextFormat.PlainText
+    assert box.text() == "<b>1.jsonl</b>: line 3 is not JSON"
+    box.close()
 
 
 def test_choosing_a_group_hands_it_to_the_workbench_and_steps_aside(
