@@ -58,6 +58,11 @@ def _spreadsheet_safe(text: str) -> str:
     return text
 
 
+def _reward_text(reward: float) -> str:
+    """A whole reward as ``1`` (the checker's verdicts stay 0 and 1), any other exactly."""
+    return str(int(reward)) if reward.is_integer() else repr(reward)
+
+
 def group_csv(snapshot: LabSnapshot) -> str:
     """The group as CSV text: a header row, then one row per card (see the module notes)."""
     buffer = io.StringIO()
@@ -70,7 +75,7 @@ def group_csv(snapshot: LabSnapshot) -> str:
                 card.index + 1,
                 _spreadsheet_safe(card.text),
                 _spreadsheet_safe(card.final_answer or ""),
-                card.reward,
+                _reward_text(card.reward),
                 repr(float(card.centered)),
                 repr(float(card.advantage)),
                 convention,
@@ -92,8 +97,8 @@ def default_file_stem(snapshot: LabSnapshot) -> str:
     (``grpo-mult-23x47-1001-trl``). Only ASCII letters, digits, ``.``, ``_`` and ``-`` are kept.
     """
     rewards = snapshot.rewards
-    if len(rewards) <= MAX_REWARDS_IN_NAME:
-        group = "".join(str(r) for r in rewards)
+    if len(rewards) <= MAX_REWARDS_IN_NAME and snapshot.binary:
+        group = "".join(str(int(r)) for r in rewards)
     else:
         group = f"G{len(rewards)}"
     problem = _UNSAFE_NAME.sub("-", snapshot.problem.id).strip("-") or "group"

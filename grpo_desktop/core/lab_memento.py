@@ -6,9 +6,14 @@ so undoing a change to one lab can never leave it on a different convention from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.problems import Problem
+
+if TYPE_CHECKING:  # a run's rollouts are read on first use, not at start-up
+    from grpo_desktop.core.recorded_group import RecordedGroup
 
 
 @dataclass(frozen=True)
@@ -16,3 +21,8 @@ class LabMemento:
     problem: Problem
     correct: tuple[bool, ...]
     sample_seed: int | None
+    weights: RewardWeights = field(default_factory=RewardWeights)
+    #: Continuous mode: each card's hand-set reward, in place of its reward functions' sum.
+    scores: tuple[float, ...] | None = None
+    #: A real run's group (its problem is ``recorded.problem()``); ``scores`` None: as logged.
+    recorded: RecordedGroup | None = None

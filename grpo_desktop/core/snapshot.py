@@ -7,14 +7,25 @@ scores a group) and every view renders the result, so views never compute.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from grpo_desktop.core import advantages as core
 from grpo_desktop.core.advantages import Convention, GroupStats
-from grpo_desktop.core.checker import Verdict, grade
+from grpo_desktop.core.checker import Verdict, extract_final_answer, grade
 from grpo_desktop.core.explain import WorkedMath, explain
+from grpo_desktop.core.lab_rewards import (
+    RewardWeights,
+    combined_rewards,
+    component_rewards,
+    reward_breakdown,
+    score_range,
+)
 from grpo_desktop.core.problems import Problem
+
+if TYPE_CHECKING:  # a run's rollouts are read on first use, not at start-up
+    from grpo_desktop.core.recorded_group import RecordedGroup
 
 
 class Push(Enum):
@@ -45,14 +56,12 @@ class CardState:
     index: int  # 0-based; cards are labelled index + 1
     text: str  # the trace the model wrote (its correct or its wrong version)
     final_answer: str | None  # what the checker extracted from the text
-    reward: int  # the checker's verdict: 1 right, 0 wrong
+    reward: float  # the reward functions' weighted sum, a hand-set score or the run's logged one
     centered: float  # reward minus the group mean: the advantage before any scaling
     advantage: float
     push: Push
-
-    @property
-    def correct(self) -> bool:
-        return self.reward == 1
+    correct: bool | None = None  # the checker's verdict on the text; None for a run's answer
+    breakdown: str = ""  # each reward function's value when the reward is more than accuracy
 
 
 @dataclass(frozen=True)
@@ -65,14 +74,23 @@ class LabSnapshot:
     convention: Convention
     worked_math: WorkedMath  # the computation step by step, for the math panel and animation
     sample_seed: int | None  # the seed of the last "sample a group", shown so it can be replayed
+    weights: RewardWeights = field(default_factory=RewardWeights)
+    by_hand: bool = False  # continuous mode: rewards are dragged, not computed or logged
+    recorded: RecordedGroup | None = None  # a real run's group, shown as the run logged it
+    reward_range: tuple[float, float] = (0.0, 1.0)  # what a card's reward slider spans
 
     @property
     def group_size(self) -> int:
         return len(self.cards)
 
     @property
-    def rewards(self) -> tuple[int, ...]:
+    def rewards(self) -> tuple[float, ...]:
         return tuple(card.reward for card in self.cards)
+
+    @property
+    def binary(self) -> bool:
+        """Every reward is 0 or 1: the checker's plain verdicts (a Bernoulli group)."""
+        return all(card.reward in (0.0, 1.0) for card in self.cards)
 
 
 def push_of(advantage: float) -> Push:
@@ -85,33 +103,73 @@ def build_snapshot(
     convention: str | Convention = core.DEFAULT_CONVENTION,
     sample_seed: int | None = None,
     verdict: Callable[[int, bool], Verdict] | None = None,
+    weights: RewardWeights | None = None,
+    scores: Sequence[float] | None = None,
+    recorded: RecordedGroup | None = None,
 ) -> LabSnapshot:
-    """Score a group: each card's text, the checker's verdict on it, and the group's advantages.
+    """Score a group: each card's text, its reward and the group's advantages.
 
-    ``verdict(index, correct)`` lets the state reuse cached verdicts; by default the checker
-    grades each card's text afresh.
+    A card's reward is its reward functions' weighted sum (``weights``; the checker's verdict
+    alone by default), or the hand-set ``scores`` (continuous mode), or for a ``recorded`` group
+    the rewards the run logged. ``verdict(index, correct)`` lets the state reuse cached verdicts;
+    by default the checker grades each card's text afresh.
     """
 
     def fresh_verdict(index: int, flag: bool) -> Verdict:
         return grade(problem.trace_for(index).text(flag), problem.answer_key)
 
     judge = verdict or fresh_verdict
+    weights = weights or RewardWeights()
     chosen = core.get_convention(convention)  # resolved once for the scores, math and label
-    verdicts = [judge(i, bool(flag)) for i, flag in enumerate(correct)]
-    stats = core.group_stats([v.reward for v in verdicts], chosen)
+    breakdowns: list[str]
+    if recorded is not None:
+        texts = list(recorded.texts)
+        answers = [extract_final_answer(text) for text in texts]
+        verdicts: list[bool | None] = [None] * len(texts)
+        rewards = [float(r) for r in (scores if scores is not None else recorded.rewards)]
+        shown = len(recorded.components) > 1 or any(
+            name != "score" for name, _ in recorded.components
+        )
+        breakdowns = [
+            reward_breakdown({name: values[i] for name, values in recorded.components})
+            if shown and scores is None
+            else ""
+            for i in range(len(texts))
+        ]
+    else:
+        texts = [problem.trace_for(i).text(bool(flag)) for i, flag in enumerate(correct)]
+        graded = [judge(i, bool(flag)) for i, flag in enumerate(correct)]
+        answers = [v.final_answer for v in graded]
+        verdicts = [v.reward == 1 for v in graded]
+        accuracy = [float(v.reward) for v in graded]
+        if weights.plain and scores is None:
+            rewards, breakdowns = accuracy, [""] * len(texts)
+        else:
+            components = component_rewards(problem, correct, accuracy)
+            summed = combined_rewards(components, weights).tolist()
+            rewards = [float(r) for r in scores] if scores is not None else summed
+            breakdowns = [
+                ""
+                if scores is not None
+                else reward_breakdown(
+                    {name: float(values[i]) for name, values in components.items()}
+                )
+                for i in range(len(texts))
+            ]
+    stats = core.group_stats(rewards, chosen)
     cards = tuple(
         CardState(
             index=i,
-            text=problem.trace_for(i).text(bool(flag)),
-            final_answer=v.final_answer,
-            reward=v.reward,
+            text=texts[i],
+            final_answer=answers[i],
+            reward=rewards[i],
             centered=float(centered),
             advantage=float(advantage),
             push=push_of(float(advantage)),
+            correct=verdicts[i],
+            breakdown=breakdowns[i],
         )
-        for i, (flag, v, centered, advantage) in enumerate(
-            zip(correct, verdicts, stats.centered, stats.advantages)
-        )
+        for i, (centered, advantage) in enumerate(zip(stats.centered, stats.advantages))
     )
     return LabSnapshot(
         problem=problem,
@@ -120,4 +178,8 @@ def build_snapshot(
         convention=chosen,
         worked_math=explain(stats, chosen),
         sample_seed=sample_seed,
+        weights=weights,
+        by_hand=scores is not None,
+        recorded=recorded,
+        reward_range=score_range(rewards),
     )

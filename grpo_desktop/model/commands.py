@@ -6,30 +6,45 @@ workbench (DESIGN §2); no view knows undo exists.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QUndoCommand
 
 from grpo_desktop.core.advantages import Convention
+from grpo_desktop.core.formatting import number
 from grpo_desktop.core.lab_memento import LabMemento
+from grpo_desktop.core.lab_rewards import COMPONENT_LABELS, RewardWeights
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.model.lab_state import LabState
 
+if TYPE_CHECKING:
+    from grpo_desktop.core.recorded_group import RecordedGroup
+
 # Consecutive group-size changes (spinning the G box) merge into one undo step.
 GROUP_SIZE_MERGE_ID = 1
+# One drag of a card's reward (or one held key) is one undo step: merged by (card, gesture).
+SCORE_MERGE_ID = 2
+# Spinning one reward function's weight is one undo step: merged by the function's name.
+WEIGHT_MERGE_ID = 3
 
 
 class LabCommand(QUndoCommand):
     """Runs ``change`` on one lab once; undo and redo restore the recorded mementos."""
 
     def __init__(
-        self, state: LabState, text: str, change: Callable[[LabState], None], merge_id: int = -1
+        self,
+        state: LabState,
+        text: str,
+        change: Callable[[LabState], None],
+        merge_id: int = -1,
+        merge_key: Hashable = None,
     ) -> None:
         super().__init__(text)
         self._state = state
         self._change = change
         self._merge_id = merge_id
+        self._merge_key = merge_key  # commands merge only with the same id and key
         self._before = state.memento()
         self._after: LabMemento | None = None
 
@@ -51,7 +66,7 @@ class LabCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # Qt override
         if not isinstance(other, LabCommand) or other.id() != self.id() or self.id() < 0:
             return False
-        if other._state is not self._state:
+        if other._state is not self._state or other._merge_key != self._merge_key:
             return False
         self._after = other._after
         self.setText(other.text())
@@ -108,6 +123,41 @@ def sample_group(state: LabState, seed: int, prefix: str = "") -> LabCommand:
 def set_problem(state: LabState, problem: Problem | str, title: str) -> LabCommand:
     """Switch to a shipped problem (by id) or a custom one; ``title`` names the undo step."""
     return LabCommand(state, title, lambda s: s.set_problem(problem))
+
+
+def set_score(
+    state: LabState, index: int, score: float, gesture: int, prefix: str = ""
+) -> LabCommand:
+    return LabCommand(
+        state,
+        f"{prefix}Reward of trace {index + 1}: {number(score, 4)}",
+        lambda s: s.set_score(index, score),
+        merge_id=SCORE_MERGE_ID,
+        merge_key=(index, gesture),
+    )
+
+
+def set_weights(
+    state: LabState, weights: RewardWeights, changed: str, prefix: str = ""
+) -> LabCommand:
+    """``changed`` names the reward function whose weight moved (consecutive moves merge)."""
+    label = COMPONENT_LABELS.get(changed, changed)
+    return LabCommand(
+        state,
+        f"{prefix}Weight of {label}: {number(weights.as_dict().get(changed, 0.0), 4)}",
+        lambda s: s.set_weights(weights),
+        merge_id=WEIGHT_MERGE_ID,
+        merge_key=changed,
+    )
+
+
+def set_by_hand(state: LabState, by_hand: bool, prefix: str = "") -> LabCommand:
+    verb = "on" if by_hand else "off"
+    return LabCommand(state, f"{prefix}Continuous rewards {verb}", lambda s: s.set_by_hand(by_hand))
+
+
+def show_recorded(state: LabState, group: RecordedGroup) -> LabCommand:
+    return LabCommand(state, f"Open {group.title}", lambda s: s.show_recorded(group))
 
 
 def reset_all(state: LabState, prefix: str = "") -> LabCommand:

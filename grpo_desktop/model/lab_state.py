@@ -7,6 +7,7 @@ It is the only caller of ``core`` and of the checker (DESIGN §2). Every change 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -15,13 +16,23 @@ from grpo_desktop import core
 from grpo_desktop.core.checker import Verdict, grade
 from grpo_desktop.core.lab_limits import check_group_size
 from grpo_desktop.core.lab_memento import LabMemento
+from grpo_desktop.core.lab_rewards import RewardWeights, check_score
 from grpo_desktop.core.presets import get_preset
 from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, Problem, get_problem, verify_answers
 from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
 
+if TYPE_CHECKING:
+    from grpo_desktop.core.recorded_group import RecordedGroup
+
 
 class LabState(QObject):
-    """The problem, each card's right/wrong state and the convention; scores them on change."""
+    """The problem, each card's right/wrong state, how rewards are made and the convention;
+    scores them on change.
+
+    Rewards come from the reward functions' weighted sum, or, in continuous mode, from a
+    hand-set score per card (``scores``); a real run's group (``recorded``) shows the rewards
+    the run logged until a card's reward is dragged.
+    """
 
     snapshot_changed = Signal(object)  # LabSnapshot
     problem_changed = Signal(object)  # Problem; emitted before snapshot_changed
@@ -38,6 +49,9 @@ class LabState(QObject):
         self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
         self._convention = core.get_convention(convention)
         self._sample_seed: int | None = None
+        self._weights = RewardWeights()
+        self._scores: tuple[float, ...] | None = None
+        self._recorded: RecordedGroup | None = None
         self._verdicts: dict[tuple[int, bool], Verdict] = {}
         self._snapshot = self._build()
 
@@ -63,34 +77,112 @@ class LabState(QObject):
     def convention(self) -> str:
         return self._convention.name
 
+    @property
+    def weights(self) -> RewardWeights:
+        return self._weights
+
+    @property
+    def by_hand(self) -> bool:
+        """Continuous mode: each card's reward is a hand-set score."""
+        return self._scores is not None
+
+    @property
+    def recorded(self) -> RecordedGroup | None:
+        return self._recorded
+
     def memento(self) -> LabMemento:
-        return LabMemento(self._problem, self._correct, self._sample_seed)
+        return LabMemento(
+            self._problem,
+            self._correct,
+            self._sample_seed,
+            self._weights,
+            self._scores,
+            self._recorded,
+        )
 
     # --- changing ---------------------------------------------------------------------------
 
     def restore(self, memento: LabMemento) -> None:
         """Put the lab back exactly as ``memento`` describes (undo/redo, reset, scenarios)."""
-        self._apply(memento.problem, memento.correct, self._convention, memento.sample_seed)
+        self._apply(
+            memento.problem,
+            memento.correct,
+            self._convention,
+            memento.sample_seed,
+            memento.weights,
+            memento.scores,
+            memento.recorded,
+        )
 
     def set_problem(self, problem: Problem | str, correct: Sequence[bool] | None = None) -> None:
         """Switch problem; its own preset group unless ``correct`` says otherwise."""
         chosen = get_problem(problem) if isinstance(problem, str) else problem
         flags = tuple(correct) if correct is not None else chosen.preset_for(chosen.group_size)
-        self._apply(chosen, flags, self._convention, None)
+        self._regroup(chosen, flags, None)
+
+    def show_recorded(self, group: RecordedGroup) -> None:
+        """Show one group of a real run: its answers as written, its rewards as logged."""
+        check_group_size(group.group_size)
+        flags = tuple(reward > 0 for reward in group.rewards)
+        self._apply(group.problem(), flags, self._convention, None, self._weights, None, group)
 
     def set_group_size(self, group_size: int) -> None:
         """Resize the group; cards that remain keep their state, new ones follow the preset."""
+        self._refuse_recorded("has the size the run sampled")
         check_group_size(group_size)
         fresh = self._problem.preset_for(group_size)
         flags = self._correct[:group_size] + fresh[len(self._correct) :]
-        self._apply(self._problem, flags, self._convention, None)
+        self._regroup(self._problem, flags, None)
 
     def set_correct(self, index: int, correct: bool) -> None:
-        if not 0 <= index < self.group_size:
-            raise ValueError(f"card {index + 1} does not exist; the group has {self.group_size}")
+        self._check_index(index)
+        self._refuse_recorded("is as the model wrote it; drag its reward instead")
         flags = list(self._correct)
         flags[index] = bool(correct)
-        self._apply(self._problem, tuple(flags), self._convention, None)
+        self._regroup(self._problem, tuple(flags), None)
+
+    def set_weights(self, weights: RewardWeights) -> None:
+        """Weigh the reward functions (TRL's ``reward_weights``) for every card."""
+        self._apply(
+            self._problem,
+            self._correct,
+            self._convention,
+            self._sample_seed,
+            weights,
+            self._scores,
+            self._recorded,
+        )
+
+    def set_by_hand(self, by_hand: bool) -> None:
+        """Continuous mode on: each card keeps its reward as a score to drag; off: computed."""
+        scores = self._snapshot.rewards if by_hand else None
+        if by_hand and self._scores is not None:
+            scores = self._scores
+        self._apply(
+            self._problem,
+            self._correct,
+            self._convention,
+            self._sample_seed,
+            self._weights,
+            scores,
+            self._recorded,
+        )
+
+    def set_score(self, index: int, score: float) -> None:
+        """Set one card's reward by hand (continuous mode starts if it was off)."""
+        self._check_index(index)
+        value = check_score(score)
+        scores = list(self._scores if self._scores is not None else self._snapshot.rewards)
+        scores[index] = value
+        self._apply(
+            self._problem,
+            self._correct,
+            self._convention,
+            self._sample_seed,
+            self._weights,
+            tuple(scores),
+            self._recorded,
+        )
 
     def toggle(self, index: int) -> None:
         self.set_correct(index, not self._correct[index])
@@ -99,29 +191,74 @@ class LabState(QObject):
         """Set every card at once; the group size becomes ``len(correct)``."""
         flags = tuple(bool(flag) for flag in correct)
         check_group_size(len(flags))
-        self._apply(self._problem, flags, self._convention, None)
+        self._regroup(self._problem_to_regroup(), flags, None)
 
     def set_convention(self, convention: str | core.Convention) -> None:
         """Only the workbench calls this, for every lab at once: one convention on screen."""
         chosen = core.get_convention(convention)  # a readable ValueError for a bad name
-        self._apply(self._problem, self._correct, chosen, self._sample_seed)
+        self._apply(
+            self._problem,
+            self._correct,
+            chosen,
+            self._sample_seed,
+            self._weights,
+            self._scores,
+            self._recorded,
+        )
 
     def apply_preset(self, key: str) -> None:
         preset = get_preset(key)
-        problem = get_problem(preset.problem_id) if preset.problem_id else self._problem
-        flags = preset.correct if preset.correct is not None else (preset.fill,) * self.group_size
-        self._apply(problem, flags, self._convention, None)
+        if preset.problem_id:
+            problem = get_problem(preset.problem_id)
+        else:
+            problem = self._problem_to_regroup()
+        size = self.group_size
+        flags = preset.correct if preset.correct is not None else (preset.fill,) * size
+        self._regroup(problem, flags, None)
 
     def reset(self) -> None:
-        """Back to the current problem's own preset group (Reset all)."""
-        self.set_problem(self._problem)
+        """Back to the current problem's own preset group (Reset all); a run's group goes back
+        to the rewards the run logged."""
+        if self._recorded is not None:
+            self.show_recorded(self._recorded)
+        else:
+            self.set_problem(self._problem)
 
     def sample(self, seed: int) -> None:
         """Draw each card right with the problem's pass rate; the same seed gives the same group."""
-        draws = np.random.default_rng(seed).random(self.group_size) < self._problem.pass_rate
-        self._apply(self._problem, tuple(bool(d) for d in draws), self._convention, seed)
+        problem = self._problem_to_regroup()
+        draws = np.random.default_rng(seed).random(self.group_size) < problem.pass_rate
+        self._regroup(problem, tuple(bool(d) for d in draws), seed)
 
     # --- internals --------------------------------------------------------------------------
+
+    def _check_index(self, index: int) -> None:
+        if not 0 <= index < self.group_size:
+            raise ValueError(f"card {index + 1} does not exist; the group has {self.group_size}")
+
+    def _refuse_recorded(self, reason: str) -> None:
+        if self._recorded is not None:
+            raise ValueError(f"a run's group {reason}")
+
+    def _problem_to_regroup(self) -> Problem:
+        """The problem a preset or a sample draws from: a run's group goes back to the library's
+        default problem (its answers have no right and wrong versions to draw)."""
+        return get_problem(DEFAULT_PROBLEM_ID) if self._recorded is not None else self._problem
+
+    def _regroup(self, problem: Problem, correct: tuple[bool, ...], seed: int | None) -> None:
+        """New right/wrong flags (and maybe problem): in continuous mode, a card whose text is
+        unchanged keeps its hand-set reward and any other takes its computed one."""
+        scores = None
+        if self._scores is not None and self._recorded is None:
+            computed = self._build_for(problem, correct, None).rewards
+            same = problem == self._problem
+            scores = tuple(
+                self._scores[i]
+                if same and i < len(self._correct) and self._correct[i] == flag
+                else computed[i]
+                for i, flag in enumerate(correct)
+            )
+        self._apply(problem, correct, self._convention, seed, self._weights, scores, None)
 
     def _apply(
         self,
@@ -129,22 +266,32 @@ class LabState(QObject):
         correct: tuple[bool, ...],
         convention: core.Convention,
         seed: int | None,
+        weights: RewardWeights,
+        scores: tuple[float, ...] | None,
+        recorded: RecordedGroup | None,
     ) -> None:
         check_group_size(len(correct))
+        if scores is not None and len(scores) != len(correct):
+            raise ValueError(f"{len(scores)} rewards for a group of {len(correct)}")
         problem_changed = problem != self._problem
         if problem_changed:
-            verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
+            if recorded is None:
+                verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
             self._verdicts.clear()
         unchanged = (
             not problem_changed
             and correct == self._correct
             and convention == self._convention
             and seed == self._sample_seed
+            and weights == self._weights
+            and scores == self._scores
+            and recorded == self._recorded
         )
         if unchanged:
             return
         self._problem, self._correct = problem, correct
         self._convention, self._sample_seed = convention, seed
+        self._weights, self._scores, self._recorded = weights, scores, recorded
         self._snapshot = self._build()
         if problem_changed:
             self.problem_changed.emit(problem)
@@ -160,6 +307,23 @@ class LabState(QObject):
         return verdict
 
     def _build(self) -> LabSnapshot:
+        return self._build_for(self._problem, self._correct, self._scores, self._recorded)
+
+    def _build_for(
+        self,
+        problem: Problem,
+        correct: tuple[bool, ...],
+        scores: tuple[float, ...] | None,
+        recorded: RecordedGroup | None = None,
+    ) -> LabSnapshot:
+        verdict = self._verdict if problem == self._problem else None
         return build_snapshot(
-            self._problem, self._correct, self._convention, self._sample_seed, self._verdict
+            problem,
+            correct,
+            self._convention,
+            self._sample_seed,
+            verdict,
+            weights=self._weights,
+            scores=scores,
+            recorded=recorded,
         )

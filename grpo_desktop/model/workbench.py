@@ -42,6 +42,7 @@ from grpo_desktop.model.lab_state import LabState
 
 if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when first used
     from grpo_desktop.core.lessons import LessonStep
+    from grpo_desktop.core.recorded_group import RecordedGroup
     from grpo_desktop.core.scenario import Scenario
     from grpo_desktop.core.training import SampledGroup
 
@@ -156,8 +157,37 @@ class Workbench(QObject):
     def toggle(self, index: int, lab: LabState | None = None) -> None:
         """Mark card ``index`` of ``lab`` (default: the active lab) right or wrong."""
         lab = self._acting_on(lab)
-        if 0 <= index < lab.group_size:
+        if 0 <= index < lab.group_size and lab.recorded is None:  # a run's answers stay as written
             self.undo_stack.push(commands.toggle_trace(lab, index, self._prefixes[lab]))
+
+    def set_score(
+        self, index: int, score: float, gesture: int = 0, lab: LabState | None = None
+    ) -> None:
+        """Set card ``index``'s reward by hand; one drag (one ``gesture``) is one undo step."""
+        lab = self._acting_on(lab)
+        if 0 <= index < lab.group_size:
+            self.undo_stack.push(
+                commands.set_score(lab, index, score, gesture, self._prefixes[lab])
+            )
+
+    def set_reward_weight(self, name: str, weight: float, lab: LabState | None = None) -> None:
+        """Weigh one reward function (TRL's ``reward_weights``); a readable error if invalid."""
+        lab = self._acting_on(lab)
+        weights = lab.weights.with_weight(name, weight)
+        if weights != lab.weights:
+            self.undo_stack.push(commands.set_weights(lab, weights, name, self._prefixes[lab]))
+
+    def set_by_hand(self, by_hand: bool, lab: LabState | None = None) -> None:
+        """Continuous rewards on (drag each card's reward) or off (computed/logged again)."""
+        lab = self._acting_on(lab)
+        if by_hand != lab.by_hand:
+            self.undo_stack.push(commands.set_by_hand(lab, by_hand, self._prefixes[lab]))
+
+    def open_recorded_group(self, group: RecordedGroup) -> None:
+        """Show a real run's group in the lab: its answers as cards, as one undo step."""
+        self.set_workspace(LAB)
+        self.undo_stack.push(commands.show_recorded(self.lab, group))
+        self.activate(self.lab)
 
     def set_problem(self, problem: str | Problem, lab: LabState | None = None) -> None:
         """Switch ``lab`` to a shipped problem (by id) or to one the lecturer wrote."""
@@ -172,7 +202,7 @@ class Workbench(QObject):
     def set_group_size(self, group_size: int) -> None:
         check_group_size(group_size)
         lab = self._active
-        if group_size != lab.group_size:
+        if group_size != lab.group_size and lab.recorded is None:  # a run's G is the run's
             self.undo_stack.push(commands.set_group_size(lab, group_size, self._prefixes[lab]))
 
     def apply_preset(self, key: str) -> None:

@@ -29,10 +29,11 @@ from PySide6.QtGui import (
     QPixmap,
     QTextLayout,
     QTextOption,
+    QWheelEvent,
 )
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
-from grpo_desktop.core.formatting import signed
+from grpo_desktop.core.formatting import number, signed
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.trace_display import Run, display_lines
@@ -46,6 +47,16 @@ _WIDTH_SAMPLE = "0" * 24
 _ADVANTAGE_SAMPLE_FULL = "A = −0.00 ▼"
 _ADVANTAGE_SAMPLE_COMPACT = "−0.00 ▼"
 _HINT = "Click, Space or Enter to mark it right/wrong"
+_DRAG_HINT = "Drag sideways, or press + or −, to set its reward"
+_RECORDED_HINT = "A run's answer, as the model wrote it"
+_NUDGE_UP_KEYS = (Qt.Key.Key_Plus, Qt.Key.Key_Equal)
+_NUDGE_DOWN_KEYS = (Qt.Key.Key_Minus, Qt.Key.Key_Underscore)
+_NUDGES = 20  # + and − move a reward by 1/20 of its slider's span
+_DRAG_STEP = 0.01  # a dragged reward snaps to hundredths: no noise digits on the cards
+#: A long trace (a real run's completion) shows this many lines and scrolls inside its card.
+MAX_VISIBLE_LINES = 14
+_WHEEL_LINES = 3
+_TOOLTIP_CHARS = 1200  # the tooltip shows the start of a long trace, not a screenful of it
 _ACTIVATE_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _FOCUS_RING = 3.0  # px, the focus ring's pen width
 _MARGIN = 4  # px around the card body, reserved for the focus ring so focus never moves anything
@@ -252,8 +263,10 @@ def _rounded_box(
 
 
 def _reward_stamp(card: CardState, compact: bool) -> str:
-    mark = "✓" if card.correct else "✗"
-    return f"{card.reward} {mark}" if compact else f"reward {card.reward} {mark}"
+    value = number(card.reward, 3)
+    if card.correct is not None:
+        value += " ✓" if card.correct else " ✗"
+    return value if compact else f"reward {value}"
 
 
 def _final_answer(card: CardState) -> str:
@@ -264,6 +277,9 @@ class TraceCard(QWidget):
     """One answer of the group, painted from a :class:`CardState`; emits ``toggle_requested``."""
 
     toggle_requested = Signal(int)
+    #: (index, reward, gesture): a drag or a key press sets the card's reward in continuous
+    #: mode; every request of one drag carries the same gesture number (one undo step).
+    score_requested = Signal(int, float, int)
 
     def __init__(self, index: int, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -281,6 +297,12 @@ class TraceCard(QWidget):
         self._focus_visible = False
         self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
         self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
+        self._reward_range: tuple[float, float] | None = None  # continuous mode: the slider span
+        self._first_line = 0  # a long trace scrolls inside the card
+        self._last_first_line = 0  # the most a long trace can scroll, as last painted
+        self._press: tuple[float, float] | None = None  # (x, reward) where a drag started
+        self._dragging = False
+        self._gesture = 0
         self.setObjectName(f"traceCard{index}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -308,13 +330,35 @@ class TraceCard(QWidget):
     #: Whether the answer shown is right (reward 1); read-only, follows the last CardState shown.
     correct = Property(bool, _get_correct)
 
-    def show_card(self, card: CardState, compact: bool) -> None:
-        """Render ``card``; does nothing at all when it and the mode are what is already shown."""
-        if card == self._card and compact == self._compact:
+    @property
+    def reward_range(self) -> tuple[float, float] | None:
+        """The span its reward can be dragged over (continuous mode), or None."""
+        return self._reward_range
+
+    @property
+    def first_line(self) -> int:
+        """The first trace line shown (a long trace scrolls inside the card)."""
+        return self._first_line
+
+    def show_card(
+        self, card: CardState, compact: bool, reward_range: tuple[float, float] | None = None
+    ) -> None:
+        """Render ``card``; does nothing at all when it and the mode are what is already shown.
+
+        ``reward_range`` (continuous mode) puts a reward slider on the card, over that span.
+        """
+        if card == self._card and compact == self._compact and reward_range == self._reward_range:
             return
         hint_changes = (
-            compact != self._compact or self._card is None or card.text != self._card.text
+            compact != self._compact
+            or self._card is None
+            or card.text != self._card.text
+            or (reward_range is None) != (self._reward_range is None)
+            or bool(card.breakdown) != bool(self._card.breakdown)
         )
+        if self._card is None or card.text != self._card.text:
+            self._first_line = 0
+        self._reward_range = reward_range
         self._card = card
         self._compact = compact
         texts = self._texts.get(card)
@@ -340,9 +384,12 @@ class TraceCard(QWidget):
         answer = (
             "no final answer" if card.final_answer is None else f"final answer {card.final_answer}"
         )
-        verdict = "right" if card.correct else "wrong"
+        reward = number(card.reward, 4)
+        if card.correct is not None:
+            reward += " (right)" if card.correct else " (wrong)"
+        parts = f" ({card.breakdown})" if card.breakdown else ""
         description = (
-            f"{answer}, reward {card.reward} ({verdict}), "
+            f"{answer}, reward {reward}{parts}, "
             f"advantage {signed(card.advantage, 2)}, {card.push.word}"
         )
         summary = (
@@ -352,10 +399,17 @@ class TraceCard(QWidget):
         if self._trace_html[0] != card.text or self._trace_html[1] is None:
             self._trace_html = (card.text, self._tooltip_trace(card.text))
         trace = self._trace_html[1]
-        return description, f"<p>{summary}</p><p>{trace}</p><p><i>{_HINT}</i></p>"
+        breakdown = f"<p>{html.escape(card.breakdown)}</p>" if card.breakdown else ""
+        hints = [_HINT] if card.correct is not None else [_RECORDED_HINT]
+        if self._reward_range is not None:
+            hints.append(_DRAG_HINT)
+        hint = html.escape("; ".join(hints))
+        return description, f"<p>{summary}</p>{breakdown}<p>{trace}</p><p><i>{hint}</i></p>"
 
     def _tooltip_trace(self, text: str) -> str:
         """The trace as tooltip rich text (built once per text: a click changes only A)."""
+        if len(text) > _TOOLTIP_CHARS:
+            text = text[:_TOOLTIP_CHARS] + " …"
         return "<br>".join(
             "".join(
                 f"<b>[{html.escape(run.text)}]</b>" if run.boxed else html.escape(run.text)
@@ -416,14 +470,16 @@ class TraceCard(QWidget):
             )
         else:
             inner = width - 2 * (_MARGIN + style.pad)
+            lines = min(len(self._trace_lines(style, inner)), MAX_VISIBLE_LINES)
             body = (
                 self._header_height(style)
                 + style.gap
-                + len(self._trace_lines(style, inner)) * style.fm(style.trace).lineSpacing()
+                + lines * style.fm(style.trace).lineSpacing()
                 + style.gap * 2
                 + self._footer_height(style)
+                + self._breakdown_height(style)
             )
-        return int(body + 2 * (_MARGIN + style.pad) + 0.999)
+        return int(body + self._slider_height(style) + 2 * (_MARGIN + style.pad) + 0.999)
 
     # -- Qt overrides -------------------------------------------------------------------------
 
@@ -434,7 +490,35 @@ class TraceCard(QWidget):
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self._card is not None:
+            self._press = (event.position().x(), self._card.reward)
+            self._dragging = False
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        press, span = self._press, self._reward_range
+        if press is None or span is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            super().mouseMoveEvent(event)
+            return
+        moved = event.position().x() - press[0]
+        if not self._dragging and abs(moved) < QApplication.startDragDistance():
+            return
+        if not self._dragging:
+            self._dragging = True
+            self._gesture += 1
+        low, high = span
+        track = max(1.0, self._track_rect(self._current_style()).width())
+        value = press[1] + moved / track * (high - low)
+        value = min(high, max(low, round(value / _DRAG_STEP) * _DRAG_STEP))
+        event.accept()
+        self._request_score(value)
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        dragged, self._dragging, self._press = self._dragging, False, None
+        if event.button() == Qt.MouseButton.LeftButton and dragged:
+            event.accept()
+            return
         if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(
             event.position().toPoint()
         ):
@@ -443,7 +527,40 @@ class TraceCard(QWidget):
             return
         super().mouseReleaseEvent(event)
 
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """A long trace scrolls inside the card; a short one leaves the wheel to the grid."""
+        notches = event.angleDelta().y() / 120
+        target = self._first_line - round(notches * _WHEEL_LINES) if notches else self._first_line
+        target = min(max(0, target), self._last_first_line)
+        if self._last_first_line == 0 or target == self._first_line:
+            # Nothing to scroll here (or the trace is at its end): the grid scrolls instead.
+            super().wheelEvent(event)
+            return
+        event.accept()
+        self._first_line = target
+        self.update()
+
+    def _request_score(self, value: float) -> None:
+        if self._card is not None and value != self._card.reward:
+            self.score_requested.emit(self._index, float(value), self._gesture)
+
+    def _nudge(self, direction: int, repeat: bool) -> None:
+        if self._card is None or self._reward_range is None:
+            return
+        if not repeat:
+            self._gesture += 1
+        low, high = self._reward_range
+        step = (high - low) / _NUDGES
+        value = round((self._card.reward + direction * step) / _DRAG_STEP) * _DRAG_STEP
+        self._request_score(min(high, max(low, value)))
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        nudge = 1 if event.key() in _NUDGE_UP_KEYS else -1 if event.key() in _NUDGE_DOWN_KEYS else 0
+        if nudge and self._reward_range is not None:
+            event.accept()
+            self._show_focus_ring()
+            self._nudge(nudge, event.isAutoRepeat())
+            return
         if event.key() in _ACTIVATE_KEYS and not (
             event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         ):
@@ -484,8 +601,18 @@ class TraceCard(QWidget):
         painter.end()
 
     def _content_rect(self, style: _Style) -> QRectF:
+        """Where the card's text goes: inside the padding, above the reward slider if any."""
         body = QRectF(self.rect()).adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
-        return body.adjusted(style.pad, style.pad, -style.pad, -style.pad)
+        inner = body.adjusted(style.pad, style.pad, -style.pad, -style.pad)
+        return inner.adjusted(0, 0, 0, -self._slider_height(style))
+
+    def _track_rect(self, style: _Style) -> QRectF:
+        """The reward slider's track: the knob's centre runs from its left to its right end."""
+        knob = self._knob_size(style)
+        content = self._content_rect(style)
+        return QRectF(
+            content.left() + knob / 2, content.bottom() + style.gap, content.width() - knob, knob
+        )
 
     def _layer(
         self, style: _Style, card: CardState | None, accent: QColor, advantage: float
@@ -493,7 +620,12 @@ class TraceCard(QWidget):
         """The card without its advantage, cached per look (a card keeps one per push sign)."""
         ratio = self.devicePixelRatioF()
         key = (
-            None if card is None else (card.index, card.text, card.final_answer, card.reward),
+            None
+            if card is None
+            else (card.index, card.text, card.final_answer, card.reward, card.correct),
+            card is not None and card.breakdown,
+            self._reward_range,
+            self._first_line,
             self._compact,
             self._highlighted,
             self._advantage_hidden,
@@ -555,6 +687,30 @@ class TraceCard(QWidget):
             self._paint_compact(painter, style, card, content, accent, layer=True)
         else:
             self._paint_full(painter, style, card, content, accent, layer=True)
+        if self._reward_range is not None:
+            self._paint_slider(painter, style, card, accent)
+
+    def _paint_slider(
+        self, painter: QPainter, style: _Style, card: CardState, accent: QColor
+    ) -> None:
+        """The reward as a knob on a track (continuous mode): drag the card sideways to move it."""
+        low, high = self._reward_range or (0.0, 1.0)
+        track = self._track_rect(style)
+        fraction = 0.0 if high <= low else min(1.0, max(0.0, (card.reward - low) / (high - low)))
+        x = track.left() + fraction * track.width()
+        middle = track.center().y()
+        thickness = max(2.0, track.height() / 3)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.colours["border"])
+        groove = QRectF(track.left(), middle - thickness / 2, track.width(), thickness)
+        painter.drawRoundedRect(groove, thickness / 2, thickness / 2)
+        painter.setBrush(style.colours["text"])
+        filled = QRectF(track.left(), middle - thickness / 2, x - track.left(), thickness)
+        painter.drawRoundedRect(filled, thickness / 2, thickness / 2)
+        painter.setPen(QPen(style.colours["surface"], max(1.0, thickness / 2)))
+        painter.setBrush(accent if card.advantage else style.colours["text"])
+        radius = track.height() / 2
+        painter.drawEllipse(QPointF(x, middle), radius, radius)
 
     # -- painting -----------------------------------------------------------------------------
 
@@ -630,21 +786,41 @@ class TraceCard(QWidget):
             ans_fm.height(),
             rect.width(),
         )
+        if card.breakdown:
+            small = style.fm(style.trace)
+            y -= self._breakdown_height(style)
+            self._draw_line(
+                painter,
+                style,
+                style.trace,
+                style.colours["muted"],
+                card.breakdown,
+                rect.left(),
+                y,
+                small.height(),
+                rect.width(),
+            )
         footer_top = y - style.gap
 
         # A hairline between the trace and the verdict.
         painter.setPen(QPen(style.colours["border"], 1.0))
         painter.drawLine(QPointF(rect.left(), footer_top), QPointF(rect.right(), footer_top))
 
-        # The trace, word-wrapped; the last line that fits is elided if the card is too short.
+        # The trace, word-wrapped, from its first shown line; when more follows, the last line
+        # that fits is elided and a scroll bar says how much there is.
         fm = style.fm(style.trace)
         lines = self._trace_lines(style, rect.width())
         y = top + header_h + style.gap
         limit = footer_top - style.gap
+        fitting = max(1, int((limit - y - fm.height() + 0.5) // fm.lineSpacing()) + 1)
+        self._last_first_line = max(0, len(lines) - fitting)
+        first = min(self._first_line, self._last_first_line)
+        if len(lines) > fitting:
+            self._paint_scroll_bar(painter, style, rect, y, limit, first, fitting, len(lines))
         painter.setFont(style.trace)
         painter.setPen(text)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for i, line in enumerate(lines):
+        for i, line in enumerate(lines[first:], start=first):
             if y + fm.height() > limit + 0.5:
                 break
             shown = line.text
@@ -656,6 +832,29 @@ class TraceCard(QWidget):
                 self._paint_boxes(painter, line, shown, fm, rect.left(), y, text)
                 painter.setPen(text)
             y += fm.lineSpacing()
+
+    @staticmethod
+    def _paint_scroll_bar(
+        painter: QPainter,
+        style: _Style,
+        rect: QRectF,
+        top: float,
+        bottom: float,
+        first: int,
+        shown: int,
+        total: int,
+    ) -> None:
+        """A thin bar in the card's right padding: where the shown lines sit in a long trace."""
+        width = max(3.0, style.pad / 3)
+        left = rect.right() + (style.pad - width) / 2
+        height = bottom - top
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.colours["border"])
+        painter.drawRoundedRect(QRectF(left, top, width, height), width / 2, width / 2)
+        painter.setBrush(style.colours["muted"])
+        thumb = max(width * 2, height * shown / total)
+        offset = (height - thumb) * first / max(1, total - shown)
+        painter.drawRoundedRect(QRectF(left, top + offset, width, thumb), width / 2, width / 2)
 
     @staticmethod
     def _paint_boxes(
@@ -844,6 +1043,20 @@ class TraceCard(QWidget):
             style.fm(style.header).height(),
             self._stamp_size(style, "reward 0 ✗", compact=False).height(),
         )
+
+    def _breakdown_height(self, style: _Style) -> float:
+        """The line of reward functions' values, in full mode when the card has one."""
+        if self._compact or self._card is None or not self._card.breakdown:
+            return 0.0
+        return style.fm(style.trace).height() + style.gap * 0.5
+
+    @staticmethod
+    def _knob_size(style: _Style) -> float:
+        return round(style.fm(style.stamp).height() * 0.9)
+
+    def _slider_height(self, style: _Style) -> float:
+        """Room under the text for the reward slider (continuous mode only)."""
+        return 0.0 if self._reward_range is None else style.gap + self._knob_size(style)
 
     @staticmethod
     def _footer_height(style: _Style) -> float:

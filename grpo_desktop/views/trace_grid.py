@@ -97,6 +97,7 @@ class TraceGrid(QScrollArea):
     """Cards for the current group, reflowed into columns; re-emits ``toggle_requested``."""
 
     toggle_requested = Signal(int)
+    score_requested = Signal(int, float, int)  # a card's reward dragged (continuous mode)
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,9 +175,10 @@ class TraceGrid(QScrollArea):
         for card in self._cards[count : self._count]:  # retire extra cards to the pool
             card.hide()
             card.setObjectName(SPARE_NAME)
+        reward_range = snapshot.reward_range if snapshot.by_hand else None
         for i, state in enumerate(snapshot.cards):
             card = self._cards[i]
-            card.show_card(state, compact)
+            card.show_card(state, compact, reward_range)
             if i >= self._count:
                 card.setObjectName(f"{self.card_name_prefix}traceCard{i}")
         self._count = count
@@ -322,6 +324,7 @@ class TraceGrid(QScrollArea):
         card = TraceCard(index, self._theme, self._contents)
         card.setObjectName(SPARE_NAME)  # named traceCard{index} when show_snapshot activates it
         card.toggle_requested.connect(self.toggle_requested)
+        card.score_requested.connect(self.score_requested)
         card.hide()
         return card
 

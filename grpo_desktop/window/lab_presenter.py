@@ -60,6 +60,7 @@ class LabPresenter(QObject):
         state.problem_changed.connect(self.problem_panel.show_problem)
         workbench.advantages_hidden_changed.connect(self._show_advantages_hidden)
         self.trace_grid.toggle_requested.connect(self.request_toggle)
+        self.trace_grid.score_requested.connect(self.request_score)
         self.problem_panel.problem_requested.connect(self.request_problem)
         self.problem_panel.show_problem(state.problem)
         if workbench.advantages_hidden:
@@ -78,6 +79,9 @@ class LabPresenter(QObject):
 
     def request_toggle(self, index: int) -> None:
         self.workbench.toggle(index, self.state)
+
+    def request_score(self, index: int, score: float, gesture: int) -> None:
+        self.workbench.set_score(index, score, gesture, self.state)
 
     def request_problem(self, problem_id: str) -> None:
         self.workbench.set_problem(problem_id, self.state)

@@ -119,3 +119,107 @@ def test_reward_pattern_must_be_zeros_and_ones(text):
 
 def test_reward_pattern_reads_commas_and_spaces():
     assert parse_reward_pattern("1, 0 0,1") == (True, False, False, True)
+
+
+# --- where rewards come from: weighted reward functions, hand-set scores, a run's group ----------
+
+
+def test_rewards_are_the_weighted_sum_of_accuracy_format_and_partial_credit(state):
+    from grpo_desktop.core.lab_rewards import RewardWeights
+
+    # mult-23x47 as shipped: #1 right, no answer line; #2 wrong with partial credit 0.5 and an
+    # "Answer:" line; #3 wrong, an "Answer:" line, no credit; #4 right and boxed.
+    state.set_weights(RewardWeights(accuracy=1.0, format=0.5, partial=1.0))
+    snapshot = state.snapshot
+    assert snapshot.rewards == (1.0, 1.0, 0.5, 1.5)
+    assert [card.correct for card in snapshot.cards] == [True, False, False, True]
+    assert snapshot.cards[1].breakdown == "accuracy 0 · format 1 · partial credit 0.5"
+    assert snapshot.cards[2].breakdown == "accuracy 0 · format 1 · partial credit —"
+    assert snapshot.stats.mean == pytest.approx(1.0)
+    assert [card.push for card in snapshot.cards][2:] == [Push.DOWN, Push.UP]
+
+
+def test_plain_weights_keep_the_checkers_zero_and_one_without_a_breakdown(state):
+    assert state.snapshot.binary
+    assert all(card.breakdown == "" for card in state.snapshot.cards)
+
+
+def test_continuous_mode_keeps_each_reward_and_lets_one_be_set(state):
+    state.set_by_hand(True)
+    assert state.by_hand and state.snapshot.rewards == (1, 0, 0, 1)
+    state.set_score(2, 0.75)
+    assert state.snapshot.rewards == (1, 0, 0.75, 1)
+    assert state.snapshot.by_hand and not state.snapshot.binary
+    state.toggle(0)  # the text changes, so card 1 takes its computed reward; card 3 keeps 0.75
+    assert state.snapshot.rewards == (0, 0, 0.75, 1)
+    state.set_by_hand(False)
+    assert state.snapshot.rewards == (0, 0, 0, 1)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e9, "0.5"])
+def test_a_bad_hand_set_reward_is_refused_and_nothing_changes(state, bad):
+    before = state.memento()
+    with pytest.raises(ValueError, match="reward must be"):
+        state.set_score(0, bad)
+    assert state.memento() == before
+
+
+def test_a_memento_restores_weights_scores_and_a_runs_group(state):
+    from grpo_desktop.core.lab_rewards import RewardWeights
+
+    state.set_weights(RewardWeights(format=1.0))
+    state.set_score(1, 0.3)
+    saved = state.memento()
+    state.set_by_hand(False)
+    state.set_weights(RewardWeights())
+    state.restore(saved)
+    assert state.weights == RewardWeights(format=1.0)
+    assert state.snapshot.rewards[1] == 0.3
+
+
+def _recorded(rewards=(1.0, 0.25, 0.0)):
+    from grpo_desktop.core.recorded_group import RecordedGroup
+
+    return RecordedGroup(
+        run_format="verl",
+        file_name="7.jsonl",
+        step=7,
+        group_index=2,
+        group_count=5,
+        prompt="What is <b>2</b> + 2?",
+        answer_key="4",
+        texts=tuple(f"answer {i}: {'4' if r else '5'}" for i, r in enumerate(rewards)),
+        rewards=tuple(rewards),
+        components=(("score", tuple(rewards)), ("acc", tuple(float(r > 0) for r in rewards))),
+        logged_advantages=None,
+    )
+
+
+def test_a_runs_group_shows_its_texts_and_logged_rewards_without_verdicts(state):
+    group = _recorded()
+    state.show_recorded(group)
+    snapshot = state.snapshot
+    assert snapshot.recorded == group and snapshot.problem.title == "Step 7 · group 3 of 5"
+    assert [card.text for card in snapshot.cards] == list(group.texts)
+    assert snapshot.rewards == (1.0, 0.25, 0.0)
+    assert all(card.correct is None for card in snapshot.cards)
+    assert snapshot.cards[1].breakdown == "score 0.25 · acc 1"
+    with pytest.raises(ValueError, match="as the model wrote it"):
+        state.toggle(0)
+    with pytest.raises(ValueError, match="size the run sampled"):
+        state.set_group_size(8)
+
+
+def test_a_runs_group_can_be_dragged_and_reset_to_what_the_run_logged(state):
+    state.show_recorded(_recorded())
+    state.set_score(2, 1.0)
+    assert state.snapshot.rewards == (1.0, 0.25, 1.0) and state.snapshot.by_hand
+    state.reset()
+    assert state.snapshot.rewards == (1.0, 0.25, 0.0) and not state.snapshot.by_hand
+
+
+def test_a_preset_leaves_a_runs_group_for_the_library(state):
+    state.show_recorded(_recorded())
+    state.apply_preset(PRESETS[0].key)
+    assert state.recorded is None
+    assert state.problem.id == (PRESETS[0].problem_id or "mult-23x47")

@@ -241,3 +241,48 @@ def test_the_window_title_shows_modified_after_the_limit_drops_the_saved_step(wi
     for _ in range(UNDO_LIMIT):
         workbench.undo_stack.undo()
     assert window.isWindowModified()
+
+
+def test_one_drag_of_a_reward_is_one_undo_step_and_the_next_drag_another(workbench):
+    lab = workbench.lab
+    workbench.set_by_hand(True)
+    for value in (0.1, 0.2, 0.3):
+        workbench.set_score(1, value, gesture=1)
+    workbench.set_score(1, 0.8, gesture=2)
+    assert lab.snapshot.rewards[1] == 0.8
+    assert workbench.undo_stack.count() == 3  # continuous on, drag 1, drag 2
+    assert workbench.undo_stack.undoText() == "Reward of trace 2: 0.8"
+    workbench.undo_stack.undo()
+    assert lab.snapshot.rewards[1] == 0.3
+    workbench.undo_stack.undo()
+    assert lab.snapshot.rewards[1] == 0
+    workbench.undo_stack.undo()
+    assert not lab.by_hand
+
+
+def test_spinning_one_weight_is_one_undo_step(workbench):
+    for value in (0.25, 0.5, 0.75):
+        workbench.set_reward_weight("format", value)
+    workbench.set_reward_weight("partial", 1.0)
+    assert workbench.undo_stack.count() == 2
+    workbench.undo_stack.undo()
+    assert workbench.lab.weights.format == 0.75 and workbench.lab.weights.partial == 0
+    with pytest.raises(ValueError, match="between"):
+        workbench.set_reward_weight("format", 11)
+
+
+def test_a_runs_group_opens_in_the_lab_as_one_step_and_its_cards_do_not_toggle(workbench):
+    from grpo_desktop.core.recorded_group import RecordedGroup
+
+    group = RecordedGroup(
+        "trl", "completions_00003.parquet", 3, 0, 1, "p", None, ("a", "b"), (0.5, 1.5),
+        (("accuracy_reward", (0.0, 1.0)), ("format_reward", (0.5, 0.5))), (-0.7, 0.7),
+    )  # fmt: skip
+    workbench.set_workspace(COMPARE)
+    workbench.open_recorded_group(group)
+    assert workbench.workspace == LAB and workbench.lab.recorded == group
+    workbench.toggle(0)
+    workbench.set_group_size(8)
+    assert workbench.undo_stack.count() == 1 and workbench.lab.snapshot.rewards == (0.5, 1.5)
+    workbench.undo_stack.undo()
+    assert workbench.lab.recorded is None

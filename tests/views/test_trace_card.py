@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import CardState, LabSnapshot, Push, build_snapshot
@@ -265,3 +266,105 @@ def test_the_cached_card_boxes_stay_within_their_byte_budget(qtbot):
     held = sum(p.width() * p.height() * 4 for p in trace_card._BOX_CACHE.values())
     assert held <= trace_card._BOX_CACHE_BYTES
     assert held == trace_card._box_cache_bytes
+
+
+# --- continuous mode, reward functions and long completions ---------------------------------
+
+
+def _hand_set(rewards=(1, 0, 0.5, 1)):
+    return build_snapshot(
+        get_problem("mult-23x47"), [True, False, False, True], scores=[float(r) for r in rewards]
+    )
+
+
+@pytest.fixture
+def editable(qtbot):
+    widget = TraceCard(2)
+    qtbot.addWidget(widget)
+    widget.show_card(_hand_set().cards[2], compact=False, reward_range=(0.0, 1.0))
+    widget.resize(widget.sizeHint())
+    with qtbot.waitExposed(widget):
+        widget.show()
+    return widget
+
+
+def test_dragging_sideways_sets_the_reward_as_one_gesture_and_does_not_toggle(qtbot, editable):
+    track = editable._track_rect(editable._current_style())
+    start = editable.rect().center()
+    requests = []
+    editable.score_requested.connect(lambda *args: requests.append(args))
+    with qtbot.assertNotEmitted(editable.toggle_requested):
+        qtbot.mousePress(editable, Qt.MouseButton.LeftButton, pos=start)
+        for step in (10, 20, round(track.width() / 4)):
+            qtbot.mouseMove(editable, start + QPoint(step, 0))
+        qtbot.mouseRelease(
+            editable, Qt.MouseButton.LeftButton, pos=start + QPoint(round(track.width() / 4), 0)
+        )
+    assert requests, "a drag asks for a reward"
+    assert {gesture for _, _, gesture in requests} == {requests[0][2]}
+    assert requests[-1][0] == 2 and requests[-1][1] == pytest.approx(0.75, abs=0.02)
+
+
+def test_a_plain_click_in_continuous_mode_still_marks_the_card(qtbot, editable):
+    with qtbot.waitSignal(editable.toggle_requested, timeout=1000):
+        qtbot.mouseClick(editable, Qt.MouseButton.LeftButton)
+
+
+def test_plus_and_minus_nudge_the_reward_by_a_twentieth_of_the_span(qtbot, editable):
+    editable.setFocus()
+    with qtbot.waitSignal(editable.score_requested, timeout=1000) as up:
+        qtbot.keyClick(editable, Qt.Key.Key_Plus)
+    assert up.args[:2] == [2, pytest.approx(0.55)]
+    with qtbot.waitSignal(editable.score_requested, timeout=1000) as down:
+        qtbot.keyClick(editable, Qt.Key.Key_Minus)
+    assert down.args[:2] == [2, pytest.approx(0.45)]
+
+
+def test_without_continuous_mode_a_drag_sets_nothing(qtbot, card):
+    with qtbot.assertNotEmitted(card.score_requested):
+        qtbot.mousePress(card, Qt.MouseButton.LeftButton, pos=card.rect().center())
+        qtbot.mouseMove(card, card.rect().center() + QPoint(60, 0))
+        qtbot.keyClick(card, Qt.Key.Key_Plus)
+
+
+def test_a_card_names_its_reward_functions_and_a_hand_set_reward(qtbot):
+    from grpo_desktop.core.lab_rewards import RewardWeights
+
+    weighted = build_snapshot(
+        get_problem("mult-23x47"), [True, False, False, True], weights=RewardWeights(format=0.5)
+    )
+    widget = TraceCard(1)
+    qtbot.addWidget(widget)
+    widget.show_card(weighted.cards[1], compact=False)
+    assert "reward 0.5 (wrong) (accuracy 0 · format 1 · partial credit 0.5)" in (
+        widget.accessibleDescription()
+    )
+    widget.show_card(_hand_set().cards[2], compact=False, reward_range=(0.0, 1.0))
+    assert "reward 0.5 (wrong)" in widget.accessibleDescription()
+    assert "Drag sideways, or press + or −, to set its reward" in widget.toolTip()
+
+
+def test_a_long_completion_shows_a_few_lines_and_scrolls_inside_the_card(qtbot):
+    long_text = "\n".join(f"line {i}: <b>not bold</b>" for i in range(200))
+    state = CardState(0, long_text, None, 0.5, 0.0, 0.0, Push.NONE, None, "")
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    widget.show_card(state, compact=False)
+    short = TraceCard(1)
+    qtbot.addWidget(short)
+    short.show_card(SEED.cards[0], compact=False)
+    assert widget.sizeHint().height() < short.sizeHint().height() * 3
+    widget.resize(widget.sizeHint())
+    with qtbot.waitExposed(widget):
+        widget.show()
+    widget.grab()  # paints, so the card knows how far its trace can scroll
+    centre = QPointF(widget.rect().center())
+    wheel = QWheelEvent(
+        centre, widget.mapToGlobal(centre), QPoint(), QPoint(0, -240),
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )  # fmt: skip
+    QApplication.sendEvent(widget, wheel)
+    assert widget.first_line == 6
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in widget.toolTip()  # plain text, even in the tooltip
+    assert len(widget.toolTip()) < 3000

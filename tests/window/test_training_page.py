@@ -287,7 +287,7 @@ def test_clicking_a_group_opens_it_in_the_lab_and_ctrl_z_undoes_it(qtbot, window
     assert window.windowTitle().startswith(window.state.problem.title)
     rewards = window.state.snapshot.rewards
     assert len(rewards) == window.workbench.training_config.group_size
-    assert " ".join(str(r) for r in rewards) == summary.rewards
+    assert " ".join(f"{r:g}" for r in rewards) == summary.rewards
     assert window.undo_stack.count() == 1, "one click, one undo step"
     ctrl(qtbot, window, Qt.Key.Key_Z)
     assert (window.state.problem.id, window.state.snapshot.rewards) == before
