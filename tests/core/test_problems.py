@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from grpo_desktop.core.checker import grade
-from grpo_desktop.core.format_check import ANSWER_FORMATS
+from grpo_desktop.core.format_check import ANSWER_FORMATS, follows_format
 from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.problems import (
     DEFAULT_PROBLEM_ID,
@@ -162,6 +162,47 @@ def test_error_constructors_keep_the_problem_error_class() -> None:
     assert type(unknown) is UnknownProblemError
     assert str(unknown) == "unknown problem id 'nope'; valid ids: a, b"
     assert str(UnknownProblemError()) == ""
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_every_shipped_problem_declares_a_format_its_traces_vary_on(problem: Problem) -> None:
+    """Some traces follow the declared format and some do not, so the format component carries
+    a signal in every group rather than a constant."""
+    assert problem.answer_format in ANSWER_FORMATS
+    verdicts = {
+        follows_format(text, problem.answer_format)
+        for trace in problem.traces
+        for text in (trace.correct, trace.wrong)
+    }
+    assert verdicts == {True, False}
+
+
+# Wrong versions whose method is right but whose arithmetic slipped; the rest get no credit.
+# length-bias-sum has none on purpose: its lesson contrasts short right answers with long wrong
+# ones, and credit for the wrong ones would blur that.
+SHIPPED_PARTIAL = {
+    "algebra-3x-plus-7": {3: 0.5, 5: 0.5},
+    "decimal-7-5-div-3": {0: 0.5, 2: 0.5, 7: 0.5},
+    "easy-add-17-25": {0: 0.5, 2: 0.5, 5: 0.5},
+    "frac-half-plus-quarter": {4: 0.5, 5: 0.5, 7: 0.5},
+    "handshakes-12-people": {1: 0.5},
+    "hard-remainder-7-pow-100": {1: 0.5, 3: 0.5},
+    "hard-sum-odd-to-99": {0: 0.5, 2: 0.5},
+    "hours-in-365-days": {0: 0.5, 1: 0.5, 3: 0.5},
+    "length-bias-sum": {},
+    "mult-23x47": {0: 0.5, 1: 0.5, 3: 0.5},
+    "order-of-ops-negative": {1: 0.5, 5: 0.5, 7: 0.5},
+    "percent-15-of-80": {0: 0.5, 3: 0.5, 7: 0.5},
+    "percent-increase-40-50": {4: 0.5},
+    "word-apples-left": {0: 0.5, 7: 0.5},
+}
+
+
+def test_shipped_partial_credit_is_on_the_slips_only() -> None:
+    assert {p.id for p in PROBLEMS} == set(SHIPPED_PARTIAL)
+    for problem in PROBLEMS:
+        given = {i: t.partial for i, t in enumerate(problem.traces) if t.partial is not None}
+        assert given == SHIPPED_PARTIAL[problem.id], problem.id
 
 
 @pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
