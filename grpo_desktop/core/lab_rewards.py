@@ -35,6 +35,7 @@ __all__ = [
     "REWARD_COMPONENTS",
     "RewardWeights",
     "check_score",
+    "component_notes",
     "component_rewards",
     "reward_breakdown",
     "score_range",
@@ -150,3 +151,25 @@ def score_range(rewards: Sequence[float]) -> tuple[float, float]:
     low = min(0.0, *rewards) if rewards else 0.0
     high = max(1.0, *rewards) if rewards else 1.0
     return float(math.floor(low)), float(math.ceil(high))
+
+
+def component_notes(problem: Problem) -> dict[str, str]:
+    """One line per reward function: what it gives an answer of ``problem``."""
+    from grpo_desktop.core.format_check import describe_format
+
+    if problem.answer_format is None:
+        form = "this problem declares no format, so it does not apply (skipped)"
+    else:
+        form = f"1 if the trace gives {describe_format(problem.answer_format)}, else 0"
+    credited = sum(trace.partial is not None for trace in problem.traces)
+    partial = (
+        f"a wrong trace's credit for a right method with a slip ({credited} of this problem's "
+        f"{len(problem.traces)} traces have one); skipped elsewhere"
+        if credited
+        else "no trace of this problem has partial credit, so it does not apply (skipped)"
+    )
+    return {
+        "accuracy": "the checker's verdict: 1 right, 0 wrong",
+        "format": form,
+        "partial": partial,
+    }

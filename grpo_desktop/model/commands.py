@@ -140,7 +140,12 @@ def set_score(
 def set_weights(
     state: LabState, weights: RewardWeights, changed: str, prefix: str = ""
 ) -> LabCommand:
-    """``changed`` names the reward function whose weight moved (consecutive moves merge)."""
+    """``changed`` names the reward function whose weight moved (consecutive moves merge);
+    empty when all of them were set at once."""
+    if not changed:
+        return LabCommand(
+            state, f"{prefix}Rewards {weights.formula}", lambda s: s.set_weights(weights)
+        )
     label = COMPONENT_LABELS.get(changed, changed)
     return LabCommand(
         state,

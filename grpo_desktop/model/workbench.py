@@ -41,6 +41,7 @@ from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
 if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when first used
+    from grpo_desktop.core.lab_rewards import RewardWeights
     from grpo_desktop.core.lessons import LessonStep
     from grpo_desktop.core.recorded_group import RecordedGroup
     from grpo_desktop.core.scenario import Scenario
@@ -176,6 +177,12 @@ class Workbench(QObject):
         weights = lab.weights.with_weight(name, weight)
         if weights != lab.weights:
             self.undo_stack.push(commands.set_weights(lab, weights, name, self._prefixes[lab]))
+
+    def set_reward_weights(self, weights: RewardWeights, lab: LabState | None = None) -> None:
+        """Every reward function's weight at once (a quick choice), as one undo step."""
+        lab = self._acting_on(lab)
+        if weights != lab.weights:
+            self.undo_stack.push(commands.set_weights(lab, weights, "", self._prefixes[lab]))
 
     def set_by_hand(self, by_hand: bool, lab: LabState | None = None) -> None:
         """Continuous rewards on (drag each card's reward) or off (computed/logged again)."""

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QVBoxLayout,
+)
 
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
+
+if TYPE_CHECKING:
+    from grpo_desktop.core.recorded_group import RecordedGroup
 
 CUSTOM_ROLE_MARK = "custom"
 
@@ -32,6 +43,7 @@ class ProblemPanel(QFrame):
         self._theme = theme
         self._compact = False
         self._problem: Problem | None = None
+        self._recorded: RecordedGroup | None = None
 
         # A problem may come from a scenario file: its text is shown as text, never as HTML
         # (an <img> in a prompt must not load, or size the window to a 20000-pixel image).
@@ -42,6 +54,13 @@ class ProblemPanel(QFrame):
         self.answer_key = QLabel(objectName="answerKey")
         self.answer_key.setTextFormat(Qt.TextFormat.RichText)  # the key is escaped into <b>
         self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # A real run's prompt can be a page (a system prompt, few-shot examples): it scrolls in
+        # a box a few lines high instead of pushing the cards off the screen.
+        self.run_prompt = QPlainTextEdit(objectName="runPrompt")
+        self.run_prompt.setReadOnly(True)
+        self.run_prompt.setFrameShape(QFrame.Shape.NoFrame)
+        self.run_prompt.setAccessibleName("Prompt")
+        self.run_prompt.hide()
         self.details = QLabel(objectName="problemDetails")
         self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setWordWrap(True)
@@ -65,6 +84,7 @@ class ProblemPanel(QFrame):
         text_column.setSpacing(2)
         text_column.addWidget(self.details)
         text_column.addWidget(self.prompt)
+        text_column.addWidget(self.run_prompt)
         right_column = QVBoxLayout()
         right_column.setSpacing(4)
         right_column.addWidget(self.chooser, 0, Qt.AlignmentFlag.AlignRight)
@@ -75,9 +95,20 @@ class ProblemPanel(QFrame):
         row.addLayout(right_column)
         self.set_theme(theme)
 
-    def show_problem(self, problem: Problem) -> None:
-        self.prompt.setText(problem.prompt)
-        self.answer_key.setText(f"Answer key: <b>{html.escape(problem.answer_key)}</b>")
+    def show_problem(self, problem: Problem, recorded: RecordedGroup | None = None) -> None:
+        """The problem's prompt and key; a real run's group (``recorded``) says where it is from
+        and shows its prompt, however long, in a box that scrolls."""
+        self._recorded = recorded
+        self.prompt.setVisible(recorded is None)
+        self.run_prompt.setVisible(recorded is not None)
+        if recorded is None:
+            self.prompt.setText(problem.prompt)
+        elif self.run_prompt.toPlainText() != problem.prompt:
+            self.run_prompt.setPlainText(problem.prompt)
+        if problem.answer_key:
+            self.answer_key.setText(f"Answer key: <b>{html.escape(problem.answer_key)}</b>")
+        else:
+            self.answer_key.setText("No answer key logged")
         self._problem = problem
         self._show_details()
         index = self.chooser.findData(problem.id)
@@ -87,7 +118,8 @@ class ProblemPanel(QFrame):
             index = self.chooser.findData(problem.id)
         if index < 0:
             # A lecturer's own problem: listed first, marked, until another problem is chosen.
-            self.chooser.insertItem(0, f"✎ {problem.title} (custom)", problem.id)
+            label = "(from a run)" if recorded is not None else "(custom)"
+            self.chooser.insertItem(0, f"✎ {problem.title} {label}", problem.id)
             self.chooser.setItemData(0, CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
             index = 0
         self.chooser.setCurrentIndex(index)
@@ -96,7 +128,10 @@ class ProblemPanel(QFrame):
         problem = self._problem
         if problem is None:
             return
-        if self._compact:
+        recorded = self._recorded
+        if recorded is not None:
+            text = f"A real run's group · {recorded.origin} · {recorded.title}"
+        elif self._compact:
             text = f"{problem.difficulty} · solved about {problem.pass_rate:.0%} of the time"
         else:
             text = (
@@ -121,10 +156,14 @@ class ProblemPanel(QFrame):
         self.setStyleSheet(
             f"#problemPanel {{ background: {theme.surface}; border: 1px solid {theme.border};"
             f" border-radius: 8px; }}"
-            f"#problemPanel QLabel {{ color: {theme.text}; background: transparent; }}"
+            f"#problemPanel QLabel, #problemPanel QPlainTextEdit {{ color: {theme.text};"
+            f" background: transparent; }}"
             f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"
         )
         prompt_scale = 1.25 if self._compact else 1.6
         self.prompt.setFont(scaled_font(prompt_scale * theme.type_scale, bold=True))
+        self.run_prompt.setFont(scaled_font(1.0 * theme.type_scale))
+        lines = self.run_prompt.fontMetrics().lineSpacing()
+        self.run_prompt.setFixedHeight(round(lines * 4.5))  # four lines, then it scrolls
         self.answer_key.setFont(scaled_font(1.3 * theme.type_scale))
         self.details.setFont(scaled_font(0.95 * theme.type_scale))

@@ -57,12 +57,14 @@ class LabPresenter(QObject):
                         named.setObjectName(object_prefix + named.objectName())
 
         state.snapshot_changed.connect(self.render)
-        state.problem_changed.connect(self.problem_panel.show_problem)
+        state.problem_changed.connect(
+            lambda problem: self.problem_panel.show_problem(problem, state.recorded)
+        )
         workbench.advantages_hidden_changed.connect(self._show_advantages_hidden)
         self.trace_grid.toggle_requested.connect(self.request_toggle)
         self.trace_grid.score_requested.connect(self.request_score)
         self.problem_panel.problem_requested.connect(self.request_problem)
-        self.problem_panel.show_problem(state.problem)
+        self.problem_panel.show_problem(state.problem, state.recorded)
         if workbench.advantages_hidden:
             self._show_advantages_hidden(True)
         self.render(state.snapshot)

@@ -45,6 +45,7 @@ from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workben
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
+from grpo_desktop.views.reward_panel import RewardPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
 from grpo_desktop.window.rollouts_controller import RolloutsController
@@ -56,7 +57,7 @@ if TYPE_CHECKING:  # loaded on first use, as is the shortcuts dialog: the first 
 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
-EXPLANATION_TABS = ("math", "ppo")  # the worked math, "one model, not four"
+EXPLANATION_TABS = ("math", "ppo", "rewards")  # worked math, "one model, not four", rewards
 LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
 WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
     LAB: LAB_HINT,
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
 
         self.math_panel = MathPanel(theme)
         self.ppo_panel = PpoPanel(theme)
+        self.reward_panel = RewardPanel(theme)
         self.group_size_spin = self._make_group_size_spin()
         self.convention_combo = self._make_convention_combo()
         self.pages = QStackedWidget(objectName="pages")
@@ -168,6 +170,14 @@ class MainWindow(QMainWindow):
         ppo_scroll.setWidgetResizable(True)
         ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explain_tabs.addTab(ppo_scroll, "One model, not four")
+        reward_scroll = QScrollArea(objectName="rewardScroll")
+        reward_scroll.setWidget(self.reward_panel)
+        reward_scroll.setWidgetResizable(True)
+        reward_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explain_tabs.addTab(reward_scroll, "Rewards")
+        self.explain_tabs.setTabToolTip(
+            2, "Where each reward comes from: reward functions and their weights, or by hand"
+        )
         right = QSplitter(Qt.Orientation.Vertical, objectName="rightColumn")
         self.right_splitter = right
         # The drawing needs more height than the worked math: give its tab the larger share.
@@ -258,6 +268,17 @@ class MainWindow(QMainWindow):
         self.shrink_action = self._action("Smaller group", "shrinkAction", "[", "One answer fewer")
         self.shrink_action.triggered.connect(lambda: self.group_size_spin.stepBy(-1))
 
+        self.by_hand_action = self._action(
+            "Set rewards by hand (continuous)",
+            "byHandAction",
+            "Ctrl+Shift+R",
+            "Drag each card's reward sideways (or press + / −) instead of computing it",
+        )
+        self.by_hand_action.setCheckable(True)
+        self.by_hand_action.toggled.connect(
+            lambda on: self.workbench.set_by_hand(on, self.workbench.active_lab)
+        )
+
         self.view_toggle = self._action(
             "Show rewards",  # names what pressing it does; the chart opens on advantages
             "viewToggle",
@@ -345,6 +366,7 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(self.redo_action)
         self.edit_menu.addSeparator()
         self.edit_menu.addAction(self.edit_problem_action)
+        self.edit_menu.addAction(self.by_hand_action)
         self.view_menu = menu_bar.addMenu("&View")
         self.view_menu.addAction(self.view_toggle)
         self.view_menu.addAction(self.animate_action)
@@ -468,6 +490,19 @@ class MainWindow(QMainWindow):
         workbench = self.workbench
         self._connect_lab(self.lab)
         workbench.lab.snapshot_changed.connect(self._show_math)
+        workbench.lab.snapshot_changed.connect(self._show_rewards)
+        self.explain_tabs.currentChanged.connect(
+            lambda _tab: self._show_rewards(workbench.lab.snapshot)
+        )
+        self.reward_panel.weight_requested.connect(
+            lambda name, weight: workbench.set_reward_weight(name, weight, workbench.lab)
+        )
+        self.reward_panel.weights_requested.connect(
+            lambda weights: workbench.set_reward_weights(weights, workbench.lab)
+        )
+        self.reward_panel.by_hand_requested.connect(
+            lambda on: workbench.set_by_hand(on, workbench.lab)
+        )
         workbench.lab.problem_changed.connect(self._update_title)
         self.math_panel.show_snapshot(workbench.lab.snapshot)
         workbench.convention_changed.connect(self._show_convention)
@@ -710,13 +745,21 @@ class MainWindow(QMainWindow):
         ):
             action.setEnabled(enabled)
         self.group_size_spin.setEnabled(enabled)
+        self.by_hand_action.setEnabled(enabled)
         for shortcut in self.card_shortcuts:
             shortcut.setEnabled(enabled)
+        self._show_group_size(self.workbench.active_lab.snapshot)  # a run's group stays its size
 
     def _show_math(self, snapshot: LabSnapshot) -> None:
         """The worked math follows the lab, except while another workspace hides it."""
         if self.workbench.workspace not in (UPDATE, TRAINING):
             self.math_panel.show_snapshot(snapshot)  # an unchanged computation costs nothing
+
+    def _show_rewards(self, snapshot: LabSnapshot) -> None:
+        """The Rewards tab follows the lab while it is the tab shown (a click costs it nothing
+        otherwise)."""
+        if self.explain_tabs.currentIndex() == EXPLANATION_TABS.index("rewards"):
+            self.reward_panel.show_snapshot(snapshot)
 
     def _show_view(self, view: str, animate: bool) -> None:
         checked = view == "advantage"
@@ -734,6 +777,8 @@ class MainWindow(QMainWindow):
     def _on_snapshot_changed(self, lab: LabState, snapshot: LabSnapshot) -> None:
         if lab is self.workbench.active_lab:
             self._show_group_size(snapshot)
+            if self.by_hand_action.isChecked() != snapshot.by_hand:
+                self.by_hand_action.setChecked(snapshot.by_hand)
         if snapshot.sample_seed is not None:
             self.statusBar().showMessage(
                 f"Sampled with seed {snapshot.sample_seed}: each answer right with probability "
@@ -745,6 +790,9 @@ class MainWindow(QMainWindow):
         self.group_size_spin.blockSignals(True)
         self.group_size_spin.setValue(snapshot.group_size)
         self.group_size_spin.blockSignals(False)
+        resizable = snapshot.recorded is None and self.workbench.workspace != TRAINING
+        for control in (self.group_size_spin, self.grow_action, self.shrink_action):
+            control.setEnabled(resizable)  # a run's group has the size the run sampled
 
     def _update_title(self, *_args: object) -> None:
         workspace = self.workbench.workspace
@@ -814,6 +862,7 @@ class MainWindow(QMainWindow):
             page.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
+        self.reward_panel.set_theme(theme)
         self.rollouts.set_theme(theme)
         if self.lessons is not None:
             self.lessons.set_theme(theme)
@@ -832,7 +881,7 @@ class MainWindow(QMainWindow):
         total = sum(self.right_splitter.sizes())
         if total <= 0:
             return
-        if tab == 1:
+        if tab != EXPLANATION_TABS.index("math"):  # a drawing or the reward controls
             chart = round(total * 0.45)
         else:
             panel = self.math_panel
