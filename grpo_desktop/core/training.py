@@ -3,11 +3,13 @@
 Pure numpy (never Qt). What the toy is, said plainly: for each shipped problem the "policy" is a
 softmax over that problem's written answers (every trace's correct and wrong version); nothing
 else can be said. Each step draws a batch of problems, samples G answers for each from the policy,
-grades them with the real checker, scores them with the algorithm, and takes a gradient step of
-the chosen loss (:func:`policy_loss_runs`, the Update workspace's loss) on the softmax's logits.
-Every token of an answer carries that answer's log-probability, so an answer's gradient is the
-sum over its tokens, as in a language model where each token adds its own term: aggregation by
-token-mean or per answer changes how hard long answers are pushed, as it does in a real run.
+rewards them as the lab does (TRL's weighted sum of the reward functions: the real checker's
+accuracy, the problem's format, a slip's partial credit), scores them with the algorithm, and
+takes a gradient step of the chosen loss (:func:`policy_loss_runs`, the Update workspace's
+loss) on the softmax's logits. Every token of an answer carries that answer's log-probability,
+so an answer's gradient is the sum over its tokens, as in a language model where each token adds
+its own term: aggregation by token-mean or per answer changes how hard long answers are pushed,
+as it does in a real run.
 
 What carries over to real runs: which groups carry signal (the learning frontier
 ``1 − p^G − (1 − p)^G``), how baselines and normalisation change the push, why runs stall when
@@ -31,7 +33,9 @@ import numpy as np
 from grpo_desktop.core.advantages import group_advantages
 from grpo_desktop.core.checker import grade
 from grpo_desktop.core.clipped_loss import policy_loss_runs
+from grpo_desktop.core.format_check import follows_format
 from grpo_desktop.core.frontier import FRONTIER_GROUP_SIZES, informative_probability
+from grpo_desktop.core.lab_rewards import RewardWeights, combined_rewards
 from grpo_desktop.core.pretokenize import pretokenize
 from grpo_desktop.core.problems import Problem, get_problem, load_problems
 from grpo_desktop.core.training_config import (
@@ -72,13 +76,40 @@ _P_FLOOR = 0.02  # a stated pass rate of 0 or 1 starts just inside (0, 1): the s
 
 @dataclass(frozen=True)
 class CandidateLibrary:
-    """Every problem's written answers, graded once by the real checker. C = 2 × traces."""
+    """Every problem's written answers, graded once by each reward function. C = 2 × traces.
+
+    Candidate ``2 t`` is trace ``t``'s correct version, ``2 t + 1`` its wrong one. The reward
+    functions are the lab's (:mod:`grpo_desktop.core.lab_rewards`), with the same rules, so a
+    group opened in the lab shows the rewards the run used.
+    """
 
     problems: tuple[Problem, ...]
-    rewards: np.ndarray  # (P, C) the checker's 0/1 verdicts (0 past a problem's answers)
+    accuracy: np.ndarray  # (P, C) the checker's 0/1 verdicts (0 past a problem's answers)
+    format: np.ndarray  # (P, C) 1/0 follows the problem's format; NaN when it declares none
+    partial: np.ndarray  # (P, C) a wrong version's partial credit; NaN where none applies
     valid: np.ndarray  # (P, C) bool: a written answer (problems have different trace counts)
     lengths: np.ndarray  # (P, C) GPT-2 pre-tokens
     initial_logits: np.ndarray  # (P, C): pass rate = each problem's stated rate; -inf if invalid
+
+    @property
+    def correct(self) -> np.ndarray:
+        """(P, C) bool: the checker says right (what pass rates count, whatever the weights)."""
+        return self.accuracy == 1
+
+    def components(self) -> dict[str, np.ndarray]:
+        """Each reward function's (P, C) values, in REWARD_COMPONENTS order."""
+        return {"accuracy": self.accuracy, "format": self.format, "partial": self.partial}
+
+    def rewards(self, weights: RewardWeights | None = None) -> np.ndarray:
+        """(P, C) each candidate's reward under ``weights``: TRL's ``nansum(w × component)``.
+
+        The default weights give the checker's 0/1 verdicts exactly (``1 × a + 0 × f`` is ``a``
+        in floating point), so a default run is the plain-accuracy run bit for bit.
+        """
+        chosen = RewardWeights() if weights is None else weights
+        combined = np.where(self.valid, combined_rewards(self.components(), chosen), 0.0)
+        combined.flags.writeable = False
+        return combined
 
     @property
     def problem_ids(self) -> tuple[str, ...]:
@@ -98,7 +129,9 @@ def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
     """The candidates of ``problem_ids`` (default: every shipped problem), graded and measured."""
     problems = tuple(get_problem(pid) for pid in problem_ids) if problem_ids else load_problems()
     width = 2 * max(len(problem.traces) for problem in problems)
-    rewards = np.zeros((len(problems), width))
+    accuracy = np.zeros((len(problems), width))
+    formats = np.full((len(problems), width), np.nan)
+    partial = np.full((len(problems), width), np.nan)
     valid = np.zeros((len(problems), width), dtype=bool)
     lengths = np.zeros((len(problems), width), dtype=np.int64)
     logits = np.full((len(problems), width), -np.inf)
@@ -107,13 +140,17 @@ def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
         for index, trace in enumerate(problem.traces):
             for offset, text in enumerate((trace.correct, trace.wrong)):
                 column = 2 * index + offset
-                rewards[row, column] = grade(text, problem.answer_key).reward
+                accuracy[row, column] = grade(text, problem.answer_key).reward
+                if problem.answer_format is not None:  # as lab_rewards.component_rewards
+                    formats[row, column] = float(follows_format(text, problem.answer_format))
+                if offset == 1 and trace.partial is not None:  # the wrong version's credit
+                    partial[row, column] = trace.partial
                 valid[row, column] = True
                 lengths[row, column] = len(pretokenize(text))
                 logits[row, column] = math.log(p if offset == 0 else 1 - p)
-    for array in (rewards, valid, lengths, logits):
+    for array in (accuracy, formats, partial, valid, lengths, logits):
         array.flags.writeable = False
-    return CandidateLibrary(problems, rewards, valid, lengths, logits)
+    return CandidateLibrary(problems, accuracy, formats, partial, valid, lengths, logits)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -137,7 +174,7 @@ class SampledGroup:
     problem_id: str
     trace_indices: tuple[int, ...]  # which trace each answer is
     correct_versions: tuple[bool, ...]  # its correct (True) or wrong version
-    rewards: tuple[float, ...]
+    rewards: tuple[float, ...]  # under the run's reward weights, as the lab computes them
     advantages: tuple[float, ...]
     used: bool  # entered the update (DAPO drops all-equal groups)
 
@@ -160,6 +197,10 @@ class TrainingRun:
     def __init__(self, config: TrainingConfig) -> None:
         self.config = check_training_config(config)
         self.library = build_library(tuple(config.problem_ids))
+        #: (P, C) each candidate's reward under the config's weights: what the algorithms use.
+        self.rewards = self.library.rewards(config.reward_weights)
+        #: (P, C) 0/1 the checker's verdict as float: what pass rates count.
+        self._right = self.library.correct.astype(np.float64)
         # Per seed, one stream every algorithm shares and one for DAPO's extra draws only, so
         # no algorithm's groups depend on which others run beside it.
         self._generators = [
@@ -219,7 +260,7 @@ class TrainingRun:
                     problem_id=library.problems[row].id,
                     trace_indices=tuple(int(c) // 2 for c in chosen),
                     correct_versions=tuple(int(c) % 2 == 0 for c in chosen),
-                    rewards=tuple(float(library.rewards[row, c]) for c in chosen),
+                    rewards=tuple(float(self.rewards[row, c]) for c in chosen),
                     advantages=tuple(float(a) for a in advantages[seed, group]),
                     used=bool(used[seed, group]),
                 )
@@ -275,8 +316,9 @@ class TrainingRun:
         cdf = np.cumsum(chosen_policy, axis=-1)
         uniforms = all_uniforms[:, :drawn]  # (S, n, G)
         candidates = (cdf[:, :, None, :] < uniforms[..., None]).sum(axis=-1)
-        candidates = np.minimum(candidates, library.rewards.shape[1] - 1)
-        rewards = library.rewards[problems[..., None], candidates]  # (S, n, G)
+        candidates = np.minimum(candidates, self.rewards.shape[1] - 1)
+        rewards = self.rewards[problems[..., None], candidates]  # (S, n, G)
+        # No signal: every reward in the group equal (all right or all wrong under 0/1 rewards).
         degenerate = np.all(rewards == rewards[..., :1], axis=-1)  # (S, n)
 
         if name == "dapo":
@@ -306,7 +348,7 @@ class TrainingRun:
         if name == "ppo_critic":
             self._update_critic(state, problems, rewards)
 
-        right = rewards == 1
+        right = library.correct[problems[..., None], candidates]  # the checker's, not the sum
         record = {
             "degenerate_fraction": sampled_degenerate,
             "groups_sampled": sampled.astype(np.float64),
@@ -418,14 +460,16 @@ class TrainingRun:
         library = self.library
         log_policy = np.where(library.valid, _log_softmax(state.logits), 0.0)
         policy = np.where(library.valid, np.exp(log_policy), 0.0)
-        pass_rates = (policy * library.rewards).sum(axis=-1)  # (S, P)
+        pass_rates = (policy * self._right).sum(axis=-1)  # (S, P): the checker's, always
+        # What the critic learns: the expected reward (the pass rate under 0/1 rewards).
+        mean_rewards = (policy * self.rewards).sum(axis=-1)
         initial = np.where(library.valid, self._initial_log_policy, 0.0)
         metrics = {
             "pass_rate": pass_rates.mean(axis=1),
             "entropy": -(policy * log_policy).sum(axis=-1).mean(axis=1),
             "kl": (policy * (log_policy - initial)).sum(axis=-1).mean(axis=1),
             "critic_error": (
-                np.sqrt(((state.values - pass_rates) ** 2).mean(axis=1))
+                np.sqrt(((state.values - mean_rewards) ** 2).mean(axis=1))
                 if name == "ppo_critic"
                 else np.full(self.config.seeds, np.nan)
             ),

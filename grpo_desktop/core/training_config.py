@@ -7,12 +7,13 @@ configuration without loading the run itself (start-up stays near a bare window)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
 from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS
+from grpo_desktop.core.lab_rewards import REWARD_COMPONENTS, RewardWeights
 from grpo_desktop.core.problems import get_problem
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "check_training_config",
     "config_from_dict",
     "stored_group_bytes",
+    "weights_from_dict",
 ]
 
 
@@ -77,7 +79,7 @@ METRICS: dict[str, tuple[str, str]] = {
     "entropy": ("entropy of the policy", "nats"),
     "kl": ("KL to the initial policy", "nats"),
     "grad_norm": ("gradient norm", ""),
-    "critic_error": ("critic error (RMS, V vs true pass rate)", ""),
+    "critic_error": ("critic error (RMS, V vs true mean reward)", ""),
     "correct_length": ("mean length of sampled right answers", "tokens"),
     "wrong_length": ("mean length of sampled wrong answers", "tokens"),
 }
@@ -106,6 +108,9 @@ class TrainingConfig:
     critic_lr: float = 0.2
     dapo_max_draws: int = 3  # DAPO draws at most this many batches' worth of groups per step
     problem_ids: tuple[str, ...] = ()  # () = every shipped problem
+    #: Each answer's reward is TRL's weighted nansum of the lab's reward functions; the default
+    #: (accuracy only, weight 1) is the checker's 0/1 verdict. Pass rates stay the checker's.
+    reward_weights: RewardWeights = field(default_factory=RewardWeights)
 
     def loss_preset(self, algorithm: str) -> str:
         return {"dr_grpo": "trl/dr_grpo", "dapo": "trl/dapo"}.get(algorithm, self.preset)
@@ -165,6 +170,8 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
             raise ValueError(f"{name} must be a number; got {value!r}")
         if not (math.isfinite(value) and low <= value <= high):
             raise ValueError(f"{name} must be from {low:g} to {high:g}; got {value!r}")
+    if not isinstance(config.reward_weights, RewardWeights):
+        raise ValueError(f"reward_weights must be RewardWeights; got {config.reward_weights!r}")
     if config.convention not in convention_names():
         names = ", ".join(convention_names())
         raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
@@ -198,4 +205,28 @@ def config_from_dict(data: dict) -> TrainingConfig:
             ):
                 raise ValueError(f"{name} must be a list of names")
             values[name] = tuple(values[name])
+    if "reward_weights" in values:
+        values["reward_weights"] = weights_from_dict(values["reward_weights"])
     return check_training_config(replace(TrainingConfig(), **values))
+
+
+def weights_from_dict(data: object) -> RewardWeights:
+    """``{"accuracy": 1, "format": 0.5}`` as RewardWeights (a function left out weighs its
+    default); a ValueError naming the unknown function or the bad weight."""
+    if isinstance(data, RewardWeights):
+        return data
+    if not isinstance(data, dict):
+        raise ValueError(
+            "reward_weights must be an object of reward function → weight, e.g. "
+            '{"accuracy": 1, "format": 0.5}'
+        )
+    unknown = sorted(str(name) for name in set(data) - set(REWARD_COMPONENTS))
+    if unknown:
+        raise ValueError(
+            f"reward_weights: unknown reward function(s) {', '.join(map(repr, unknown))}; "
+            f"the functions are {', '.join(REWARD_COMPONENTS)}"
+        )
+    try:
+        return RewardWeights(**data)
+    except ValueError as error:
+        raise ValueError(f"reward_weights: {error}") from None

@@ -12,9 +12,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import grpo_desktop.core.training as training_module
 from grpo_desktop.core.advantages import group_advantages
 from grpo_desktop.core.checker import grade
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS, policy_loss
+from grpo_desktop.core.lab_rewards import RewardWeights, combined_rewards, component_rewards
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
 from grpo_desktop.core.training import (
     ALGORITHMS,
@@ -40,7 +42,7 @@ def initial_pass_rates(library) -> np.ndarray:
     """Each problem's exact pass rate under the initial softmax, from the library alone."""
     logits = library.initial_logits
     weights = np.where(library.valid, np.exp(logits - logits.max(axis=1, keepdims=True)), 0.0)
-    return (weights * library.rewards).sum(axis=1) / weights.sum(axis=1)
+    return (weights * library.accuracy).sum(axis=1) / weights.sum(axis=1)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -384,7 +386,7 @@ def test_grpo_one_group_moves_the_logits_along_minus_the_policy_loss_gradient():
     rewards = np.array(group.rewards)
     np.testing.assert_allclose(group.advantages, group_advantages(rewards, "textbook"))
     columns = candidate_indices(group)
-    np.testing.assert_array_equal(library.rewards[0, columns], rewards)
+    np.testing.assert_array_equal(library.accuracy[0, columns], rewards)
 
     lengths = library.lengths[0, columns]
     width = library.max_length
@@ -560,8 +562,8 @@ def test_the_checker_grades_every_correct_version_right_and_every_wrong_one_wron
         for index, trace in enumerate(problem.traces):
             assert grade(trace.correct, problem.answer_key).reward == 1.0, (problem.id, index)
             assert grade(trace.wrong, problem.answer_key).reward == 0.0, (problem.id, index)
-            assert library.rewards[row, 2 * index] == 1.0
-            assert library.rewards[row, 2 * index + 1] == 0.0
+            assert library.accuracy[row, 2 * index] == 1.0
+            assert library.accuracy[row, 2 * index + 1] == 0.0
 
 
 @pytest.mark.parametrize(
@@ -689,3 +691,143 @@ def test_dapo_batch_std_counts_only_the_groups_it_keeps():
             np.testing.assert_allclose([g.advantages for g in used], expected)
             checked += 1
     assert checked > 0
+
+
+# --- reward functions: the run's rewards are the lab's weighted sum ----------------------------
+
+WEIGHTED = RewardWeights(accuracy=1.0, format=0.5, partial=1.0)
+
+
+def test_default_weights_reproduce_the_checkers_0_1_run_bit_for_bit(monkeypatch):
+    """The weighted sum at the default weights (1 × accuracy, 0 × the rest) must change nothing:
+    the same run with the library's rewards forced to the checker's 0/1 verdicts is identical."""
+    config = TrainingConfig(steps=25, seeds=3, batch=4, group_size=6, seed=11, epochs=2, beta=0.01)
+    weighted = ran(config)
+    monkeypatch.setattr(
+        training_module.CandidateLibrary, "rewards", lambda self, weights=None: self.accuracy
+    )
+    plain = ran(config)
+    assert weighted.config.reward_weights == RewardWeights()
+    for name in ALGORITHMS:
+        for metric, values in weighted.history(name).items():
+            np.testing.assert_array_equal(values, plain.history(name)[metric], err_msg=metric)
+        np.testing.assert_array_equal(weighted.pass_rates(name), plain.pass_rates(name))
+        for step in (1, 13, 25):
+            assert weighted.groups(name, step, 2) == plain.groups(name, step, 2)
+
+
+def test_the_librarys_components_are_the_labs_for_the_same_cards():
+    """Candidate 2t is trace t's right version, 2t + 1 its wrong one: shown as cards in that
+    order, the lab's component_rewards give the library's format and partial credit."""
+    library = build_library()
+    for row, problem in enumerate(library.problems):
+        cards = replace(problem, traces=tuple(t for t in problem.traces for _ in range(2)))
+        flags = [column % 2 == 0 for column in range(2 * len(problem.traces))]
+        width = len(flags)
+        lab = component_rewards(cards, flags, library.accuracy[row, :width])
+        np.testing.assert_array_equal(library.format[row, :width], lab["format"], problem.id)
+        np.testing.assert_array_equal(library.partial[row, :width], lab["partial"], problem.id)
+        assert np.isnan(library.format[row, width:]).all()
+        assert np.isnan(library.partial[row, width:]).all()
+
+
+def test_a_problem_without_a_format_skips_the_format_reward(monkeypatch):
+    """No declared format: NaN (skipped by nansum), so a format weight changes no reward; right
+    versions never get partial credit."""
+    original = get_problem("mult-23x47")
+    monkeypatch.setattr(
+        training_module, "get_problem", lambda pid: replace(original, answer_format=None)
+    )
+    library = training_module.build_library.__wrapped__(("mult-23x47",))
+    assert np.isnan(library.format).all()
+    assert np.isnan(library.partial[0, 0::2]).all()
+    np.testing.assert_array_equal(
+        library.rewards(RewardWeights(format=0.5)), library.rewards(RewardWeights())
+    )
+
+
+def test_weighted_runs_reward_each_answer_with_trls_nansum_of_the_components():
+    run = ran(replace(SMALL, reward_weights=WEIGHTED))
+    library = run.library
+    expected = combined_rewards(library.components(), WEIGHTED)
+    np.testing.assert_array_equal(run.rewards, np.where(library.valid, expected, 0.0))
+    assert set(np.unique(run.rewards[library.valid])) - {0.0, 1.0}  # not just the checker's
+    for name in ALGORITHMS:
+        for group in run.groups(name, 12, 0):
+            row = library.problem_ids.index(group.problem_id)
+            columns = candidate_indices(group)
+            assert group.rewards == tuple(float(expected[row, c]) for c in columns)
+
+
+def test_pass_rates_and_answer_lengths_stay_the_checkers_whatever_the_weights():
+    """The algorithms learn from the weighted reward; the pass rate still counts what the checker
+    calls right (a wrong answer in the right format is not a pass)."""
+    run = ran(replace(SMALL, reward_weights=WEIGHTED))
+    library = run.library
+    logits = logits_of(run, "grpo")
+    policy = np.where(library.valid, np.exp(log_softmax(logits)), 0.0)
+    np.testing.assert_allclose(
+        run.pass_rates("grpo")[-1], (policy * library.accuracy).sum(axis=-1), rtol=1e-12
+    )
+    np.testing.assert_allclose(run.pass_rates("grpo")[0][0], initial_pass_rates(library))
+    groups = [g for g in run.groups("grpo", 12, 0)]
+    right = [
+        library.lengths[library.problem_ids.index(g.problem_id), c]
+        for g in groups
+        for c, ok in zip(candidate_indices(g), g.correct_versions)
+        if ok
+    ]
+    assert run.history("grpo")["correct_length"][-1, 0] == pytest.approx(np.mean(right))
+
+
+def test_a_format_weight_gives_an_all_right_group_signal():
+    """Under 0/1 rewards an all-right group is degenerate; with the format reward its answers
+    differ, so GRPO pushes the well-formed ones and DAPO keeps the group."""
+    config = replace(SMALL, steps=30, reward_weights=RewardWeights(format=0.5))
+    run = ran(config)
+    found = 0
+    for step in range(1, 31):
+        for seed in range(3):
+            for name in ("grpo", "dapo"):
+                for group in run.groups(name, step, seed):
+                    if all(group.correct_versions) and len(set(group.rewards)) > 1:
+                        assert group.used
+                        assert any(a != 0 for a in group.advantages)
+                        found += 1
+    assert found > 0
+    plain = ran(replace(config, reward_weights=RewardWeights()))
+    degenerate = run.history("grpo")["degenerate_fraction"][1:].mean()
+    assert degenerate < plain.history("grpo")["degenerate_fraction"][1:].mean()
+
+
+def test_the_critic_learns_the_mean_weighted_reward():
+    """V(problem) tracks the mean reward its groups scored; its error is measured against the
+    policy's true mean reward (the pass rate only under 0/1 rewards)."""
+    config = TrainingConfig(
+        algorithms=("ppo_critic",), steps=5, seeds=2, critic_lr=0.0, reward_weights=WEIGHTED
+    )
+    run = ran(config)
+    library = run.library
+    policy = np.where(library.valid, np.exp(log_softmax(logits_of(run, "ppo_critic"))), 0.0)
+    mean_reward = (policy * run.rewards).sum(axis=-1)
+    error = run.history("ppo_critic")["critic_error"][-1]
+    np.testing.assert_allclose(error, np.sqrt(((mean_reward - 0.5) ** 2).mean(axis=1)))
+
+
+def test_config_from_dict_reads_reward_weights():
+    config = config_from_dict({"reward_weights": {"accuracy": 1, "format": 0.5}})
+    assert config.reward_weights == RewardWeights(accuracy=1.0, format=0.5, partial=0.0)
+    assert config_from_dict({}).reward_weights == RewardWeights()
+    with pytest.raises(ValueError, match=r"unknown reward function\(s\) 'fromat'.*accuracy"):
+        config_from_dict({"reward_weights": {"fromat": 0.5}})
+    with pytest.raises(ValueError, match=r"reward_weights: weight of 'format' must be between"):
+        config_from_dict({"reward_weights": {"format": 11}})
+    with pytest.raises(ValueError, match=r"reward_weights: weight of 'partial' must be a number"):
+        config_from_dict({"reward_weights": {"partial": "0.5"}})
+    with pytest.raises(ValueError, match="reward_weights must be an object"):
+        config_from_dict({"reward_weights": [1, 0.5, 0]})
+
+
+def test_check_training_config_refuses_weights_that_are_not_reward_weights():
+    with pytest.raises(ValueError, match="reward_weights must be RewardWeights"):
+        check_training_config(replace(TrainingConfig(), reward_weights={"accuracy": 1}))
