@@ -42,6 +42,15 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
 - ``training`` (optional, default the app's defaults): the Training workspace's run, an object
   with any of the fields of :class:`~grpo_desktop.core.training.TrainingConfig` (``algorithms``
   and ``problem_ids`` as lists of names). Written only when they differ from the defaults.
+- ``reward_weights`` (optional, default accuracy 1, format 0, partial 0): the weight of each of
+  the lab's reward functions, ``{"accuracy": 1, "format": 0.5, "partial": 0}``. Written only when
+  it differs from the default.
+- ``scores`` (optional, default ``null``): continuous mode, one hand-set reward per card (finite
+  numbers from −100 to 100). Written only in continuous mode.
+- ``problem`` may also be ``{"recorded": {...}}``: a real run's group (its prompt, answers as the
+  model wrote them, logged rewards and reward functions; see
+  :func:`grpo_desktop.core.reward_fields.recorded_from_dict`), which a lecturer prepared from a
+  rollout file the night before.
 
 Anything else is refused: unknown fields, duplicate keys, ``NaN``/``Infinity``, numbers too large
 for a float, nesting too deep to decode. Every refusal is a :class:`ScenarioError` whose message is
@@ -69,6 +78,7 @@ from grpo_desktop.core.jsonfile import (
 )
 from grpo_desktop.core.lab_limits import VIEWS, WORKSPACES, group_size_problem
 from grpo_desktop.core.lab_memento import LabMemento
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.problems import (
     Problem,
     ProblemError,
@@ -77,6 +87,14 @@ from grpo_desktop.core.problems import (
     parse_problem,
     problem_to_dict,
     shipped_problem_ids,
+)
+from grpo_desktop.core.recorded_group import RecordedGroup
+from grpo_desktop.core.reward_fields import (
+    recorded_from_dict,
+    recorded_to_dict,
+    scores_from_list,
+    weights_from_dict,
+    weights_to_dict,
 )
 from grpo_desktop.core.training_config import (
     TrainingConfig,
@@ -106,13 +124,23 @@ __all__ = [
 SCENARIO_SUFFIX = ".grpo.json"
 SCENARIO_FORMAT = "grpo-desktop-scenario"
 SCENARIO_SCHEMA = 1
-#: A scenario with an inline problem is a few KB; anything past this is a mistake or an attack.
-MAX_SCENARIO_BYTES = 2_000_000
+#: A scenario is a few KB; one holding a run's group (64 answers cut at 20,000 characters each)
+#: fits in a few MB. Anything past this is a mistake or an attack.
+MAX_SCENARIO_BYTES = 8_000_000
 MAX_TITLE_CHARS = 200
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
-_OPTIONAL = ("title", "sample_seed", "workspace", "update", "training")
+_OPTIONAL = (
+    "title",
+    "sample_seed",
+    "workspace",
+    "update",
+    "training",
+    "reward_weights",
+    "scores",
+)
+_WRITTEN_WHEN_SET = ("workspace", "update", "training", "reward_weights", "scores")
 #: Field order in saved files (and in the "allowed" list of error messages).
 _FIELDS = (
     "format",
@@ -127,8 +155,11 @@ _FIELDS = (
     "workspace",
     "update",
     "training",
+    "reward_weights",
+    "scores",
 )
 _DEFAULT_UPDATE = UpdateSettings()
+_DEFAULT_WEIGHTS = RewardWeights()
 _DEFAULT_TRAINING = TrainingConfig()
 _SHORT_CHARS = 40
 
@@ -168,6 +199,9 @@ class Scenario:
     workspace: str = "lab"
     update: UpdateSettings = _DEFAULT_UPDATE
     training: TrainingConfig = _DEFAULT_TRAINING
+    weights: RewardWeights = _DEFAULT_WEIGHTS
+    scores: tuple[float, ...] | None = None  # continuous mode: the hand-set rewards
+    recorded: RecordedGroup | None = None  # a real run's group (its problem is derived from it)
 
     def __post_init__(self) -> None:
         if not isinstance(self.problem, Problem):
@@ -203,6 +237,12 @@ class Scenario:
         if not isinstance(self.training, TrainingConfig):
             raise ValueError("training must be a TrainingConfig")
         check_training_config(self.training)
+        if not isinstance(self.weights, RewardWeights):
+            raise ValueError("weights must be RewardWeights")
+        if self.scores is not None:
+            scores_from_list(list(self.scores), len(self.correct))
+        if self.recorded is not None and self.recorded.problem() != self.problem:
+            raise ValueError("a run's group must come with its own problem (recorded.problem())")
         if not isinstance(self.custom_problem, bool):
             raise ValueError("custom_problem must be a bool; use is_custom_problem(problem)")
         if self.custom_problem and self.problem.id in shipped_problem_ids():
@@ -245,22 +285,28 @@ class Scenario:
             workspace=workspace,
             update=update,
             training=training,
+            weights=memento.weights,
+            scores=memento.scores,
+            recorded=memento.recorded,
         )
 
     def lab_memento(self) -> LabMemento:
         """The lab this scenario restores (its convention and view belong to the workbench)."""
-        return LabMemento(self.problem, self.correct, self.sample_seed)
+        return LabMemento(
+            self.problem, self.correct, self.sample_seed, self.weights, self.scores, self.recorded
+        )
 
 
 # --- writing --------------------------------------------------------------------------------
 
 
 def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
-    problem = (
-        {"inline": problem_to_dict(scenario.problem)}
-        if scenario.custom_problem  # checked against the shipped problem on construction
-        else {"id": scenario.problem.id}
-    )
+    if scenario.recorded is not None:
+        problem: dict[str, Any] = {"recorded": recorded_to_dict(scenario.recorded)}
+    elif scenario.custom_problem:  # checked against the shipped problem on construction
+        problem = {"inline": problem_to_dict(scenario.problem)}
+    else:
+        problem = {"id": scenario.problem.id}
     values: dict[str, Any] = {
         "format": SCENARIO_FORMAT,
         "schema": SCENARIO_SCHEMA,
@@ -274,11 +320,15 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "workspace": scenario.workspace,
         "update": _changed_fields(scenario.update, _DEFAULT_UPDATE),
         "training": _changed_fields(scenario.training, _DEFAULT_TRAINING),
+        "reward_weights": weights_to_dict(scenario.weights)
+        if scenario.weights != _DEFAULT_WEIGHTS
+        else None,
+        "scores": None if scenario.scores is None else list(scenario.scores),
     }
-    fields = [field for field in _FIELDS if field not in ("workspace", "update", "training")]
+    fields = [field for field in _FIELDS if field not in _WRITTEN_WHEN_SET]
     if scenario.workspace != "lab":
         fields.append("workspace")
-    fields.extend(name for name in ("update", "training") if values[name])
+    fields.extend(name for name in _WRITTEN_WHEN_SET[1:] if values[name])
     return {field: values[field] for field in fields}
 
 
@@ -313,9 +363,17 @@ def scenario_to_json(scenario: Scenario) -> str:
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
     """Write ``scenario`` to ``path`` atomically (the old file survives any failure).
 
-    The path is used as given: the caller adds :data:`SCENARIO_SUFFIX` if it wants one.
+    The path is used as given: the caller adds :data:`SCENARIO_SUFFIX` if it wants one. A
+    scenario too large to be read back (a run's group of very long answers) is refused unwritten.
     """
-    write_text_atomically(path, scenario_to_json(scenario))
+    text = scenario_to_json(scenario)
+    size = len(text.encode("utf-8"))
+    if size > MAX_SCENARIO_BYTES:
+        raise ScenarioError(
+            f"{Path(path).name}: this scenario would be {size:,} bytes, more than a scenario may "
+            f"be ({MAX_SCENARIO_BYTES:,}); choose a group with shorter answers"
+        )
+    write_text_atomically(path, text)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -457,7 +515,7 @@ def _parse_document(data: Any, source: str) -> Scenario:
     if unsafe is not None:
         raise _field(source, "title", unsafe)
 
-    problem, custom = _parse_problem_field(data["problem"], source)
+    problem, custom, recorded = _parse_problem_field(data["problem"], source)
 
     group_size = data["group_size"]
     if not _is_int(group_size):
@@ -523,6 +581,22 @@ def _parse_document(data: Any, source: str) -> Scenario:
         run = config_from_dict(training)
     except ValueError as exc:
         raise _field(source, "training", str(exc)) from None
+    try:
+        weights = weights_from_dict(data.get("reward_weights", {}))
+    except ValueError as exc:
+        raise _field(source, "reward_weights", str(exc)) from None
+    scores = data.get("scores")
+    if scores is not None:
+        try:
+            scores = scores_from_list(scores, group_size)
+        except ValueError as exc:
+            raise _field(source, "scores", str(exc)) from None
+    if recorded is not None and len(recorded.texts) != group_size:
+        raise _field(
+            source,
+            "group_size",
+            f"is {group_size} but the run's group in 'problem' has {len(recorded.texts)} answers",
+        )
 
     return Scenario(
         problem=problem,
@@ -535,10 +609,14 @@ def _parse_document(data: Any, source: str) -> Scenario:
         workspace=workspace,
         update=settings,
         training=run,
+        weights=weights,
+        scores=scores,
+        recorded=recorded,
     )
 
 
-def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
+def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool, RecordedGroup | None]:
+    """The problem, whether it is custom, and the run's group it comes from (if it does)."""
     if not isinstance(value, dict):
         raise _field(
             source,
@@ -547,13 +625,20 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
             f"got {json_type_name(value)}",
         )
     keys = list(value)
-    if len(keys) != 1 or keys[0] not in ("id", "inline"):
+    if len(keys) != 1 or keys[0] not in ("id", "inline", "recorded"):
         shown = ", ".join(_short(key) for key in keys[:5]) or "none"
         raise _field(
             source,
             "problem",
-            f"must have exactly one key, 'id' or 'inline', got {shown}",
+            f"must have exactly one key, 'id', 'inline' or 'recorded', got {shown}",
         )
+    if keys[0] == "recorded":
+        try:
+            group = recorded_from_dict(value["recorded"])
+        except ValueError as exc:
+            raise _field(source, "problem.recorded", str(exc)) from None
+        problem = group.problem()
+        return problem, is_custom_problem(problem), group
 
     if keys[0] == "id":
         problem_id = value["id"]
@@ -562,7 +647,7 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
                 source, "problem.id", f"must be a string, got {json_type_name(problem_id)}"
             )
         try:
-            return get_problem(problem_id), False
+            return get_problem(problem_id), False, None
         except UnknownProblemError as exc:
             message = str(exc)
             if len(problem_id) > _SHORT_CHARS:
@@ -594,7 +679,7 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool]:
         *((f"traces[{i}]", t.correct + t.wrong) for i, t in enumerate(problem.traces)),
     ):
         _check_encodable(text, source, f"problem.inline.{name}")
-    return problem, is_custom_problem(problem)
+    return problem, is_custom_problem(problem), None
 
 
 def _inline_message(message: str, source: str) -> str:

@@ -392,8 +392,14 @@ class Workbench(QObject):
         step puts its run's configuration in force and shows the Training workspace, leaving the
         labs as they were (the window's training state computes the run's first steps).
         """
+        from grpo_desktop.core.lab_memento import LabMemento
+        from grpo_desktop.core.lab_rewards import RewardWeights
+
+        # A lesson's numbers are the plain verifiable reward's: whatever weights, hand-set
+        # rewards or run's group the lecturer tried before, a step starts from the checker's 0/1.
         if step.is_training:
             assert step.training is not None  # LessonStep fills in the defaults
+            self.lab.set_weights(RewardWeights())  # the run scores with the lab's reward
             self.apply_training_config(step.training)
             self.set_workspace(TRAINING)
             self._start_history()
@@ -408,7 +414,8 @@ class Workbench(QObject):
             easy, hard = self.comparison
             pairs = ((easy, step.compare[0]), (hard, step.compare[1]))
         for lab, lesson_lab in pairs:
-            lab.set_problem(lesson_lab.problem_id, lesson_lab.correct)
+            problem = get_problem(lesson_lab.problem_id)
+            lab.restore(LabMemento(problem, tuple(lesson_lab.correct), None))
         if step.workspace == UPDATE:
             assert step.update is not None  # LessonStep fills in the defaults
             self.apply_update_settings(step.update)

@@ -116,7 +116,7 @@ def _load_error(path: Path) -> str:
 def test_constants():
     assert SCENARIO_SUFFIX == ".grpo.json"
     assert SCENARIO_SCHEMA == 1
-    assert MAX_SCENARIO_BYTES == 2_000_000
+    assert MAX_SCENARIO_BYTES == 8_000_000
     assert VIEWS == ("advantage", "reward")
     assert issubclass(ScenarioError, ValueError)
 
@@ -590,7 +590,7 @@ def test_utf8_bom_is_accepted(tmp_path):
 
 
 def test_large_file_is_refused_before_reading(tmp_path, monkeypatch):
-    path = _write(tmp_path, b" " * 3_000_000)
+    path = _write(tmp_path, b" " * 9_000_000)
 
     def no_reading(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a too-large file must be refused before it is read")
@@ -599,8 +599,8 @@ def test_large_file_is_refused_before_reading(tmp_path, monkeypatch):
     started = time.perf_counter()
     message = _load_error(path)
     assert time.perf_counter() - started < 1.0
-    assert "3,000,000 bytes" in message
-    assert "2,000,000" in message
+    assert "9,000,000 bytes" in message
+    assert "8,000,000" in message
 
 
 def test_large_text_is_refused_by_parse_scenario():

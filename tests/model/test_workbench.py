@@ -286,3 +286,14 @@ def test_a_runs_group_opens_in_the_lab_as_one_step_and_its_cards_do_not_toggle(w
     assert workbench.undo_stack.count() == 1 and workbench.lab.snapshot.rewards == (0.5, 1.5)
     workbench.undo_stack.undo()
     assert workbench.lab.recorded is None
+
+
+def test_a_lesson_step_starts_from_the_checkers_plain_rewards(workbench):
+    from grpo_desktop.core.lab_rewards import RewardWeights
+
+    workbench.set_reward_weight("format", 1.0)
+    workbench.set_score(0, 0.25)
+    lesson = get_lesson("group-is-baseline")
+    workbench.show_lesson_step(lesson.steps[0])
+    assert workbench.lab.weights == RewardWeights() and not workbench.lab.by_hand
+    assert workbench.lab.snapshot.binary

@@ -1,0 +1,122 @@
+"""Scenario files keep a lab's rewards: weights, continuous mode's scores, a real run's group."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from grpo_desktop.core.lab_memento import LabMemento
+from grpo_desktop.core.lab_rewards import RewardWeights
+from grpo_desktop.core.problems import get_problem
+from grpo_desktop.core.recorded_group import RecordedGroup
+from grpo_desktop.core.scenario import (
+    MAX_SCENARIO_BYTES,
+    Scenario,
+    ScenarioError,
+    load_scenario,
+    parse_scenario,
+    save_scenario,
+    scenario_to_json,
+)
+
+GROUP = RecordedGroup(
+    run_format="trl",
+    file_name="completions_00012.parquet",
+    step=12,
+    group_index=3,
+    group_count=8,
+    prompt="<|im_start|>user\nWhat is <b>2</b> + 2?<|im_end|>",
+    answer_key=None,
+    texts=("It is 4.", "It is 5.", "Four: \\boxed{4}"),
+    rewards=(1.5, 0.5, 1.0),
+    components=(("accuracy_reward", (1.0, 0.0, math.nan)), ("format_reward", (0.5, 0.5, 1.0))),
+    logged_advantages=(0.87, -1.09, 0.22),
+)
+
+
+def scenario_of(memento: LabMemento) -> Scenario:
+    return Scenario.from_lab(memento, "trl", "advantage")
+
+
+def round_trip(scenario: Scenario) -> Scenario:
+    return parse_scenario(scenario_to_json(scenario), "lab.grpo.json")
+
+
+def test_weights_and_hand_set_scores_come_back_exactly():
+    memento = LabMemento(
+        get_problem("mult-23x47"),
+        (True, False, False, True),
+        None,
+        RewardWeights(accuracy=1.0, format=0.5, partial=0.25),
+        (1.0, 0.33, 0.0, 0.75),
+    )
+    text = scenario_to_json(scenario_of(memento))
+    assert '"reward_weights": {' in text and '"scores": [1.0, 0.33, 0.0, 0.75]' in text
+    assert round_trip(scenario_of(memento)).lab_memento() == memento
+
+
+def test_a_plain_lab_saves_as_it_always_did():
+    text = scenario_to_json(scenario_of(LabMemento(get_problem("mult-23x47"), (True, False), None)))
+    assert "reward_weights" not in text and "scores" not in text
+
+
+def test_a_runs_group_comes_back_with_its_texts_rewards_and_missing_components():
+    memento = LabMemento(GROUP.problem(), (True, True, True), None, recorded=GROUP)
+    loaded = round_trip(scenario_of(memento))
+    assert loaded.recorded == GROUP or (
+        loaded.recorded.texts == GROUP.texts
+        and math.isnan(dict(loaded.recorded.components)["accuracy_reward"][2])
+    )
+    assert loaded.problem == GROUP.problem()
+    data = json.loads(scenario_to_json(scenario_of(memento)))
+    assert data["problem"]["recorded"]["components"]["accuracy_reward"] == [1.0, 0.0, None]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(reward_weights={"style": 1}), "unknown reward function 'style'"),
+        (lambda d: d.update(reward_weights={"format": 99}), "between"),
+        (lambda d: d.update(reward_weights={"format": True}), "must be a number"),
+        (lambda d: d.update(scores=[0.1, 0.2]), "must have 4 entries"),
+        (lambda d: d.update(scores=[0, 1, "x", 0]), "scores"),
+        (lambda d: d["problem"]["recorded"].update(texts=["a"]), "number of answers"),
+        (
+            lambda d: d["problem"]["recorded"].update(rewards=[1, 0, None, 1]),
+            r"rewards\[2\] must be a finite number",
+        ),
+        (lambda d: d["problem"]["recorded"].update(run_format="openrlhf"), "run_format"),
+        (lambda d: d["problem"]["recorded"].pop("texts"), "has no 'texts'"),
+        (lambda d: d["problem"]["recorded"].update(group_index=9), "below group_count"),
+    ],
+)
+def test_bad_reward_fields_are_one_message_naming_the_field(tmp_path, change, message):
+    group = RecordedGroup(**{**GROUP.__dict__, "texts": ("a", "b", "c", "d"),
+                             "rewards": (1.0, 0.0, 1.0, 0.0),
+                             "components": (("score", (1.0, 0.0, 1.0, 0.0)),),
+                             "logged_advantages": None})  # fmt: skip
+    document = json.loads(
+        scenario_to_json(
+            scenario_of(LabMemento(group.problem(), (True,) * 4, None, recorded=group))
+        )
+    )
+    change(document)
+    path = tmp_path / "lab.grpo.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=message) as info:
+        load_scenario(path)
+    assert str(info.value).startswith("lab.grpo.json: ")
+
+
+def test_a_scenario_too_large_to_read_back_is_refused_and_nothing_is_written(tmp_path):
+    huge = "\x01" * 30_000  # each control character becomes six characters of JSON
+    group = RecordedGroup(**{**GROUP.__dict__, "texts": (huge,) * 64, "rewards": (1.0,) * 64,
+                             "components": (), "logged_advantages": None})  # fmt: skip
+    scenario = scenario_of(LabMemento(group.problem(), (True,) * 64, None, recorded=group))
+    target = tmp_path / "big.grpo.json"
+    with pytest.raises(ScenarioError, match="more than a scenario may be"):
+        save_scenario(scenario, target)
+    assert not target.exists()
+    assert MAX_SCENARIO_BYTES == 8_000_000
