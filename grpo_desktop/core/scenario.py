@@ -60,6 +60,7 @@ one sentence naming the file and the field, e.g.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -339,6 +340,8 @@ def _changed_fields(settings: Any, defaults: Any) -> dict[str, Any]:
     for name in settings.__dataclass_fields__:
         value = getattr(settings, name)
         if value != getattr(defaults, name):
+            if dataclasses.is_dataclass(value):  # nested settings (the run's reward weights)
+                value = dataclasses.asdict(value)
             changed[name] = list(value) if isinstance(value, tuple) else value
     return changed
 

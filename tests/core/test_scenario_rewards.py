@@ -120,3 +120,14 @@ def test_a_scenario_too_large_to_read_back_is_refused_and_nothing_is_written(tmp
         save_scenario(scenario, target)
     assert not target.exists()
     assert MAX_SCENARIO_BYTES == 8_000_000
+
+
+def test_a_runs_own_reward_weights_in_the_training_settings_save_and_load():
+    from dataclasses import replace
+
+    from grpo_desktop.core.training_config import TrainingConfig
+
+    memento = LabMemento(get_problem("mult-23x47"), (True, False), None)
+    run = replace(TrainingConfig(), reward_weights=RewardWeights(format=0.5))
+    scenario = Scenario.from_lab(memento, "trl", "advantage", training=run)
+    assert round_trip(scenario).training == run
