@@ -202,13 +202,20 @@ def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
     )
 
 
-def explain(stats: core.GroupStats, convention: core.Convention | None = None) -> WorkedMath:
+def explain(
+    stats: core.GroupStats,
+    convention: core.Convention | None = None,
+    rewards_step: Step | None = None,
+) -> WorkedMath:
     """The worked computation of this group's advantages under its own convention.
 
     ``convention``, when the caller already resolved it, must be the one ``stats`` was scored with.
+    ``rewards_step`` says where the rewards came from when they are more than the checker's 0/1.
     """
     convention = convention or core.get_convention(stats.convention)
     steps = [_group_step(stats, convention), *_advantage_steps(stats, convention)]
+    if rewards_step is not None:
+        steps.insert(0, rewards_step)
     if stats.degenerate:
         steps.append(
             Step(

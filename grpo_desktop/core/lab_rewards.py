@@ -38,6 +38,7 @@ __all__ = [
     "component_notes",
     "component_rewards",
     "reward_breakdown",
+    "rewards_step",
     "score_range",
 ]
 
@@ -173,3 +174,26 @@ def component_notes(problem: Problem) -> dict[str, str]:
         "format": form,
         "partial": partial,
     }
+
+
+MAX_CARDS_SHOWN = 10  # a larger group's sums are summarised after the first ten
+
+
+def rewards_step(
+    components: dict[str, np.ndarray], weights: RewardWeights, rewards: Sequence[float]
+) -> tuple[str, tuple[str, ...]]:
+    """The worked math's first step for weighted rewards: each card's weighted sum, written out
+    (a function that does not apply is left out, as nansum skips it)."""
+    active = {name: w for name, w in weights.as_dict().items() if w != 0}
+    lines = []
+    for index, reward in enumerate(rewards[:MAX_CARDS_SHOWN]):
+        terms = [
+            f"{number(weight)}×{number(float(components[name][index]), 4)}"
+            for name, weight in active.items()
+            if not math.isnan(components[name][index])
+        ]
+        total = " + ".join(terms) if terms else "nothing applies"
+        lines.append(f"#{index + 1}: {total} = {number(reward, 4)}".replace("+ −", "− "))
+    if len(rewards) > MAX_CARDS_SHOWN:
+        lines.append(f"… and {len(rewards) - MAX_CARDS_SHOWN} more answers the same way")
+    return f"Rewards: {weights.formula}", tuple(lines)

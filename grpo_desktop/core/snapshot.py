@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 from grpo_desktop.core import advantages as core
 from grpo_desktop.core.advantages import Convention, GroupStats
 from grpo_desktop.core.checker import Verdict, extract_final_answer, grade
-from grpo_desktop.core.explain import WorkedMath, explain
+from grpo_desktop.core.explain import Step, WorkedMath, explain
 from grpo_desktop.core.lab_rewards import (
     RewardWeights,
     combined_rewards,
     component_rewards,
     reward_breakdown,
+    rewards_step,
     score_range,
 )
 from grpo_desktop.core.problems import Problem
@@ -119,6 +120,7 @@ def build_snapshot(
         return grade(problem.trace_for(index).text(flag), problem.answer_key)
 
     judge = verdict or fresh_verdict
+    source: Step | None = None
     weights = weights or RewardWeights()
     chosen = core.get_convention(convention)  # resolved once for the scores, math and label
     breakdowns: list[str]
@@ -136,6 +138,10 @@ def build_snapshot(
             else ""
             for i in range(len(texts))
         ]
+        source = Step(
+            f"Rewards as the run logged them ({recorded.origin})",
+            ("each reward is the run's own reward functions' sum; the lab only scores it",),
+        )
     else:
         texts = [problem.trace_for(i).text(bool(flag)) for i, flag in enumerate(correct)]
         graded = [judge(i, bool(flag)) for i, flag in enumerate(correct)]
@@ -147,6 +153,8 @@ def build_snapshot(
         else:
             components = component_rewards(problem, correct, accuracy)
             summed = combined_rewards(components, weights).tolist()
+            if scores is None:
+                source = Step(*rewards_step(components, weights, summed))
             rewards = [float(r) for r in scores] if scores is not None else summed
             breakdowns = [
                 ""
@@ -156,6 +164,11 @@ def build_snapshot(
                 )
                 for i in range(len(texts))
             ]
+    if scores is not None:
+        source = Step(
+            "Rewards set by hand (continuous mode)",
+            ("each card's reward is the score dragged onto it, as a reward model would give",),
+        )
     stats = core.group_stats(rewards, chosen)
     cards = tuple(
         CardState(
@@ -176,7 +189,7 @@ def build_snapshot(
         cards=cards,
         stats=stats,
         convention=chosen,
-        worked_math=explain(stats, chosen),
+        worked_math=explain(stats, chosen, source),
         sample_seed=sample_seed,
         weights=weights,
         by_hand=scores is not None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from grpo_desktop.core.formatting import number
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
@@ -51,7 +52,8 @@ class DegenerateBanner(QFrame):
         if not stats.degenerate:
             self.hide()
             return
-        self.message.setText(self.message_for(all_right=stats.rewards[0] > 0))
+        reward = float(stats.rewards[0])
+        self.message.setText(self.message_for(all_right=reward > 0, reward=reward))
         self.show()
 
     def float_over(self, host: QWidget) -> None:
@@ -101,8 +103,10 @@ class DegenerateBanner(QFrame):
             self.covering_changed.emit(covering)
 
     @staticmethod
-    def message_for(all_right: bool) -> str:
+    def message_for(all_right: bool, reward: float | None = None) -> str:
         everyone = "right (reward 1)" if all_right else "wrong (reward 0)"
+        if reward is not None and reward not in (0.0, 1.0):  # weighted or hand-set rewards
+            everyone = f"worth {number(reward, 4)}"
         return (
             f"<b>Degenerate group — zero learning signal.</b> Every answer is {everyone}, so every "
             "reward equals the mean and every advantage is exactly 0: no token moves. An "

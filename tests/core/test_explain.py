@@ -68,3 +68,31 @@ def test_rare_answers_are_named_as_the_loud_ones(rewards, loudest, phrase):
 def test_every_convention_has_two_stage_labels(convention):
     first, second = explain(core.group_stats([1, 0, 0, 1], convention)).stage_labels
     assert first.startswith("Step 1 of 2") and second.startswith("Step 2 of 2")
+
+
+def test_weighted_rewards_are_worked_out_card_by_card_before_the_statistics():
+    from grpo_desktop.core.lab_rewards import RewardWeights
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.snapshot import build_snapshot
+
+    weights = RewardWeights(format=0.5, partial=1.0)
+    snapshot = build_snapshot(
+        get_problem("mult-23x47"), [True, False, False, True], weights=weights
+    )
+    first = snapshot.worked_math.steps[0]
+    assert first.title == "Rewards: r = 1 × accuracy + 0.5 × format + 1 × partial credit"
+    assert first.lines[1] == "#2: 1×0 + 0.5×1 + 1×0.5 = 1"  # partial credit applies
+    assert first.lines[2] == "#3: 1×0 + 0.5×1 = 0.5"  # no credit: skipped, as nansum skips it
+    statistics = snapshot.worked_math.steps[1]
+    assert "Bernoulli" not in " ".join(statistics.lines)
+    assert "variance = Σ(r − mean)² / G = 0.125" in statistics.lines
+
+
+def test_hand_set_and_logged_rewards_say_where_they_come_from():
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.snapshot import build_snapshot
+
+    hand = build_snapshot(get_problem("mult-23x47"), [True, False], scores=[0.9, 0.2])
+    assert hand.worked_math.steps[0].title == "Rewards set by hand (continuous mode)"
+    plain = build_snapshot(get_problem("mult-23x47"), [True, False])
+    assert plain.worked_math.steps[0].title == "Group statistics"

@@ -31,3 +31,11 @@ def test_a_banner_shown_before_it_floats_stays_shown_and_fits_its_text(qtbot):
     assert banner.covering() == geometry.height() + 2 * DegenerateBanner.FLOAT_MARGIN
     banner.show_snapshot(snapshot([1, 0, 0, 1]))
     assert not banner.isVisibleTo(host) and banner.covering() == 0
+
+
+def test_a_group_of_equal_weighted_rewards_is_named_by_its_score(qtbot):
+    banner = DegenerateBanner()
+    qtbot.addWidget(banner)
+    snapshot = build_snapshot(get_problem("mult-23x47"), [True, False], scores=[0.5, 0.5])
+    banner.show_snapshot(snapshot)
+    assert "Every answer is worth 0.5, so every reward equals the mean" in banner.message.text()
