@@ -71,10 +71,7 @@ class AnswerRow:
     tokens: tuple[TokenView, ...]
     total_push: float  # Σ push over the row's tokens, main preset
     compare_total_push: float  # the same under the comparison preset
-
-    @property
-    def correct(self) -> bool:
-        return self.reward > 0
+    correct: bool | None = None  # the checker's verdict on the text; None for a run's answer
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,7 @@ def build_update_snapshot(
                 tokens=tokens,
                 total_push=totals[index],
                 compare_total_push=compare_totals[index],
+                correct=card.correct,
             )
         )
     if selected is not None and not _valid(selected, rows):

@@ -117,7 +117,7 @@ class PushChart(QWidget):
         self._applying_theme = False
         self._main: list[float] = []
         self._compare: list[float] = []
-        self._correct: list[bool] = []
+        self._correct: list[bool | None] = []
         self._texts: tuple[list[str], list[str]] = ([], [])
         self._labels_shown = False
         self._label_font = QFont()
@@ -389,8 +389,9 @@ class PushChart(QWidget):
             if step > 1:
                 step = next((s for s in (2, 4, 5, 8, 10, 16, 20, 32) if s >= step), 64)
             for index in range(0, count, step):
-                mark = "✓" if self._correct[index] else "✗"
-                ticks.append((float(index + 1), f"#{index + 1} {mark}"))
+                correct = self._correct[index]
+                mark = "" if correct is None else "✓" if correct else "✗"
+                ticks.append((float(index + 1), f"#{index + 1} {mark}".rstrip()))
         self._x_ticks = ticks
         self.plot.getAxis("bottom").setTicks([ticks])
 

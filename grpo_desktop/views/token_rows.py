@@ -34,7 +34,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidget
 
-from grpo_desktop.core.formatting import MINUS, signed
+from grpo_desktop.core.formatting import MINUS, number, signed
 from grpo_desktop.core.theme import LIGHT, Theme, contrast_ratio
 from grpo_desktop.core.update_snapshot import AnswerRow, TokenView, UpdateSnapshot
 from grpo_desktop.views.fonts import scaled_font
@@ -120,6 +120,13 @@ def chip_colours(token: TokenView, max_abs: float, theme: Theme) -> tuple[str, s
     intensity = 1.0 if max_abs <= 0 else min(1.0, abs(push) / max_abs)
     intensity = max(MIN_TINT, intensity)
     return _tint(intensity if push > 0 else -intensity, theme)
+
+
+def _verdict(answer: AnswerRow) -> str:
+    """The checker's verdict, or a run's logged reward where there is no verdict."""
+    if answer.correct is None:
+        return f"r = {number(answer.reward, 3)}"
+    return "✓ right" if answer.correct else "✗ wrong"
 
 
 def push_summary(total: float) -> tuple[str, int]:
@@ -747,7 +754,7 @@ class TokenRowsView(QWidget):
         push_text, sign = push_summary(answer.total_push)
         texts = (
             (f"#{answer.index + 1}", True, 2),
-            ("✓ right" if answer.correct else "✗ wrong", False, 2),
+            (_verdict(answer), False, 2),
             (f"A = {signed(answer.advantage, 2)}", False, 2),
             (f"{count} token" if count == 1 else f"{count} tokens", False, 2),
             (push_text, True, sign),

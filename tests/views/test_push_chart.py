@@ -30,7 +30,7 @@ SEQ_MEAN = PresetInfo(
 
 def row(index: int, reward: float, total: float, compare: float, length: int = 3) -> AnswerRow:
     token = TokenView("a", total / length, False, False, False)
-    return AnswerRow(index, reward, reward - 0.5, (token,) * length, total, compare)
+    return AnswerRow(index, reward, reward - 0.5, (token,) * length, total, compare, reward > 0)
 
 
 def snapshot(rows: tuple[AnswerRow, ...]) -> UpdateSnapshot:

@@ -50,6 +50,7 @@ def answer_row(index: int, reward: float, advantage: float, tokens: list[TokenVi
         tokens=tuple(tokens),
         total_push=sum(t.push for t in tokens),
         compare_total_push=0.0,
+        correct=reward > 0,
     )
 
 
@@ -455,3 +456,13 @@ def test_hovering_a_chip_shows_its_exact_text_push_and_flags(qtbot, view):
     assert "&quot;&lt;b&gt;x&lt;/b&gt;&quot;" in text  # escaped: shown literally, never bold
     assert "push +0.0200" in text
     QToolTip.hideText()
+
+
+def test_a_runs_answer_shows_its_logged_reward_where_a_verdict_would_be(qtbot):
+    from dataclasses import replace
+
+    rows = TokenRowsView()
+    qtbot.addWidget(rows)
+    answer = replace(answer_row(0, 0.73, 0.4, [tok("x", 0.1)]), correct=None)
+    header = rows._header(answer, rows._current_style())
+    assert [text for text, _, _ in header.texts][1] == "r = 0.73"
