@@ -239,3 +239,24 @@ def test_on_the_training_page_no_key_is_bound_twice_and_a_run_plays(qtbot, qtlog
     assert shown_workspace(window) == "lab" and not page.state.playing
     assert conflicts(window) == {}
     assert ambiguous(qtlog) == []
+
+
+def test_ctrl_shift_r_starts_continuous_mode_and_plus_minus_move_a_focused_cards_reward(
+    qtbot, qtlog, active
+):
+    window = active
+    press(qtbot, window, Qt.Key.Key_R, CONTROL | SHIFT)
+    assert window.state.by_hand, "Ctrl+Shift+R did not start continuous mode"
+    card = window.lab.trace_grid.card(1)
+    card.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(card.hasFocus)
+    qtbot.keyClick(card, Qt.Key.Key_Plus)
+    qtbot.keyClick(card, Qt.Key.Key_Plus)
+    assert rewards(window)[1] == pytest.approx(0.1)
+    qtbot.keyClick(card, Qt.Key.Key_Minus)
+    assert rewards(window)[1] == pytest.approx(0.05)
+    press(qtbot, window, Qt.Key.Key_Z, CONTROL)
+    assert rewards(window)[1] == pytest.approx(0.1), "Ctrl+Z undid more than one key press"
+    press(qtbot, window, Qt.Key.Key_R, CONTROL | SHIFT)
+    assert not window.state.by_hand and rewards(window)[1] == 0
+    assert ambiguous(qtlog) == []
