@@ -16,6 +16,7 @@ from grpo_desktop.views.fonts import scaled_font
 FIXED_KEYS = (
     ("1 – 9", "Mark card 1–9 right or wrong"),
     ("Space / Enter", "Mark the focused card right or wrong"),
+    ("+ / −", "Continuous mode: raise or lower the focused card's reward"),
     ("Arrow keys", "Move between cards (next / previous step during a lesson)"),
     ("Tab", "Move between cards and controls"),
 )
