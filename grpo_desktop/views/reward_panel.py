@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -37,8 +36,8 @@ TRL_RULE = (
     "to an answer is skipped (nansum). The advantage then scores this sum."
 )
 BY_HAND_HINT = (
-    "Drag a card sideways, or click it and press + or −, to set its reward (a reward model's "
-    "score, say). Ctrl+Z undoes a drag."
+    "Continuous mode: drag a card sideways, or click it and press + or −, to set its reward "
+    "(a reward model's score, say). Ctrl+Z undoes a drag."
 )
 #: The quick choices: the seeds' verifiable reward, and DeepSeek-R1's accuracy plus format.
 WEIGHT_CHOICES = (
@@ -84,20 +83,24 @@ class RewardPanel(QWidget):
             self.spins[name] = spin
             self.names[name] = _plain(COMPONENT_LABELS[name])
             self.notes[name] = _plain(name=f"rewardNote_{name}")
+            # The name above its note (not beside it): the tab stays narrow enough for a
+            # projector's large type or 200 % zoom without a horizontal scroll bar.
+            text = QVBoxLayout()
+            text.setSpacing(0)
+            text.addWidget(self.names[name])
+            text.addWidget(self.notes[name])
             grid.addWidget(spin, row, 0, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(self.names[name], row, 1, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(self.notes[name], row, 2)
-        grid.setColumnStretch(2, 1)
-        choices = QHBoxLayout()
+            grid.addLayout(text, row, 1)
+        grid.setColumnStretch(1, 1)
+        choices = QVBoxLayout()  # stacked: the tab stays narrow at 200 % zoom
         self.choice_buttons: list[QPushButton] = []
         for label, weights in WEIGHT_CHOICES:
             button = QPushButton(label)
             button.clicked.connect(lambda _=False, w=weights: self.weights_requested.emit(w))
             self.choice_buttons.append(button)
-            choices.addWidget(button)
-        choices.addStretch(1)
+            choices.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
         self.rule = _plain(TRL_RULE)
-        self.by_hand = QCheckBox("Set each reward by hand (continuous mode)", objectName="byHand")
+        self.by_hand = QCheckBox("Rewards by hand", objectName="byHand")
         self.by_hand.toggled.connect(self._on_by_hand)
         self.by_hand_hint = _plain(BY_HAND_HINT)
         column = QVBoxLayout(self)
