@@ -297,3 +297,23 @@ def test_a_lesson_step_starts_from_the_checkers_plain_rewards(workbench):
     workbench.show_lesson_step(lesson.steps[0])
     assert workbench.lab.weights == RewardWeights() and not workbench.lab.by_hand
     assert workbench.lab.snapshot.binary
+
+
+def test_a_runs_group_and_hand_set_rewards_survive_save_and_open(workbench, tmp_path):
+    from grpo_desktop.core.recorded_group import RecordedGroup
+    from grpo_desktop.core.scenario import load_scenario, save_scenario
+
+    group = RecordedGroup(
+        "verl", "3.jsonl", 3, 1, 2, "What is 6 × 7?", "42", ("42", "41", "It is 42"),
+        (1.0, 0.0, 1.0), (("score", (1.0, 0.0, 1.0)),), None,
+    )  # fmt: skip
+    workbench.open_recorded_group(group)
+    workbench.set_score(1, 0.4)
+    path = tmp_path / "run.grpo.json"
+    save_scenario(workbench.current_scenario(), path)
+    fresh = Workbench()
+    fresh.open_scenario(load_scenario(path), path)
+    assert fresh.lab.recorded == group
+    assert fresh.lab.snapshot.rewards == (1.0, 0.4, 1.0)
+    assert [card.text for card in fresh.lab.snapshot.cards] == list(group.texts)
+    assert not fresh.modified
