@@ -27,6 +27,7 @@ from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.reward_functions import combine_rewards
 
 __all__ = [
+    "CARD_LABELS",
     "COMPONENT_LABELS",
     "MAX_SCORE",
     "MAX_WEIGHT",
@@ -44,6 +45,8 @@ __all__ = [
 
 REWARD_COMPONENTS = ("accuracy", "format", "partial")
 COMPONENT_LABELS = {"accuracy": "accuracy", "format": "format", "partial": "partial credit"}
+#: The shorter names a card's one line of values uses (a card is about 26 characters wide).
+CARD_LABELS = {"accuracy": "accuracy", "format": "format", "partial": "partial"}
 #: A weight a lecturer can type; far past any reward design a lesson needs.
 MIN_WEIGHT, MAX_WEIGHT = -10.0, 10.0
 #: A hand-set score (continuous mode): a reward model's range, with room on either side.

@@ -16,6 +16,7 @@ from grpo_desktop.core.advantages import Convention, GroupStats
 from grpo_desktop.core.checker import Verdict, extract_final_answer, grade
 from grpo_desktop.core.explain import Step, WorkedMath, explain
 from grpo_desktop.core.lab_rewards import (
+    CARD_LABELS,
     RewardWeights,
     combined_rewards,
     component_rewards,
@@ -156,11 +157,17 @@ def build_snapshot(
             if scores is None:
                 source = Step(*rewards_step(components, weights, summed))
             rewards = [float(r) for r in scores] if scores is not None else summed
+            counted = {name: weight != 0 for name, weight in weights.as_dict().items()}
             breakdowns = [
                 ""
                 if scores is not None
                 else reward_breakdown(
-                    {name: float(values[i]) for name, values in components.items()}
+                    {
+                        name: float(values[i])
+                        for name, values in components.items()
+                        if counted[name]
+                    },
+                    CARD_LABELS,
                 )
                 for i in range(len(texts))
             ]

@@ -80,6 +80,7 @@ class _Style:
     header: QFont
     stamp: QFont
     trace: QFont
+    note: QFont  # the reward functions' values: smaller than the trace, which it summarises
     answer: QFont
     advantage: QFont
     word: QFont
@@ -114,6 +115,7 @@ class _Style:
             header=_scaled(base, 1.1, bold=True),
             stamp=_scaled(base, 0.95, bold=True),
             trace=_scaled(base, 1.0),
+            note=_scaled(base, 0.85),
             answer=_scaled(base, 1.15, bold=True),
             advantage=_scaled(base, 1.9, bold=True),  # the largest text on the card
             word=_scaled(base, 1.0, bold=True),
@@ -137,6 +139,7 @@ class _Style:
             style.header,
             style.stamp,
             style.trace,
+            style.note,
             style.answer,
             style.advantage,
             style.word,
@@ -787,12 +790,12 @@ class TraceCard(QWidget):
             rect.width(),
         )
         if card.breakdown:
-            small = style.fm(style.trace)
+            small = style.fm(style.note)
             y -= self._breakdown_height(style)
             self._draw_line(
                 painter,
                 style,
-                style.trace,
+                style.note,
                 style.colours["muted"],
                 card.breakdown,
                 rect.left(),
@@ -1048,7 +1051,7 @@ class TraceCard(QWidget):
         """The line of reward functions' values, in full mode when the card has one."""
         if self._compact or self._card is None or not self._card.breakdown:
             return 0.0
-        return style.fm(style.trace).height() + style.gap * 0.5
+        return style.fm(style.note).height() + style.gap * 0.5
 
     @staticmethod
     def _knob_size(style: _Style) -> float:

@@ -133,8 +133,8 @@ def test_rewards_are_the_weighted_sum_of_accuracy_format_and_partial_credit(stat
     snapshot = state.snapshot
     assert snapshot.rewards == (1.0, 1.0, 0.5, 1.5)
     assert [card.correct for card in snapshot.cards] == [True, False, False, True]
-    assert snapshot.cards[1].breakdown == "accuracy 0 · format 1 · partial credit 0.5"
-    assert snapshot.cards[2].breakdown == "accuracy 0 · format 1 · partial credit —"
+    assert snapshot.cards[1].breakdown == "accuracy 0 · format 1 · partial 0.5"
+    assert snapshot.cards[2].breakdown == "accuracy 0 · format 1 · partial —"
     assert snapshot.stats.mean == pytest.approx(1.0)
     assert [card.push for card in snapshot.cards][2:] == [Push.DOWN, Push.UP]
 

@@ -336,7 +336,7 @@ def test_a_card_names_its_reward_functions_and_a_hand_set_reward(qtbot):
     widget = TraceCard(1)
     qtbot.addWidget(widget)
     widget.show_card(weighted.cards[1], compact=False)
-    assert "reward 0.5 (wrong) (accuracy 0 · format 1 · partial credit 0.5)" in (
+    assert "reward 0.5 (wrong) (accuracy 0 · format 1)" in (
         widget.accessibleDescription()
     )
     widget.show_card(_hand_set().cards[2], compact=False, reward_range=(0.0, 1.0))
