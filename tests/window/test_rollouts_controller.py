@@ -25,14 +25,13 @@ def errors(window, monkeypatch):
 
 @pytest.fixture
 def opened(monkeypatch):
-    """The groups handed to the workbench (``Workbench.open_recorded_group`` is replaced: the
-    test checks what reaches it, not how the Lab then shows it)."""
+    """The groups handed to the workbench (``Workbench.open_recorded_group`` is replaced: these
+    tests check what reaches it; the last test checks the real one end to end)."""
     groups = []
     monkeypatch.setattr(
         Workbench,
         "open_recorded_group",
         lambda self, group: groups.append(group),
-        raising=False,
     )
     return groups
 
@@ -231,9 +230,6 @@ def test_each_file_menu_entry_has_its_own_mnemonic(window):
     assert len(letters) == len(set(letters)), letters
 
 
-@pytest.mark.skipif(
-    not hasattr(Workbench, "open_recorded_group"), reason="the workbench cannot show a run yet"
-)
 def test_a_chosen_group_shows_in_the_lab_as_one_undo_step(window, tmp_path):
     window.workbench.set_workspace("update")
     window.rollouts.open_path(write_verl(tmp_path / "run"))
