@@ -48,8 +48,11 @@ __all__ = [
     "open_rollouts",
 ]
 
-#: How much of each prompt a summary keeps (the whole prompt is only hashed, for grouping).
+#: How much of each prompt's start and of its end a summary keeps (the whole prompt is only
+#: hashed, for grouping). Real prompts open with a long shared chat template or system prompt and
+#: end with the question, so the end is the part that tells groups apart.
 PROMPT_CHARS = 200
+ELISION = " … "
 #: Logged advantages match a convention when every |difference| is within this times the scale.
 MATCH_TOLERANCE = 1e-6
 #: verl's fixed keys; any other numeric key of a line is an extra reward component.
@@ -85,7 +88,7 @@ class RolloutAnswer:
 
 @dataclass(frozen=True)
 class GroupSummary:
-    prompt: str  # the first PROMPT_CHARS characters
+    prompt: str  # the first and last PROMPT_CHARS characters, joined by ELISION when cut
     size: int
     mean: float
     degenerate: bool  # all rewards equal: no learning signal under a mean baseline
@@ -153,6 +156,13 @@ def _open_regular(path: Path) -> BinaryIO:
     return os.fdopen(descriptor, "rb")
 
 
+def _summary_prompt(prompt: str) -> str:
+    """The prompt's start and its end (the question), the middle cut when it is long."""
+    if len(prompt) <= 2 * PROMPT_CHARS + len(ELISION):
+        return prompt
+    return prompt[:PROMPT_CHARS] + ELISION + prompt[-PROMPT_CHARS:]
+
+
 def _prompt_key(prompt: str) -> bytes:
     return hashlib.blake2b(prompt.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -167,7 +177,7 @@ class _Group:
     __slots__ = ("advantages", "positions", "prompt", "rewards")
 
     def __init__(self, prompt: str) -> None:
-        self.prompt = prompt[:PROMPT_CHARS]
+        self.prompt = _summary_prompt(prompt)
         self.rewards = array("d")
         self.advantages = array("d")
         self.positions = array("q")  # JSONL: byte offsets; parquet: row numbers in the file

@@ -67,7 +67,7 @@ REWARDS_COLUMN = 4
 NUMBER_COLUMNS = (0, 2, 3)  # right-aligned
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # numbers sort as numbers, not as text
 DEGENERATE_ROLE = Qt.ItemDataRole.UserRole + 2
-SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as logged (first 200 characters)
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as summarised (its start and end)
 #: A shared beginning shorter than this is left in place (it is not a template worth hiding).
 MIN_SHARED_PREFIX = 12
 SHARED_SHOWN_CHARS = 90  # of that beginning, above the table (all of it in the tooltip)
@@ -588,8 +588,8 @@ class RolloutsBrowser(QDialog):
         which = "informative group's" if self.informative.isChecked() else "group's"
         if text:
             return (
-                f"No {which} prompt contains “{text}”. The search looks at the first "
-                f"{PROMPT_CHARS} characters of each prompt."
+                f"No {which} prompt contains “{text}”. The search looks at the first and "
+                f"the last {PROMPT_CHARS} characters of each prompt."
             )
         return "Every group of this step is degenerate: no group has a learning signal."
 

@@ -85,7 +85,8 @@ def test_one_verl_file_opens_alone_and_a_long_prompt_is_cut_for_display(tmp_path
     (step,) = open_rollouts(path).steps
     assert step.step == 5  # the step field, or the file's name when a line has none
     assert [g.size for g in step.groups] == [2, 2]  # grouped by the whole prompt, not its start
-    assert step.groups[0].prompt == "x" * PROMPT_CHARS
+    assert step.groups[0].prompt == "x" * PROMPT_CHARS + " … " + "x" * PROMPT_CHARS
+    assert step.groups[1].prompt.endswith("xy")  # the end, where real prompts differ, is kept
 
 
 def test_progress_is_reported_from_zero_to_one(tmp_path):
