@@ -73,7 +73,7 @@ ALGORITHMS = tuple(ALGORITHM_INFO)
 #: What every step records, per seed: name → (label, unit). Per-problem pass rates come apart.
 METRICS: dict[str, tuple[str, str]] = {
     "pass_rate": ("pass rate (exact, mean over problems)", ""),
-    "degenerate_fraction": ("degenerate groups (all right or all wrong)", ""),
+    "degenerate_fraction": ("degenerate groups (all rewards equal)", ""),
     "groups_sampled": ("groups sampled", ""),
     "groups_used": ("groups used in the update", ""),
     "entropy": ("entropy of the policy", "nats"),

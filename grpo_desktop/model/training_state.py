@@ -49,6 +49,9 @@ class TrainingState(QObject):
         self._timer.timeout.connect(self._tick)
         workbench.training_config_changed.connect(self._restart)
         workbench.convention_changed.connect(self._restart)  # GRPO's and DAPO's convention
+        # The reward weights are the main lab's: a weight change restarts the run; a card click
+        # (the same signal) does not.
+        workbench.lab.snapshot_changed.connect(self._lab_changed)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -162,8 +165,19 @@ class TrainingState(QObject):
 
     def _config(self) -> TrainingConfig:
         """The workbench's run, with GRPO's (and DAPO's) advantages in the workbench's one
-        convention: the convention on screen is the one the run uses."""
-        return replace(self._workbench.training_config, convention=self._workbench.convention)
+        convention and each answer rewarded with the main lab's reward weights: the convention
+        and the reward on screen are the ones the run uses."""
+        workbench = self._workbench
+        return replace(
+            workbench.training_config,
+            convention=workbench.convention,
+            reward_weights=workbench.lab.weights,
+        )
+
+    def _lab_changed(self, *_snapshot: object) -> None:
+        """The main lab changed: restart only if its reward weights did (not on a card click)."""
+        if self._workbench.lab.weights != self.run.config.reward_weights:
+            self._restart()
 
     def _restart(self, *_changed: object) -> None:
         """A new configuration or convention: a fresh run (the old one answers another question)."""

@@ -8,10 +8,13 @@ snapshot it emits is rendered once by each view. Built the first time it is show
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.core.training import TrainingConfig
 from grpo_desktop.core.training_snapshot import STANDIN_NOTE, TrainingSnapshot
@@ -29,6 +32,17 @@ FRONTIER_PLOT_MIN_HEIGHT = 180  # the frontier's curves, labels and dots: below 
 SIDE_SHARE = 0.4  # of the page's width, for the controls and the frontier
 GROUP_LINES = (2, 8)  # the groups list shows this many lines at least and at most
 GROUP_SHARE = 0.12  # of the page's height, for the groups list
+REWARD_TIP = (
+    "The reward of each sampled answer: the Lab's reward weights (its Rewards tab), summed as "
+    "TRL does. Changing them there restarts the run. The pass rate still counts what the "
+    "checker calls right."
+)
+
+
+def reward_text(weights: RewardWeights) -> str:
+    """``Reward: r = 1 × accuracy + 0.5 × format``, or "" for the plain 0/1 reward (nothing to
+    say: the run rewards what the checker says, as the status and charts already assume)."""
+    return "" if weights.plain else f"Reward: {weights.formula}"
 
 
 class _Fill(QWidget):
@@ -112,6 +126,12 @@ class TrainingPage(QWidget):
         self.groups = StepGroups(theme)
         self.note = QLabel(STANDIN_NOTE, objectName="trainingNote")
         self.status = QLabel(objectName="trainingStatus")
+        # Which reward the run uses (the Lab's weights), beside the status when not the plain
+        # 0/1: the row is there already, so the columns below lose no height at 1024×768.
+        self.reward = QLabel(objectName="trainingReward")
+        self.reward.setToolTip(REWARD_TIP)
+        self.reward.setTextFormat(Qt.TextFormat.PlainText)  # one line, never clipped: the
+        self.reward.hide()  # status beside it wraps instead
         for label in (self.note, self.status):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
@@ -167,7 +187,12 @@ class TrainingPage(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
         column.addWidget(self.note)
-        column.addWidget(self.status)  # the run's one sentence, the width of the page
+        status_row = QHBoxLayout()
+        status_row.setContentsMargins(0, 0, 0, 0)
+        status_row.setSpacing(16)
+        status_row.addWidget(self.status, 1)  # the run's one sentence, the width of the page
+        status_row.addWidget(self.reward, 0, Qt.AlignmentFlag.AlignTop)
+        column.addLayout(status_row)
         column.addWidget(splitter, 1)
 
     def minimumSizeHint(self) -> QSize:  # Qt override
@@ -180,7 +205,10 @@ class TrainingPage(QWidget):
     # --- requests ---------------------------------------------------------------------------
 
     def request_config(self, config: TrainingConfig) -> None:
-        self.workbench.set_training_config(config)
+        """A settings edit; the reward weights shown are the lab's, so the stored config keeps
+        its own (an edit of G must not copy the lab's weights into the saved run settings)."""
+        stored = self.workbench.training_config.reward_weights
+        self.workbench.set_training_config(replace(config, reward_weights=stored))
 
     def set_active(self, active: bool) -> None:
         """Shown or hidden: a hidden run pauses, and only a shown one builds snapshots."""
@@ -224,6 +252,12 @@ class TrainingPage(QWidget):
 
     def render(self, snapshot: TrainingSnapshot) -> None:
         self.status.setText(snapshot.status)
+        reward = reward_text(snapshot.config.reward_weights)
+        if reward != self.reward.text():
+            self.reward.setText(reward)
+            self.reward.setAccessibleName(reward)
+            self.reward.setVisible(bool(reward))
+            self.updateGeometry()  # the status row may wrap differently
         self.charts.show_snapshot(snapshot)
         self.frontier.show_snapshot(snapshot)
         self.controls.show_snapshot(snapshot)
@@ -236,6 +270,8 @@ class TrainingPage(QWidget):
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
         self.status.setStyleSheet(f"color: {theme.text};")
+        self.reward.setFont(scaled_font(1.1 * theme.type_scale))
+        self.reward.setStyleSheet(f"color: {theme.text};")
         self._fit_group_lines()
         self._balanced_width = 0  # the controls' compact width changed with the type size
         self._balance_splitter()

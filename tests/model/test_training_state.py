@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.training import METRICS, TrainingConfig
 from grpo_desktop.model import training_state as training_state_module
 from grpo_desktop.model.training_state import MAX_SPEED, TrainingState
@@ -298,3 +299,74 @@ def test_the_run_scores_grpo_with_the_convention_on_screen(qapp):
     assert state.run.config.convention == "trl" and state.run.step_count == 0  # a fresh run
     workbench.undo_stack.undo()
     assert state.run.config.convention == "textbook"
+
+
+# --- the lab's reward weights -----------------------------------------------------------------
+
+WEIGHTED = RewardWeights(accuracy=1.0, format=0.5, partial=1.0)
+
+
+def test_the_run_rewards_answers_with_the_labs_weights(workbench, state):
+    assert state.run.config.reward_weights == RewardWeights() == workbench.lab.weights
+    workbench.set_reward_weights(WEIGHTED, workbench.lab)
+    assert state.run.config.reward_weights == WEIGHTED
+    assert state.snapshot.config.reward_weights == WEIGHTED
+    assert workbench.training_config.reward_weights == RewardWeights()  # the lab holds them
+
+
+def test_a_weight_change_restarts_the_run_and_ctrl_z_restarts_it_with_the_old_weights(
+    workbench, state, qtbot
+):
+    for _ in range(3):
+        state.step_once()
+    state.select_step(2)
+    old_run = state.run
+    with qtbot.waitSignal(state.snapshot_changed) as shown:
+        workbench.set_reward_weight("format", 0.5, workbench.lab)
+    assert state.run is not old_run and state.run.step_count == 0
+    assert state.snapshot.selected_step is None
+    assert shown.args[0].config.reward_weights == RewardWeights(format=0.5)
+    state.step_once()
+    weighted_run = state.run
+    workbench.undo_stack.undo()  # Ctrl+Z
+    assert state.run is not weighted_run and state.run.step_count == 0
+    assert state.run.config.reward_weights == RewardWeights()
+
+
+def test_a_card_click_or_a_new_problem_in_the_lab_does_not_restart_the_run(workbench, state):
+    workbench.set_reward_weights(WEIGHTED, workbench.lab)
+    for _ in range(3):
+        state.step_once()
+    run = state.run
+    workbench.toggle(0, workbench.lab)
+    workbench.set_problem("easy-add-17-25", workbench.lab)
+    workbench.undo_stack.undo()
+    workbench.lab.set_group_size(6)
+    assert state.run is run and state.run.step_count == 3
+
+
+def test_a_comparison_labs_weights_do_not_touch_the_run(workbench, state):
+    easy, _hard = workbench.comparison
+    state.step_once()
+    run = state.run
+    workbench.set_reward_weight("format", 0.5, easy)
+    assert state.run is run and state.run.config.reward_weights == RewardWeights()
+
+
+def test_a_group_opened_from_a_weighted_run_shows_the_rewards_the_run_used(workbench, state):
+    """The lab scores the opened group with its own weights, which are the run's: every card's
+    reward, and so every advantage, is the one the run computed."""
+    workbench.set_reward_weights(WEIGHTED, workbench.lab)
+    for _ in range(5):
+        state.step_once()
+    state.select_step(5)
+    fractional = 0
+    for index in range(SMALL.batch):
+        group = state.run.groups(state.snapshot.focus, 5, 0)[index]
+        state.open_group(index)
+        lab = workbench.lab.snapshot
+        np.testing.assert_array_equal(lab.rewards, group.rewards)
+        np.testing.assert_allclose(lab.stats.advantages, group.advantages, atol=1e-12)
+        fractional += any(r not in (0.0, 1.0) for r in group.rewards)
+    assert fractional > 0  # the weights really showed: not just the checker's 0 and 1
+    assert state.run.step_count == 5  # opening groups changed no weight: the run goes on

@@ -253,6 +253,54 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
     assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
 
 
+# --- the reward the run uses -----------------------------------------------------------------
+
+
+def test_the_page_names_the_labs_reward_beside_the_status_when_it_is_not_plain(qtbot, window):
+    page = show_training(qtbot, window)
+    assert page.reward.isHidden()  # the plain 0/1 reward: nothing to add
+    window.workbench.set_reward_weight("format", 0.5, window.workbench.lab)
+    assert page.reward.isVisible()
+    assert page.reward.text() == "Reward: r = 1 × accuracy + 0.5 × format"
+    assert "Lab" in page.reward.toolTip() and "checker" in page.reward.toolTip()
+    assert page.state.run.config.reward_weights.format == 0.5
+    ctrl(qtbot, window, Qt.Key.Key_Z)
+    assert page.reward.isHidden() and page.state.run.config.reward_weights.plain
+
+
+def test_the_reward_is_whole_on_one_line_at_1024x768_beside_a_long_status(qtbot, window):
+    lab = window.workbench.lab
+    window.workbench.set_reward_weights(replace(lab.weights, format=0.5, partial=0.5), lab)
+    window.resize(1024, 768)
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 2)  # the status becomes a long sentence
+    QApplication.processEvents()
+    reward = page.reward
+    assert reward.text().endswith("0.5 × partial credit")
+    assert reward.width() >= reward.sizeHint().width(), "the formula is clipped"
+    assert page.width() < 1024
+    right = reward.mapTo(page, reward.rect().topRight()).x()
+    assert right <= page.width()
+    assert page.status.width() > 0 and not page.status.geometry().intersects(reward.geometry())
+
+
+def test_a_settings_edit_keeps_the_labs_weights_out_of_the_stored_run_settings(qtbot, window):
+    """The run takes the lab's weights; the saved training settings keep their own, so editing
+    G pushes one undo step for G and does not copy the weights into a scenario's settings."""
+    window.workbench.set_reward_weight("format", 0.5, window.workbench.lab)
+    page = show_training(qtbot, window)
+    edits = window.undo_stack.count()
+    spin = page.controls.group_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "4")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert window.workbench.training_config.group_size == 4
+    assert window.workbench.training_config.reward_weights.plain
+    assert page.state.run.config.reward_weights.format == 0.5
+    assert window.undo_stack.count() == edits + 1
+
+
 # --- a step's groups, and opening one in the Lab ---------------------------------------------
 
 
