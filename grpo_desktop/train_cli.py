@@ -22,10 +22,11 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from grpo_desktop.cli import OneLineArgumentParser
+from grpo_desktop.cli import OneLineArgumentParser, parse_weights
 from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS
 from grpo_desktop.core.formatting import ascii_fallback, number
+from grpo_desktop.core.lab_rewards import REWARD_COMPONENTS
 from grpo_desktop.core.training import (
     ALGORITHM_INFO,
     ALGORITHMS,
@@ -34,6 +35,7 @@ from grpo_desktop.core.training import (
     TrainingRun,
     check_training_config,
 )
+from grpo_desktop.core.training_config import weights_from_dict
 
 PROG = "grpo-desktop train"
 
@@ -80,6 +82,10 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
         names = [part.strip() for item in args.algorithm for part in item.split(",")]
         algorithms = tuple(name for name in names if name)
     defaults = TrainingConfig()
+    try:
+        weights = weights_from_dict(parse_weights(args.weight or []))
+    except ValueError as error:
+        raise ValueError(f"--weight: {str(error).removeprefix('reward_weights: ')}") from None
     config = TrainingConfig(
         algorithms=algorithms,
         steps=defaults.steps if args.steps is None else args.steps,
@@ -92,6 +98,7 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
         preset=defaults.preset if args.preset is None else args.preset,
         beta=defaults.beta if args.beta is None else args.beta,
         epochs=defaults.epochs if args.epochs is None else args.epochs,
+        reward_weights=weights,
     )
     try:
         return check_training_config(config)
@@ -197,13 +204,25 @@ def _rate(value: float) -> str:
 def _settings_line(run: TrainingRun) -> str:
     config = run.config
     problems = len(run.library.problems)
-    return (
+    line = (
         f"{problems} problems, {config.steps} steps, {config.seeds} seed"
         f"{'s' if config.seeds != 1 else ''} (seed {config.seed}), G = {config.group_size}, "
         f"batch {config.batch}, lr {number(config.learning_rate)}, "
         f"convention {config.convention}, loss {config.preset}, beta {number(config.beta)}, "
         f"epochs {config.epochs}"
     )
+    weights = config.reward_weights
+    if weights.plain:
+        return line
+    return (
+        f"{line}\nreward {weights.formula} (TRL's weighted nansum; the pass rate still counts "
+        "what the checker calls right)"
+    )
+
+
+def _no_signal(run: TrainingRun) -> str:
+    """What a degenerate group is under this run's reward, in words."""
+    return "all right or all wrong" if run.config.reward_weights.plain else "all-equal rewards"
 
 
 def _summary(run: TrainingRun, name: str) -> dict[str, float]:
@@ -234,7 +253,7 @@ def _summary_line(run: TrainingRun, name: str, stats: dict[str, float]) -> str:
         sampled = f" ({stats['sampled']:.1f} drawn)"
     return (
         f"{info.label} ({info.advantage}): the pass rate {moved} in {run.step_count} steps; "
-        f"at the last step {stats['degenerate']:.0%} of its groups were all right or all wrong "
+        f"at the last step {stats['degenerate']:.0%} of its groups had {_no_signal(run)} "
         f"and {stats['used']:.1f} of {config.batch} groups were used{sampled}."
     )
 
@@ -261,7 +280,7 @@ def run_as_table(run: TrainingRun) -> str:
     lines.append("")
     lines.append(
         "pass rate: exact, mean over problems and seeds (min–max: the seeds' end values); "
-        "degenerate: share of the last step's groups all right or all wrong; "
+        f"degenerate: share of the last step's groups with {_no_signal(run)}; "
         "KL: to the initial policy, nats."
     )
     lines.append("")
@@ -309,6 +328,9 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
                 f"  {info.name:<11} {info.label}: {info.advantage}"
                 for info in ALGORITHM_INFO.values()
             )
+            + "\n\nrewards: each answer's reward is TRL's weighted nansum of the reward functions\n"
+            f"{', '.join(REWARD_COMPONENTS)} (--weight; default accuracy only, the checker's 0/1);"
+            "\nthe pass rate always counts the answers the checker calls right."
             + '\n\n--json prints one object: {"config": {...}, "algorithms": {NAME: {"runs": '
             "[[STEP, ...] per seed]}}};\nstep 0 is the initial policy (sampled metrics are null "
             "there)."
@@ -363,6 +385,13 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help=f"gradient steps per batch (default {defaults.epochs})",
+    )
+    parser.add_argument(
+        "--weight",
+        action="append",
+        metavar="NAME=W",
+        help="weight of a reward function (repeatable): "
+        f"{', '.join(REWARD_COMPONENTS)}, e.g. format=0.5 (default accuracy=1, the others 0)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print every step of every seed as one JSON object"

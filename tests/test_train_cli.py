@@ -8,11 +8,13 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from grpo_desktop.app import build_parser, main
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.training import (
     ALGORITHM_INFO,
     ALGORITHMS,
@@ -172,6 +174,16 @@ def test_learning_rate_zero_reads_as_no_change(capsys):
         (["--beta", "inf"], "--beta: beta must be from 0 to 10; got inf"),
         (["--convention", "bogus"], "--convention: unknown convention 'bogus'; choose from: "),
         (["--preset", "verl/bogus"], "--preset: unknown loss preset 'verl/bogus'; choose from: "),
+        (
+            ["--weight", "fromat=0.5"],
+            "--weight: unknown reward function(s) 'fromat'; the functions are accuracy, format, "
+            "partial",
+        ),
+        (["--weight", "format=20"], "--weight: weight of 'format' must be between"),
+        (["--weight", "format=nan"], "--weight: weight of 'format' must be between"),
+        (["--weight", "format=lots"], "--weight: weight of 'format': 'lots' is not a number"),
+        (["--weight", "format"], "--weight: weight 'format' must read NAME=VALUE"),
+        (["--weight", "format=1", "--weight", "format=2"], "weight of 'format' is given twice"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line_and_nothing_on_stdout(capsys, args, message):
@@ -270,3 +282,51 @@ def test_the_streamed_json_is_the_documented_object():
     text = run_as_json(run)
     assert text.isascii()
     assert strict_json(text) == run_as_dict(run)
+
+
+# --- reward weights ---------------------------------------------------------------------------
+
+
+def test_weights_run_the_weighted_reward_and_the_json_config_records_them(capsys):
+    status, out, _ = run(
+        capsys, *SMALL, "-a", "grpo", "--weight", "format=0.5", "--weight", "partial=1", "--json"
+    )
+    assert status == 0
+    data = strict_json(out)
+    assert data["config"]["reward_weights"] == {"accuracy": 1.0, "format": 0.5, "partial": 1.0}
+    weights = RewardWeights(format=0.5, partial=1.0)
+    config = TrainingConfig(
+        algorithms=("grpo",), steps=6, seeds=2, batch=4, group_size=4, reward_weights=weights
+    )
+    core = TrainingRun(config)
+    core.run()
+    history = core.history("grpo")
+    for seed, steps in enumerate(data["algorithms"]["grpo"]["runs"]):
+        assert [s["pass_rate"] for s in steps] == history["pass_rate"][:, seed].tolist()
+    plain = TrainingRun(replace(config, reward_weights=RewardWeights()))
+    plain.run()
+    assert not np.array_equal(plain.history("grpo")["pass_rate"], history["pass_rate"])
+
+
+def test_the_json_config_records_the_default_weights_too(capsys):
+    status, out, _ = run(capsys, *SMALL, "-a", "grpo", "--json")
+    assert status == 0
+    weights = strict_json(out)["config"]["reward_weights"]
+    assert weights == {"accuracy": 1.0, "format": 0.0, "partial": 0.0}
+
+
+def test_the_table_states_a_weighted_reward_and_only_then(capsys):
+    status, out, _ = run(capsys, *SMALL, "-a", "grpo", "--weight", "format=0.5")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[2].startswith("reward r = 1 × accuracy + 0.5 × format (TRL's weighted nansum")
+    assert "all-equal rewards" in out and "all right or all wrong" not in out
+    status, out, _ = run(capsys, *SMALL, "-a", "grpo")
+    assert "reward r =" not in out and "all right or all wrong" in out
+
+
+def test_the_help_lists_the_weight_option_and_the_reward_functions(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    out = capsys.readouterr().out
+    assert "--weight NAME=W" in out and "accuracy, format, partial" in out
