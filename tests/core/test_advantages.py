@@ -594,3 +594,121 @@ def test_blocked_batch_path_gives_the_full_paths_bits_on_any_batch(rewards, conv
             group_advantages(rewards, convention)
         return
     _assert_same_bits(group_advantages(rewards, convention), expected)
+
+
+# --- the blocked batch path at its edges (issue #14's batch-scoring work) -----------------------
+
+
+def _views(rewards):
+    """The same rewards as arrays the blocked path must read without a contiguous copy of its own:
+    Fortran order, every other row of a taller array, reversed columns, a window of a wider one."""
+    batch, group_size = rewards.shape
+    taller = np.zeros((2 * batch, group_size))
+    taller[::2] = rewards
+    wider = np.zeros((batch, group_size + 5))
+    wider[:, 3 : 3 + group_size] = rewards
+    return {
+        "Fortran order": np.asfortranarray(rewards),
+        "every other row": taller[::2],
+        "reversed columns": np.ascontiguousarray(rewards[:, ::-1])[:, ::-1],
+        "window of a wider array": wider[:, 3 : 3 + group_size],
+    }
+
+
+@pytest.mark.parametrize("group_size", [2, 16, 64])
+def test_blocked_batch_path_reads_non_contiguous_batches_across_block_edges(group_size):
+    rows = _adv._BLOCK_VALUES // group_size
+    rng = np.random.default_rng(40 + group_size)
+    for batch in (rows - 1, rows + 1, 2 * rows + 3):
+        rewards = _batches(rng, batch, group_size)["binary + noise, some rows all equal"]
+        for name, view in _views(rewards).items():
+            assert not view.flags.c_contiguous, name
+            for convention in ("textbook", "trl"):
+                chosen = core.get_convention(convention)
+                blocked = _adv._blocked_advantages(view, chosen)
+                assert blocked is not None, (name, convention)
+                expected = _reference_group_advantages(view, convention)
+                _assert_same_bits(blocked, expected)
+                _assert_same_bits(group_advantages(view, convention), expected)
+
+
+@pytest.mark.parametrize("group_size", [2, 16, 64])
+def test_blocked_batch_path_casts_other_dtypes_as_the_full_path_across_block_edges(group_size):
+    rows = _adv._BLOCK_VALUES // group_size
+    rng = np.random.default_rng(50 + group_size)
+    batches = _batches(rng, 2 * rows + 1, group_size)
+    for name in ("binary int", "binary bool", "float32"):
+        for convention in ("textbook", "trl"):
+            expected = _reference_group_advantages(batches[name], convention)
+            _assert_same_bits(group_advantages(batches[name], convention), expected)
+
+
+@pytest.mark.skipif(
+    np.finfo(np.longdouble).nmant <= np.finfo(np.float64).nmant,
+    reason="long double is float64 on this platform",
+)
+def test_long_double_rewards_are_rounded_to_float64_before_they_are_shifted():
+    # 1 + 2**-60 is 1.0 in float64: the full path casts first, so the row is all-equal (A = 0).
+    # Shifting in long double first would leave 2**-60 and score the row as spread.
+    rewards = np.ones((5, 16), dtype=np.longdouble)
+    rewards[:, 1] += np.longdouble(2) ** -60
+    rewards[3] = np.arange(16)
+    for convention in _BLOCK_CONVENTIONS:
+        expected = _reference_group_advantages(rewards, convention)
+        actual = group_advantages(rewards, convention)
+        _assert_same_bits(actual, expected)
+        assert not actual[[0, 1, 2, 4]].any()
+
+
+@pytest.mark.parametrize("group_size", [2, 16, 64])
+@pytest.mark.parametrize(
+    ("kind", "factor"),
+    [("huge, rescaled", 1e200), ("tiny spread, squares underflow", 1e-160), ("subnormal", 5e-320)],
+)
+def test_a_row_that_needs_rescaling_among_ordinary_rows_of_one_block(group_size, kind, factor):
+    # The blocked path declines the whole batch (returns None) and the full path, which rescales,
+    # scores it: every row, the ordinary ones included, keeps the full path's bits.
+    rows = _adv._BLOCK_VALUES // group_size
+    rng = np.random.default_rng(group_size)
+    rewards = _batches(rng, 2 * rows + 2, group_size)["binary + noise, some rows all equal"]
+    for where in (0, rows // 2, rows - 1, rows, 2 * rows + 1):
+        batch = rewards.copy()
+        batch[where] = rng.normal(size=group_size) * factor
+        for convention in _BLOCK_CONVENTIONS:
+            assert _adv._blocked_advantages(batch, core.get_convention(convention)) is None
+            expected = _reference_group_advantages(batch, convention)
+            _assert_same_bits(group_advantages(batch, convention), expected)
+
+
+@pytest.mark.parametrize("group_size", [2, 64])
+def test_blocked_batch_path_gives_the_full_paths_bits_on_a_large_batch_at_g_2_and_64(group_size):
+    rng = np.random.default_rng(60 + group_size)
+    rewards = _batches(rng, 1_600_003 // group_size, group_size)[
+        "binary + noise, some rows all equal"
+    ]
+    for convention in ("textbook", "trl"):
+        _assert_same_bits(
+            group_advantages(rewards, convention), _reference_group_advantages(rewards, convention)
+        )
+
+
+@pytest.mark.parametrize("group_size", [2, 64])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf], ids=["nan", "inf", "-inf"])
+def test_bad_rewards_on_either_side_of_a_block_edge_are_reported_as_today(group_size, bad):
+    rows = _adv._BLOCK_VALUES // group_size
+    for where in ((rows - 1, group_size - 1), (rows, 0), (rows, group_size - 1)):
+        rewards = np.ones((2 * rows, group_size))
+        rewards[where] = bad
+        for convention in ("textbook", "trl"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError, match=f"index {where[0]}, {where[1]} is"):
+                    group_advantages(rewards, convention)
+
+
+def test_blocked_batch_path_leaves_the_callers_large_batch_alone():
+    rewards = np.random.default_rng(7).normal(size=(3 * (_adv._BLOCK_VALUES // 16) + 1, 16))
+    before = rewards.copy()
+    group_advantages(rewards, "trl")
+    assert np.array_equal(rewards.view(np.int64), before.view(np.int64))
+    assert rewards.flags.writeable
