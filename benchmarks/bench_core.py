@@ -3,7 +3,9 @@
 Reports the median time of ``group_advantages`` on a (1,000,000 x 16) float64 batch, for the
 textbook and TRL conventions (plus OpenRLHF, scored in cache-sized row blocks like them, and
 Dr. GRPO, which still takes the full-matrix path), as a ratio to one elementwise numpy pass over
-the same array (``x * 2.0``), measured in the same process. Target: at most 5x the floor.
+the same array (``x * 1.0``), measured in the same process. Target (issue #14): at most 2x the
+floor for textbook and TRL, with results unchanged to the last bit. Run it several times and
+compare the ratios (median and spread), not the absolute times.
 
     python benchmarks/bench_core.py [--rows N] [--group-size G] [--repeats K]
 """
@@ -49,9 +51,9 @@ def main() -> None:
     rewards = rng.integers(0, 2, size=(args.rows, args.group_size)).astype(np.float64)
     rewards += rng.normal(0.0, 0.1, size=rewards.shape)
 
-    floor = median_seconds(lambda: rewards * 2.0, args.repeats)
+    floor = median_seconds(lambda: rewards * 1.0, args.repeats)
     print(f"batch {args.rows:,} x {args.group_size}, median of {args.repeats} runs")
-    print(f"  floor (x * 2.0, one elementwise pass): {floor * 1e3:8.1f} ms   1.00x")
+    print(f"  floor (x * 1.0, one elementwise pass): {floor * 1e3:8.1f} ms   1.00x")
     candidates = {
         "group_advantages textbook": lambda: group_advantages(rewards, "textbook"),
         "group_advantages trl": lambda: group_advantages(rewards, "trl"),
