@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.theme import Theme
@@ -126,13 +126,12 @@ class TrainingPage(QWidget):
         self.groups = StepGroups(theme)
         self.note = QLabel(STANDIN_NOTE, objectName="trainingNote")
         self.status = QLabel(objectName="trainingStatus")
-        # Which reward the run uses (the Lab's weights), beside the status when not the plain
-        # 0/1: the row is there already, so the columns below lose no height at 1024×768.
+        # Which reward the run uses (the Lab's weights) when not the plain 0/1: over the charts,
+        # whose plots give up the line (the side column has no height to spare on a laptop).
         self.reward = QLabel(objectName="trainingReward")
         self.reward.setToolTip(REWARD_TIP)
-        self.reward.setTextFormat(Qt.TextFormat.PlainText)  # one line, never clipped: the
-        self.reward.hide()  # status beside it wraps instead
-        for label in (self.note, self.status):
+        self.reward.hide()
+        for label in (self.note, self.status, self.reward):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
         self._build_layout()
@@ -155,6 +154,7 @@ class TrainingPage(QWidget):
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
         left_column.setSpacing(6)
+        left_column.addWidget(self.reward)
         for plot in self.charts.plots():
             plot.setMinimumHeight(CHART_PLOT_MIN_HEIGHT)
         left_column.addWidget(_Fill(self.charts, "trainingChartsHolder"), 1)
@@ -187,12 +187,7 @@ class TrainingPage(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
         column.addWidget(self.note)
-        status_row = QHBoxLayout()
-        status_row.setContentsMargins(0, 0, 0, 0)
-        status_row.setSpacing(16)
-        status_row.addWidget(self.status, 1)  # the run's one sentence, the width of the page
-        status_row.addWidget(self.reward, 0, Qt.AlignmentFlag.AlignTop)
-        column.addLayout(status_row)
+        column.addWidget(self.status)  # the run's one sentence, the width of the page
         column.addWidget(splitter, 1)
 
     def minimumSizeHint(self) -> QSize:  # Qt override
@@ -257,7 +252,7 @@ class TrainingPage(QWidget):
             self.reward.setText(reward)
             self.reward.setAccessibleName(reward)
             self.reward.setVisible(bool(reward))
-            self.updateGeometry()  # the status row may wrap differently
+            self.updateGeometry()  # a line more or less over the charts
         self.charts.show_snapshot(snapshot)
         self.frontier.show_snapshot(snapshot)
         self.controls.show_snapshot(snapshot)
@@ -270,7 +265,7 @@ class TrainingPage(QWidget):
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
         self.status.setStyleSheet(f"color: {theme.text};")
-        self.reward.setFont(scaled_font(1.1 * theme.type_scale))
+        self.reward.setFont(scaled_font(theme.type_scale))
         self.reward.setStyleSheet(f"color: {theme.text};")
         self._fit_group_lines()
         self._balanced_width = 0  # the controls' compact width changed with the type size

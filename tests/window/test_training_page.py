@@ -268,20 +268,33 @@ def test_the_page_names_the_labs_reward_beside_the_status_when_it_is_not_plain(q
     assert page.reward.isHidden() and page.state.run.config.reward_weights.plain
 
 
-def test_the_reward_is_whole_on_one_line_at_1024x768_beside_a_long_status(qtbot, window):
+def reward_is_whole(page) -> bool:
+    reward = page.reward
+    column = reward.parentWidget()
+    inside = column.rect().contains(reward.geometry())
+    return inside and reward.height() >= reward.heightForWidth(reward.width())
+
+
+@pytest.mark.parametrize("theme", ["light", "projector"])
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)])
+def test_the_longest_reward_shows_whole_over_the_charts_and_the_side_column_keeps_still(
+    qtbot, window, size, theme
+):
+    """Every weight on: the longest formula, over the charts (not in the side column, which has
+    no height to spare on a laptop): whole, and at 1280×800 the controls and frontier still fit."""
     lab = window.workbench.lab
     window.workbench.set_reward_weights(replace(lab.weights, format=0.5, partial=0.5), lab)
-    window.resize(1024, 768)
+    window.presentation.set_theme(theme, remember=False)
+    window.resize(*size)
     page = show_training(qtbot, window)
     take_steps(qtbot, page, 2)  # the status becomes a long sentence
     QApplication.processEvents()
-    reward = page.reward
-    assert reward.text().endswith("0.5 × partial credit")
-    assert reward.width() >= reward.sizeHint().width(), "the formula is clipped"
-    assert page.width() < 1024
-    right = reward.mapTo(page, reward.rect().topRight()).x()
-    assert right <= page.width()
-    assert page.status.width() > 0 and not page.status.geometry().intersects(reward.geometry())
+    assert page.width() <= size[0]
+    assert page.reward.text().endswith("0.5 × partial credit")
+    assert page.reward.parentWidget().objectName() == "trainingChartsColumn"
+    assert reward_is_whole(page), "the formula is clipped"
+    if size >= (1280, 800):
+        assert page.side_column.verticalScrollBar().maximum() == 0
 
 
 def test_a_settings_edit_keeps_the_labs_weights_out_of_the_stored_run_settings(qtbot, window):
