@@ -81,7 +81,7 @@ class GroupSummary:
     title: str  # the problem's title
     rewards: str  # e.g. "1 0 0 1 1 0 1 1"
     advantages: str  # e.g. "+0.77 −1.29 …", the algorithm's own
-    verdict: str  # "informative", "all right: no signal", "all wrong: no signal", "dropped"
+    verdict: str  # "informative", "all right: no signal", "all equal: no signal", "dropped"…
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def _group_summaries(run: TrainingRun, focus: str, step: int) -> tuple[GroupSumm
         if not group.used:
             verdict = "dropped (no signal)"
         elif all(r == rewards[0] for r in rewards):
-            verdict = "all right: no signal" if rewards[0] > 0 else "all wrong: no signal"
+            verdict = _no_signal(group.correct_versions)
         else:
             verdict = "informative"
         summaries.append(
@@ -212,6 +212,16 @@ def _group_summaries(run: TrainingRun, focus: str, step: int) -> tuple[GroupSumm
             )
         )
     return tuple(summaries)
+
+
+def _no_signal(correct: tuple[bool, ...]) -> str:
+    """An all-equal group, named by the checker's verdicts when they agree (weighted rewards can
+    tie right and wrong answers too)."""
+    if all(correct):
+        return "all right: no signal"
+    if not any(correct):
+        return "all wrong: no signal"
+    return "all rewards equal: no signal"
 
 
 def _status(run: TrainingRun, playing: bool, focus: str) -> str:
@@ -228,6 +238,6 @@ def _status(run: TrainingRun, playing: bool, focus: str) -> str:
     state = "playing" if playing else "finished" if run.finished else "paused"
     return (
         f"Step {run.step_count} of {config.steps} ({state}): "
-        f"{share:.0%} of {ALGORITHM_INFO[focus].label}'s groups this step were all right or all "
-        "wrong and taught nothing."
+        f"{share:.0%} of {ALGORITHM_INFO[focus].label}'s groups this step had all-equal rewards "
+        "and taught nothing."
     )

@@ -45,3 +45,12 @@ def test_a_selected_step_lists_its_groups_and_what_each_taught():
         mixed = len(set(group.rewards)) > 1
         assert (summary.verdict == "informative") == mixed
     assert build_training_snapshot(run, selected_step=9).selected_step is None
+
+
+def test_an_all_equal_group_is_named_by_the_checkers_verdicts_not_by_its_reward():
+    from grpo_desktop.core.training_snapshot import _no_signal
+
+    assert _no_signal((True, True)) == "all right: no signal"
+    assert _no_signal((False, False)) == "all wrong: no signal"
+    # A right answer without the format and a wrong one with it can both score 1.
+    assert _no_signal((True, False)) == "all rewards equal: no signal"
