@@ -671,7 +671,9 @@ class TokenRowsView(QWidget):
         style = self._current_style()
         labels = self._labels
         cache = self._chip_cache
-        if len(labels) > 50_000 or len(cache) > 100_000:  # many problems seen: start again
+        # Several problems' chips fit; past that start again, so a long lesson's memory stays
+        # flat (benchmarks/bench_memory.py).
+        if len(labels) > 10_000 or len(cache) > 20_000:
             labels.clear()
             cache.clear()
         looks = self._looks

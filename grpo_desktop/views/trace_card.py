@@ -56,7 +56,10 @@ _DRAG_STEP = 0.01  # a dragged reward snaps to hundredths: no noise digits on th
 #: A long trace (a real run's completion) shows this many lines and scrolls inside its card.
 MAX_VISIBLE_LINES = 14
 _WHEEL_LINES = 3
-_TOOLTIP_CHARS = 1200  # the tooltip shows the start of a long trace, not a screenful of it
+_TOOLTIP_CHARS = 1200
+#: Descriptions kept per card: a card toggled back and forth (or G spun) meets a handful of
+#: states again; more would only hold memory (64 cards × 256 states was 10 MB of tooltips).
+_DESCRIBED_STATES = 16  # the tooltip shows the start of a long trace, not a screenful of it
 _ACTIVATE_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _FOCUS_RING = 3.0  # px, the focus ring's pen width
 _MARGIN = 4  # px around the card body, reserved for the focus ring so focus never moves anything
@@ -366,7 +369,7 @@ class TraceCard(QWidget):
         self._compact = compact
         texts = self._texts.get(card)
         if texts is None:
-            if len(self._texts) >= 256:
+            if len(self._texts) >= _DESCRIBED_STATES:
                 self._texts.clear()
             texts = self._texts[card] = self._describe(card)
         description, tooltip = texts
@@ -579,6 +582,11 @@ class TraceCard(QWidget):
         self._focus_visible = event.reason() != Qt.FocusReason.MouseFocusReason
         super().focusInEvent(event)
         self.update()
+
+    def hideEvent(self, event) -> None:
+        # A card retired to the grid's pool (G went down) keeps nothing it would redraw anyway.
+        self._layers.clear()
+        super().hideEvent(event)
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)

@@ -48,6 +48,7 @@ from grpo_desktop.views.ppo_panel import PpoPanel
 from grpo_desktop.views.reward_panel import RewardPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
+from grpo_desktop.window.memory_trim import MemoryTrim
 from grpo_desktop.window.rollouts_controller import RolloutsController
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         # The Update and Training workspaces, each built the first time it is shown.
         self._workspace_pages: dict[str, QWidget] = {}
         self._shown_once = False
+        self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
 
