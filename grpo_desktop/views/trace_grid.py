@@ -38,6 +38,9 @@ SPARE_NAME = "traceCardSpare"  # hidden pooled cards; never findable as traceCar
 _NAVIGATION_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
 
+_SCROLL_BAR_LOOKS = 4
+
+
 class CachedScrollBar(QScrollBar):
     """A scroll bar that draws itself once per look and blits that afterwards.
 
@@ -49,11 +52,12 @@ class CachedScrollBar(QScrollBar):
 
     def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None) -> None:
         super().__init__(orientation, parent)
-        self._cache: tuple[tuple, QPixmap] | None = None
+        # A few looks: a click moves focus between cards, which flips the option's state and
+        # back, so one remembered look missed every other click.
+        self._cache: dict[tuple, QPixmap] = {}
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         if self.underMouse() or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
-            self._cache = None
             super().paintEvent(event)
             return
         option = QStyleOptionSlider()
@@ -78,7 +82,10 @@ class CachedScrollBar(QScrollBar):
             ratio,
             id(style),
         )
-        if self._cache is None or self._cache[0] != key:
+        pixmap = self._cache.get(key)
+        if pixmap is None:
+            if len(self._cache) >= _SCROLL_BAR_LOOKS:
+                self._cache.clear()
             pixmap = QPixmap(
                 max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
             )
@@ -87,9 +94,9 @@ class CachedScrollBar(QScrollBar):
             painter = QPainter(pixmap)
             style.drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, option, painter, self)
             painter.end()
-            self._cache = (key, pixmap)
+            self._cache[key] = pixmap
         painter = QPainter(self)
-        painter.drawPixmap(0, 0, self._cache[1])
+        painter.drawPixmap(0, 0, pixmap)
         painter.end()
 
 

@@ -270,9 +270,12 @@ def test_the_cached_scroll_bar_looks_like_a_plain_one_and_draws_once_per_look(qt
     )
     assert worst <= 1  # the style's own drawing, composited once more: at most rounding
     bar = bars[1]
-    drawn = bar._cache[1].cacheKey()
+    (drawn,) = (pixmap.cacheKey() for pixmap in bar._cache.values())
     bar.grab()
-    assert bar._cache[1].cacheKey() == drawn, "an unchanged scroll bar is not drawn again"
+    assert [p.cacheKey() for p in bar._cache.values()] == [drawn], "unchanged: not drawn again"
     bar.setValue(200)
     bar.grab()
-    assert bar._cache[1].cacheKey() != drawn
+    assert len(bar._cache) == 2  # a new look, drawn once; the old one kept for coming back
+    bar.setValue(120)
+    bar.grab()
+    assert len(bar._cache) == 2 and drawn in [p.cacheKey() for p in bar._cache.values()]
