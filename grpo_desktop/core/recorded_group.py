@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.problems import Problem, Trace
-from grpo_desktop.core.rollouts import RolloutAnswer, RolloutError, RolloutSource
+
+if TYPE_CHECKING:  # the file readers load when a run is opened; a saved group needs none of them
+    from grpo_desktop.core.rollouts import RolloutAnswer, RolloutSource
 
 #: The longest prompt kept for the problem panel; a real prompt can be a whole few-shot page.
 MAX_PROMPT_CHARS = 4000
@@ -77,6 +80,8 @@ def _clip(text: str, limit: int) -> str:
 
 def recorded_group(source: RolloutSource, step: int, group_index: int) -> RecordedGroup:
     """Read one group back from its file; a group the lab cannot hold raises ``RolloutError``."""
+    from grpo_desktop.core.rollouts import RolloutError
+
     summary = source.step(step)
     answers: list[RolloutAnswer] = source.group_answers(step, group_index)
     size = len(answers)

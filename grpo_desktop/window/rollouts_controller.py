@@ -23,12 +23,11 @@ from PySide6.QtCore import QEventLoop, QObject, QStandardPaths, Qt, QThread, Sig
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QStatusBar, QWidget
 
-from grpo_desktop.core.recorded_group import recorded_group
-from grpo_desktop.core.rollouts import RolloutError, RolloutSource, open_rollouts
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the browser loads on first use: start-up does not pay for it
+    from grpo_desktop.core.rollouts import RolloutSource
     from grpo_desktop.views.rollouts_browser import RolloutsBrowser
 
 __all__ = ["FILE_FILTER", "SHORTCUTS", "RolloutsController", "RolloutsWindow"]
@@ -83,6 +82,9 @@ class _ReadThread(QThread):
         self.progressed.emit(round(fraction * PROGRESS_STEPS))
 
     def run(self) -> None:  # Qt override: runs on the worker thread
+        # The readers load on first use, not with the window (start-up, DESIGN §5).
+        from grpo_desktop.core.rollouts import RolloutError, open_rollouts
+
         try:
             self.source = open_rollouts(self.path, self._progress)
         except _Cancelled:
@@ -281,6 +283,9 @@ class RolloutsController(QObject):
         """Show one group in the Lab (one undo step); the browser steps aside to let it show."""
         if self.source is None:
             return False
+        from grpo_desktop.core.recorded_group import recorded_group
+        from grpo_desktop.core.rollouts import RolloutError
+
         try:
             group = recorded_group(self.source, step, group_index)
         except RolloutError as error:

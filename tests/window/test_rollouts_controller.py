@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton
 from rollout_files import needs_pyarrow, write_trl, write_verl
 
+from grpo_desktop.core import rollouts
 from grpo_desktop.core.rollouts import RolloutError
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.window import rollouts_controller
@@ -179,7 +180,7 @@ def test_a_slow_read_shows_progress_keeps_the_window_painting_and_can_be_cancell
     window, tmp_path, monkeypatch, errors
 ):
     calls: list[float] = []
-    monkeypatch.setattr(rollouts_controller, "open_rollouts", slow_reader(8.0, calls))
+    monkeypatch.setattr(rollouts, "open_rollouts", slow_reader(8.0, calls))
     seen = {}
     ticks = []
     heartbeat = QTimer(window)
