@@ -45,7 +45,6 @@ from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workben
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
-from grpo_desktop.views.reward_panel import RewardPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
 from grpo_desktop.window.memory_trim import MemoryTrim
@@ -54,6 +53,7 @@ from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
 
 if TYPE_CHECKING:  # loaded on first use, as is the shortcuts dialog: the first screen shows neither
+    from grpo_desktop.views.reward_panel import RewardPanel
     from grpo_desktop.window.compare_page import CompareView
 
 APP_NAME = "GRPO Desktop"
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
 
         self.math_panel = MathPanel(theme)
         self.ppo_panel = PpoPanel(theme)
-        self.reward_panel = RewardPanel(theme)
+        self.reward_panel: RewardPanel | None = None  # built when its tab is first shown
         self.group_size_spin = self._make_group_size_spin()
         self.convention_combo = self._make_convention_combo()
         self.pages = QStackedWidget(objectName="pages")
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explain_tabs.addTab(ppo_scroll, "One model, not four")
         reward_scroll = QScrollArea(objectName="rewardScroll")
-        reward_scroll.setWidget(self.reward_panel)
+        self.reward_scroll = reward_scroll
         reward_scroll.setWidgetResizable(True)
         reward_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explain_tabs.addTab(reward_scroll, "Rewards")
@@ -496,15 +496,6 @@ class MainWindow(QMainWindow):
         self.explain_tabs.currentChanged.connect(
             lambda _tab: self._show_rewards(workbench.lab.snapshot)
         )
-        self.reward_panel.weight_requested.connect(
-            lambda name, weight: workbench.set_reward_weight(name, weight, workbench.lab)
-        )
-        self.reward_panel.weights_requested.connect(
-            lambda weights: workbench.set_reward_weights(weights, workbench.lab)
-        )
-        self.reward_panel.by_hand_requested.connect(
-            lambda on: workbench.set_by_hand(on, workbench.lab)
-        )
         workbench.lab.problem_changed.connect(self._update_title)
         self.math_panel.show_snapshot(workbench.lab.snapshot)
         workbench.convention_changed.connect(self._show_convention)
@@ -761,7 +752,24 @@ class MainWindow(QMainWindow):
         """The Rewards tab follows the lab while it is the tab shown (a click costs it nothing
         otherwise)."""
         if self.explain_tabs.currentIndex() == EXPLANATION_TABS.index("rewards"):
-            self.reward_panel.show_snapshot(snapshot)
+            self._reward_panel().show_snapshot(snapshot)
+
+    def _reward_panel(self) -> RewardPanel:
+        """The Rewards tab's panel, built the first time the tab shows (start-up skips it)."""
+        if self.reward_panel is None:
+            from grpo_desktop.views.reward_panel import RewardPanel
+
+            workbench = self.workbench
+            panel = self.reward_panel = RewardPanel(self.theme)
+            panel.weight_requested.connect(
+                lambda name, weight: workbench.set_reward_weight(name, weight, workbench.lab)
+            )
+            panel.weights_requested.connect(
+                lambda weights: workbench.set_reward_weights(weights, workbench.lab)
+            )
+            panel.by_hand_requested.connect(lambda on: workbench.set_by_hand(on, workbench.lab))
+            self.reward_scroll.setWidget(panel)
+        return self.reward_panel
 
     def _show_view(self, view: str, animate: bool) -> None:
         checked = view == "advantage"
@@ -864,7 +872,8 @@ class MainWindow(QMainWindow):
             page.set_theme(theme)
         self.math_panel.set_theme(theme)
         self.ppo_panel.set_theme(theme)
-        self.reward_panel.set_theme(theme)
+        if self.reward_panel is not None:
+            self.reward_panel.set_theme(theme)
         self.rollouts.set_theme(theme)
         if self.lessons is not None:
             self.lessons.set_theme(theme)

@@ -11,21 +11,19 @@ import html
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
-from grpo_desktop.core.scenario import (
-    SCENARIO_SUFFIX,
-    Scenario,
-    ScenarioError,
-    load_scenario,
-    save_scenario,
-)
 from grpo_desktop.model.settings import AppSettings, recent_file_key
 from grpo_desktop.model.workbench import Workbench
 
+if TYPE_CHECKING:  # the scenario reader and writer load with the first Open or Save
+    from grpo_desktop.core.scenario import Scenario
+
+SCENARIO_SUFFIX = ".grpo.json"  # core.scenario's; a test keeps the two the same
 FILE_FILTER = f"GRPO scenarios (*{SCENARIO_SUFFIX});;All files (*)"
 
 
@@ -167,6 +165,8 @@ class ScenarioFiles(QObject):
 
     def open_path(self, path: str | Path) -> bool:
         """Load a scenario; on failure say why and leave the lab exactly as it was."""
+        from grpo_desktop.core.scenario import ScenarioError, load_scenario
+
         try:
             scenario = load_scenario(path)
         except ScenarioError as error:
@@ -204,6 +204,8 @@ class ScenarioFiles(QObject):
         if _is_read_only(path) and not self.ask_replace_read_only(path):
             return False
         try:
+            from grpo_desktop.core.scenario import save_scenario
+
             save_scenario(self.workbench.current_scenario(), path)
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error

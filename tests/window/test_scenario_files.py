@@ -120,3 +120,10 @@ def test_opening_a_named_pipe_says_why_instead_of_freezing(files, tmp_path):
     assert not worker.is_alive(), "File ▸ Open blocked on a FIFO"
     assert result == [False]
     assert files.errors == ["pipe.grpo.json: is a named pipe (FIFO), not a scenario file"]
+
+
+def test_the_file_dialogs_suffix_is_the_scenario_formats():
+    from grpo_desktop.core import scenario
+    from grpo_desktop.window import scenario_files
+
+    assert scenario_files.SCENARIO_SUFFIX == scenario.SCENARIO_SUFFIX
