@@ -132,15 +132,6 @@ MAX_TITLE_CHARS = 200
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
-_OPTIONAL = (
-    "title",
-    "sample_seed",
-    "workspace",
-    "update",
-    "training",
-    "reward_weights",
-    "scores",
-)
 _WRITTEN_WHEN_SET = ("workspace", "update", "training", "reward_weights", "scores")
 #: Field order in saved files (and in the "allowed" list of error messages).
 _FIELDS = (

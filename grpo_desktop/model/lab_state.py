@@ -7,7 +7,7 @@ It is the only caller of ``core`` and of the checker (DESIGN §2). Every change 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -143,30 +143,14 @@ class LabState(QObject):
 
     def set_weights(self, weights: RewardWeights) -> None:
         """Weigh the reward functions (TRL's ``reward_weights``) for every card."""
-        self._apply(
-            self._problem,
-            self._correct,
-            self._convention,
-            self._sample_seed,
-            weights,
-            self._scores,
-            self._recorded,
-        )
+        self._change(weights=weights)
 
     def set_by_hand(self, by_hand: bool) -> None:
         """Continuous mode on: each card keeps its reward as a score to drag; off: computed."""
         scores = self._snapshot.rewards if by_hand else None
         if by_hand and self._scores is not None:
             scores = self._scores
-        self._apply(
-            self._problem,
-            self._correct,
-            self._convention,
-            self._sample_seed,
-            self._weights,
-            scores,
-            self._recorded,
-        )
+        self._change(scores=scores)
 
     def set_score(self, index: int, score: float) -> None:
         """Set one card's reward by hand (continuous mode starts if it was off)."""
@@ -174,15 +158,7 @@ class LabState(QObject):
         value = check_score(score)
         scores = list(self._scores if self._scores is not None else self._snapshot.rewards)
         scores[index] = value
-        self._apply(
-            self._problem,
-            self._correct,
-            self._convention,
-            self._sample_seed,
-            self._weights,
-            tuple(scores),
-            self._recorded,
-        )
+        self._change(scores=tuple(scores))
 
     def toggle(self, index: int) -> None:
         self.set_correct(index, not self._correct[index])
@@ -196,15 +172,7 @@ class LabState(QObject):
     def set_convention(self, convention: str | core.Convention) -> None:
         """Only the workbench calls this, for every lab at once: one convention on screen."""
         chosen = core.get_convention(convention)  # a readable ValueError for a bad name
-        self._apply(
-            self._problem,
-            self._correct,
-            chosen,
-            self._sample_seed,
-            self._weights,
-            self._scores,
-            self._recorded,
-        )
+        self._change(convention=chosen)
 
     def apply_preset(self, key: str) -> None:
         preset = get_preset(key)
@@ -259,6 +227,20 @@ class LabState(QObject):
                 for i, flag in enumerate(correct)
             )
         self._apply(problem, correct, self._convention, seed, self._weights, scores, None)
+
+    def _change(self, **changes: Any) -> None:
+        """:meth:`_apply` with everything not named in ``changes`` as it is now."""
+        current: dict[str, Any] = {
+            "problem": self._problem,
+            "correct": self._correct,
+            "convention": self._convention,
+            "seed": self._sample_seed,
+            "weights": self._weights,
+            "scores": self._scores,
+            "recorded": self._recorded,
+        }
+        current.update(changes)
+        self._apply(**current)
 
     def _apply(
         self,
