@@ -106,3 +106,28 @@ def write_trl(
     path = folder / f"completions_{step:05d}.parquet"
     pq.write_table(pa.table(columns), path, row_group_size=row_group_size)
     return path
+
+
+def recorded(rewards=(1.0, 0.0, 1.0), texts=None, **fields):
+    """A run's group as the lab holds it (``core.recorded_group.RecordedGroup``): a verl group by
+    default, one answer per reward, the reward logged as ``score``; ``fields`` override any."""
+    from grpo_desktop.core.recorded_group import RecordedGroup
+
+    rewards = tuple(float(r) for r in rewards)
+    values = {
+        "run_format": "verl",
+        "file_name": "7.jsonl",
+        "step": 7,
+        "group_index": 0,
+        "group_count": 3,
+        "prompt": "What is <b>2</b> + 2?",
+        "answer_key": "4",
+        "texts": tuple(
+            texts or (f"answer {i}: {'4' if r else '5'}" for i, r in enumerate(rewards))
+        ),
+        "rewards": rewards,
+        "components": (("score", rewards),),
+        "logged_advantages": None,
+    }
+    values.update(fields)
+    return RecordedGroup(**values)

@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+from rollout_files import recorded
 
 from grpo_desktop.core.lab_memento import LabMemento
 from grpo_desktop.core.lab_rewards import RewardWeights
@@ -93,10 +94,7 @@ def test_a_runs_group_comes_back_with_its_texts_rewards_and_missing_components()
     ],
 )
 def test_bad_reward_fields_are_one_message_naming_the_field(tmp_path, change, message):
-    group = RecordedGroup(**{**GROUP.__dict__, "texts": ("a", "b", "c", "d"),
-                             "rewards": (1.0, 0.0, 1.0, 0.0),
-                             "components": (("score", (1.0, 0.0, 1.0, 0.0)),),
-                             "logged_advantages": None})  # fmt: skip
+    group = recorded((1.0, 0.0, 1.0, 0.0), group_index=3, group_count=8)
     document = json.loads(
         scenario_to_json(
             scenario_of(LabMemento(group.problem(), (True,) * 4, None, recorded=group))
@@ -112,8 +110,7 @@ def test_bad_reward_fields_are_one_message_naming_the_field(tmp_path, change, me
 
 def test_a_scenario_too_large_to_read_back_is_refused_and_nothing_is_written(tmp_path):
     huge = "\x01" * 30_000  # each control character becomes six characters of JSON
-    group = RecordedGroup(**{**GROUP.__dict__, "texts": (huge,) * 64, "rewards": (1.0,) * 64,
-                             "components": (), "logged_advantages": None})  # fmt: skip
+    group = recorded((1.0,) * 64, texts=(huge,) * 64)
     scenario = scenario_of(LabMemento(group.problem(), (True,) * 64, None, recorded=group))
     target = tmp_path / "big.grpo.json"
     with pytest.raises(ScenarioError, match="more than a scenario may be"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rollout_files import recorded
 
 from grpo_desktop.core.lab_limits import parse_reward_pattern
 from grpo_desktop.core.presets import PRESETS
@@ -178,20 +179,9 @@ def test_a_memento_restores_weights_scores_and_a_runs_group(state):
 
 
 def _recorded(rewards=(1.0, 0.25, 0.0)):
-    from grpo_desktop.core.recorded_group import RecordedGroup
-
-    return RecordedGroup(
-        run_format="verl",
-        file_name="7.jsonl",
-        step=7,
-        group_index=2,
-        group_count=5,
-        prompt="What is <b>2</b> + 2?",
-        answer_key="4",
-        texts=tuple(f"answer {i}: {'4' if r else '5'}" for i, r in enumerate(rewards)),
-        rewards=tuple(rewards),
-        components=(("score", tuple(rewards)), ("acc", tuple(float(r > 0) for r in rewards))),
-        logged_advantages=None,
+    acc = tuple(float(r > 0) for r in rewards)
+    return recorded(
+        rewards, group_index=2, group_count=5, components=(("score", rewards), ("acc", acc))
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rollout_files import recorded
 
 from grpo_desktop.core import convention_names
 from grpo_desktop.core.lessons import get_lesson
@@ -272,12 +273,12 @@ def test_spinning_one_weight_is_one_undo_step(workbench):
 
 
 def test_a_runs_group_opens_in_the_lab_as_one_step_and_its_cards_do_not_toggle(workbench):
-    from grpo_desktop.core.recorded_group import RecordedGroup
-
-    group = RecordedGroup(
-        "trl", "completions_00003.parquet", 3, 0, 1, "p", None, ("a", "b"), (0.5, 1.5),
-        (("accuracy_reward", (0.0, 1.0)), ("format_reward", (0.5, 0.5))), (-0.7, 0.7),
-    )  # fmt: skip
+    group = recorded(
+        (0.5, 1.5),
+        run_format="trl",
+        components=(("accuracy_reward", (0.0, 1.0)), ("format_reward", (0.5, 0.5))),
+        logged_advantages=(-0.7, 0.7),
+    )
     workbench.set_workspace(COMPARE)
     workbench.open_recorded_group(group)
     assert workbench.workspace == LAB and workbench.lab.recorded == group
@@ -300,13 +301,9 @@ def test_a_lesson_step_starts_from_the_checkers_plain_rewards(workbench):
 
 
 def test_a_runs_group_and_hand_set_rewards_survive_save_and_open(workbench, tmp_path):
-    from grpo_desktop.core.recorded_group import RecordedGroup
     from grpo_desktop.core.scenario import load_scenario, save_scenario
 
-    group = RecordedGroup(
-        "verl", "3.jsonl", 3, 1, 2, "What is 6 × 7?", "42", ("42", "41", "It is 42"),
-        (1.0, 0.0, 1.0), (("score", (1.0, 0.0, 1.0)),), None,
-    )  # fmt: skip
+    group = recorded((1.0, 0.0, 1.0), texts=("42", "41", "It is 42"), prompt="What is 6 × 7?")
     workbench.open_recorded_group(group)
     workbench.set_score(1, 0.4)
     path = tmp_path / "run.grpo.json"

@@ -5,9 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QPlainTextEdit
+from rollout_files import recorded
 from test_main_window import card, stat
-
-from grpo_desktop.core.recorded_group import RecordedGroup
 
 
 def show_rewards_tab(window) -> None:
@@ -52,9 +51,9 @@ def test_ctrl_shift_r_turns_on_continuous_mode_and_a_drag_moves_one_reward(qtbot
 
 def test_a_runs_group_shows_its_origin_prompt_and_keeps_its_size(qtbot, window):
     prompt = "<b>System</b>: be brief.\n" * 40 + "What is 2 + 2?"
-    group = RecordedGroup(
-        "verl", "12.jsonl", 12, 0, 3, prompt, None, ("four: 4", "five: 5", "4"), (1.0, 0.0, 1.0),
-        (("score", (1.0, 0.0, 1.0)),), None,
+    group = recorded(
+        (1.0, 0.0, 1.0), texts=("four: 4", "five: 5", "4"), file_name="12.jsonl", step=12,
+        prompt=prompt, answer_key=None,
     )  # fmt: skip
     window.workbench.open_recorded_group(group)
     QApplication.processEvents()
