@@ -15,7 +15,8 @@ Medians, and the app / bare ratios of ``paint``, ``exit`` and ``cpu``.
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set. Python compiles the app's
 sources on every run when PYTHONDONTWRITEBYTECODE is set (pyqtgraph ships compiled): the
-``import`` line shows that cost.
+``import`` line shows that cost. ``--compiled`` measures both programs byte-compiled instead, as
+an installed app runs (pip compiles the package when it installs it).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -75,11 +77,16 @@ APP = (
 )
 
 
-def run(code: str) -> dict[str, float]:
+def run(code: str, env: dict[str, str] | None = None) -> dict[str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.time()
     done = subprocess.run(
-        [sys.executable, "-c", code], check=True, timeout=120, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        check=True,
+        timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
     )
     end = time.time()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -97,19 +104,31 @@ def run(code: str) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="runs of each window, interleaved")
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="both programs byte-compiled, as an installed app runs (pip compiles the package): "
+        "the warm-up runs write bytecode to a temporary folder the measured runs read",
+    )
     args = parser.parse_args()
-    run(BARE)  # warm the OS file cache for both
-    run(APP)
+    env = None
+    if args.compiled:
+        env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="bench-startup-pycache-")
+    run(BARE, env)  # warm the OS file cache for both (and, --compiled, write the bytecode)
+    run(APP, env)
     bare: list[dict[str, float]] = []
     app: list[dict[str, float]] = []
     for _ in range(args.runs):
-        bare.append(run(BARE))
-        app.append(run(APP))
+        bare.append(run(BARE, env))
+        app.append(run(APP, env))
 
     def median(runs: list[dict[str, float]], key: str) -> float:
         return statistics.median(r[key] for r in runs)
 
-    print(f"start-up, median of {args.runs} interleaved runs (ms):")
+    compiled = ", byte-compiled" if args.compiled else ""
+    print(f"start-up, median of {args.runs} interleaved runs{compiled} (ms):")
     print(f"  {'':28}{'bare':>8}{'app':>8}{'ratio':>8}")
     labels = {"paint": "spawn to first paint", "exit": "spawn to process end", "cpu": "CPU time"}
     for key, label in labels.items():
