@@ -33,9 +33,12 @@ X_RANGE = (-0.02, 1.02)
 Y_RANGE = (-0.03, 1.08)
 
 
-def caption_text(focus_label: str, group_size: int, drawn: bool, started: bool = True) -> str:
+def caption_text(
+    focus_label: str, group_size: int, drawn: bool, started: bool = True, weighted: bool = False
+) -> str:
     """What the dots are, and (once the run has moved them) why easy problems stop teaching:
-    before the first step the caption asks nothing away, so a class can predict first."""
+    before the first step the caption asks nothing away, so a class can predict first.
+    ``weighted``: the run's reward is more than right/wrong, which the curves do not count."""
     curve = (
         f"The thick curve is this run's G\u00a0=\u00a0{group_size}."  # never split at the end
         if drawn
@@ -43,9 +46,13 @@ def caption_text(focus_label: str, group_size: int, drawn: bool, started: bool =
     )
     if not started:
         return f"Dots: each problem's pass rate under {focus_label}. {curve}"
+    if weighted:
+        why = "where only format or partial credit still tells their right answers apart"
+    else:
+        why = "their groups are all right and teach nothing"
     return (
         f"Dots: each problem's pass rate under {focus_label}; easy problems slide off the right "
-        f"edge: their groups are all right and teach nothing. {curve}"
+        f"edge: {why}. {curve}"
     )
 
 
@@ -84,6 +91,7 @@ class FrontierPlot(QWidget):
         self._focus: str | None = None
         self._focus_label = ""
         self._started = True  # whether the run has taken a step (the caption explains then)
+        self._weighted = False  # the run's reward is more than the checker's right/wrong
         self._dots: tuple[FrontierDot, ...] = ()
         self._dot_xy: tuple[np.ndarray, np.ndarray] | None = None
         self._curves_key: tuple[int, ...] | None = None
@@ -141,9 +149,15 @@ class FrontierPlot(QWidget):
             self._run_size = run_size
             self._draw_curves(snapshot)
         started = snapshot.steps_done > 0
-        if snapshot.focus != self._focus or started != self._started:
+        weighted = not snapshot.config.reward_weights.plain
+        if (
+            snapshot.focus != self._focus
+            or started != self._started
+            or weighted != self._weighted
+        ):
             self._focus = snapshot.focus
             self._started = started
+            self._weighted = weighted
             info = ALGORITHM_INFO.get(snapshot.focus)
             self._focus_label = info.label if info is not None else snapshot.focus
             self._restyle_dots()
@@ -224,7 +238,9 @@ class FrontierPlot(QWidget):
 
     def _set_caption(self) -> None:
         drawn = self._run_size in self._sizes
-        text = caption_text(self._focus_label, self._run_size or 0, drawn, self._started)
+        text = caption_text(
+            self._focus_label, self._run_size or 0, drawn, self._started, self._weighted
+        )
         self.caption.setText(text)
         self.setAccessibleDescription(text)
 

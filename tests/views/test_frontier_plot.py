@@ -170,3 +170,10 @@ def test_before_the_first_step_the_caption_gives_nothing_away():
     fresh.step()
     frontier.show_snapshot(build_training_snapshot(fresh))
     assert "slide off the right edge" in frontier.caption_text()
+
+
+def test_with_a_format_reward_the_caption_says_right_answers_can_still_differ():
+    started = caption_text("GRPO", 8, drawn=True, weighted=True)
+    assert "only format or partial credit still tells their right answers apart" in started
+    assert "teach nothing" not in started
+    assert "teach nothing" in caption_text("GRPO", 8, drawn=True)
