@@ -51,6 +51,7 @@ from grpo_desktop.window.memory_trim import MemoryTrim
 from grpo_desktop.window.rollouts_controller import RolloutsController
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
+from grpo_desktop.window.status_line import StatusLine
 
 if TYPE_CHECKING:  # loaded on first use, as is the shortcuts dialog: the first screen shows neither
     from grpo_desktop.views.reward_panel import RewardPanel
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         # The Update and Training workspaces, each built the first time it is shown.
         self._workspace_pages: dict[str, QWidget] = {}
         self._shown_once = False
+        self.setStatusBar(StatusLine(self))  # a long hint is cut with "…", never covered
         self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
