@@ -15,8 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.training import ALGORITHM_INFO, ALGORITHMS, METRICS, TrainingConfig
 from grpo_desktop.core.training_snapshot import TrainingSnapshot
+from grpo_desktop.views.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.fonts import scaled_font
 
 __all__ = ["DEFAULT_SPEED", "PAUSE_TEXT", "PLAY_TEXT", "TrainingControls"]
@@ -42,8 +42,6 @@ __all__ = ["DEFAULT_SPEED", "PAUSE_TEXT", "PLAY_TEXT", "TrainingControls"]
 PLAY_TEXT = "▶ Play"
 PAUSE_TEXT = "❚❚ Pause"
 DEFAULT_SPEED = 30  # steps per second while playing
-BESIDE = "beside"  # each label left of its field, two settings per row
-ABOVE = "above"  # each label over its field: the form for a narrow column
 
 PLAY_TIP = "Play the run step after step at the chosen speed (pause to look closer)"
 PAUSE_TIP = "Pause the run: the charts stay where they are"
@@ -99,7 +97,7 @@ def _combo(name: str) -> QComboBox:
     return combo
 
 
-class TrainingControls(QWidget):
+class TrainingControls(AdaptiveForm):
     """Playback, the run's settings, the algorithms to compare and what the charts show."""
 
     play_requested = Signal(bool)  # True: play; False: pause
@@ -111,7 +109,7 @@ class TrainingControls(QWidget):
     focus_requested = Signal(str)  # an algorithm name, for the frontier's dots
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(5, parent)
         self.setObjectName("trainingControls")
         self.setAccessibleName("Training controls")
         self._theme = theme
@@ -187,7 +185,6 @@ class TrainingControls(QWidget):
         self.focus_combo.setAccessibleName("Frontier dots' algorithm")
         self.focus_combo.setToolTip(FOCUS_TIP)
 
-        self.labels: dict[str, QLabel] = {}
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.setSpacing(6)
@@ -216,12 +213,6 @@ class TrainingControls(QWidget):
         )
         self.algorithms_label.setBuddy(self.algorithm_boxes[ALGORITHMS[0]])
 
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(4, 4, 4, 4)
-        self._grid.setHorizontalSpacing(6)
-        self._grid.setVerticalSpacing(5)
-        self._mode = ""
-        self._side_width = 0
         self._arrange(BESIDE)
 
         order = (
@@ -352,49 +343,9 @@ class TrainingControls(QWidget):
     def speed(self) -> int:
         return self.speed_spin.value()
 
-    def layout_mode(self) -> str:
-        """``"beside"``: labels left of their fields; ``"above"``: over them (a narrow column)."""
-        return self._mode
-
-    def beside_width(self) -> int:
-        """The narrowest width at which each label fits beside its field."""
-        return self._side_width
-
     # ------------------------------------------------------------------------------ internals
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._arrange(BESIDE if event.size().width() >= self._side_width else ABOVE)
-
-    def changeEvent(self, event: QEvent) -> None:  # Qt override
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._measure()
-
-    def _measure(self) -> None:
-        """Find the width that labels beside fields need; narrower, they go above the fields."""
-        mode = self._mode
-        self._arrange(BESIDE)
-        self._grid.invalidate()
-        self._side_width = self._grid.minimumSize().width()
-        self._arrange(ABOVE)
-        self._grid.invalidate()
-        self.setMinimumWidth(self._grid.minimumSize().width())
-        self._arrange(mode or BESIDE)
-        if self.width() > 0 and self.isVisible():
-            self._arrange(BESIDE if self.width() >= self._side_width else ABOVE)
-
-    def _arrange(self, mode: str) -> None:
-        """Lay the form out with each label beside its field or above it."""
-        if mode == self._mode:
-            return
-        self._mode = mode
-        grid = self._grid
-        for index in reversed(range(grid.count())):
-            grid.takeAt(index)
-        for row in range(grid.rowCount()):
-            grid.setRowStretch(row, 0)
-        beside = mode == BESIDE
+    def _place(self, grid: QGridLayout, beside: bool) -> int:
         grid.addLayout(self._buttons, 0, 0, 1, 4)
         # The speed sits beside the progress bar: both are about playing, not the run's settings.
         label, field = self._speed_pair
@@ -408,16 +359,7 @@ class TrainingControls(QWidget):
             grid.addWidget(field, 2, 0, 1, 2)
             grid.addWidget(self.progress, 2, 2, 1, 2)
             row = 3
-        # Two settings per row, left then right: the order a reader (and Tab) goes through.
-        for pair in self._pairs:
-            for side, (label, field) in enumerate(pair):
-                if beside:
-                    grid.addWidget(label, row, 2 * side)
-                    grid.addWidget(field, row, 2 * side + 1)
-                else:
-                    grid.addWidget(label, row, 2 * side, 1, 2)
-                    grid.addWidget(field, row + 1, 2 * side, 1, 2)
-            row += 1 if beside else 2
+        row = self._place_pairs(grid, self._pairs, row, beside)
         grid.addWidget(self.algorithms_label, row, 0, 1, 4)
         row += 1
         for index, box in enumerate(self.algorithm_boxes.values()):
@@ -432,16 +374,7 @@ class TrainingControls(QWidget):
                 grid.addWidget(label, row, 0, 1, 4)
                 grid.addWidget(field, row + 1, 0, 1, 4)
                 row += 2
-        for column, stretch in enumerate((0, 1, 0, 1) if beside else (1, 1, 1, 1)):
-            grid.setColumnStretch(column, stretch)
-        grid.setRowStretch(row, 1)  # a tall column keeps the form at the top
-
-    def _label(self, text: str, field: QWidget) -> QLabel:
-        label = QLabel(text)
-        label.setBuddy(field)  # its mnemonic (Alt + the underlined letter) focuses the field
-        label.setToolTip(field.toolTip())
-        self.labels[field.objectName()] = label
-        return label
+        return row
 
     def _request(self, field_name: str, value: object) -> None:
         """Ask for the shown config with ``field_name`` changed (nothing if unchanged)."""

@@ -12,14 +12,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
     QDoubleSpinBox,
     QGridLayout,
-    QLabel,
     QPushButton,
     QSizePolicy,
     QSpinBox,
@@ -28,12 +26,11 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import PresetInfo, UpdateSettings, UpdateSnapshot
+from grpo_desktop.views.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.fonts import scaled_font
 
 __all__ = ["UpdateControls"]
 
-BESIDE = "beside"  # each label left of its field, two settings per row
-ABOVE = "above"  # each label over its field: the form for a narrow column
 
 EPS_LOW_TIP = (
     "Lower clip ε_low: the ratio may fall to 1 − ε_low before a pushed-down token's gradient is cut"
@@ -88,7 +85,7 @@ def _combo(name: str) -> QComboBox:
     return combo
 
 
-class UpdateControls(QWidget):
+class UpdateControls(AdaptiveForm):
     """Every Update setting as a labelled control, plus the Length bias and Clip-higher demos."""
 
     settings_requested = Signal(object)  # UpdateSettings: the shown settings with one change
@@ -96,7 +93,7 @@ class UpdateControls(QWidget):
     clip_higher_requested = Signal()
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(6, parent)
         self.setObjectName("updateControls")
         self.setAccessibleName("Update settings")
         self._theme = theme
@@ -140,11 +137,6 @@ class UpdateControls(QWidget):
         self.clip_higher_button = QPushButton("&Clip-higher", objectName="clipHigherButton")
         self.clip_higher_button.setToolTip(CLIP_HIGHER_TIP)
 
-        self.labels: dict[str, QLabel] = {}
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(4, 4, 4, 4)
-        self._grid.setHorizontalSpacing(6)
-        self._grid.setVerticalSpacing(6)
         # Mnemonics (Alt + letter) avoid the menu bar's: File, Edit, View, Presets, Lesson, Help.
         self._wide = (
             (self._label("L&oss", self.preset_combo), self.preset_combo),
@@ -160,8 +152,6 @@ class UpdateControls(QWidget):
                 (("Lea&rning rate", self.learning_rate_spin),),
             )
         )
-        self._mode = ""
-        self._side_width = 0  # the narrowest width with each label beside its field
         self._arrange(BESIDE)
 
         order = (*self.fields(), self.length_bias_button, self.clip_higher_button)
@@ -266,76 +256,17 @@ class UpdateControls(QWidget):
         """The settings last shown (what a request changes one field of)."""
         return self._settings
 
-    def layout_mode(self) -> str:
-        """``"beside"``: labels left of their fields; ``"above"``: over them (a narrow column)."""
-        return self._mode
-
-    def beside_width(self) -> int:
-        """The narrowest width at which each label fits beside its field (the compact form)."""
-        return self._side_width
-
     # ------------------------------------------------------------------------------ internals
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._arrange(BESIDE if event.size().width() >= self._side_width else ABOVE)
-
-    def changeEvent(self, event: QEvent) -> None:  # Qt override
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._measure()
-
-    def _measure(self) -> None:
-        """Find the width that labels beside fields need; narrower, they go above the fields."""
-        mode = self._mode
-        self._arrange(BESIDE)
-        self._grid.invalidate()
-        self._side_width = self._grid.minimumSize().width()
-        self._arrange(ABOVE)
-        self._grid.invalidate()
-        self.setMinimumWidth(self._grid.minimumSize().width())
-        self._arrange(mode or BESIDE)
-        if self.width() > 0 and self.isVisible():
-            self._arrange(BESIDE if self.width() >= self._side_width else ABOVE)
-
-    def _arrange(self, mode: str) -> None:
-        """Lay the form out with each label beside its field or above it."""
-        if mode == self._mode:
-            return
-        self._mode = mode
-        grid = self._grid
-        for index in reversed(range(grid.count())):
-            grid.takeAt(index)
-        for row in range(grid.rowCount()):
-            grid.setRowStretch(row, 0)
-        beside = mode == BESIDE
-        # Four columns either way. Beside: label, field, label, field. Above: each setting
-        # spans two equal columns under its label; a preset's label keeps the first column.
+    def _place(self, grid: QGridLayout, beside: bool) -> int:
+        # A preset's label keeps the first column; its field spans the other three.
         for row, (label, field) in enumerate(self._wide):
             grid.addWidget(label, row, 0)
             grid.addWidget(field, row, 1, 1, 3)
-        row = len(self._wide)
-        for pair in self._pairs:
-            for side, (label, field) in enumerate(pair):
-                if beside:
-                    grid.addWidget(label, row, 2 * side)
-                    grid.addWidget(field, row, 2 * side + 1)
-                else:
-                    grid.addWidget(label, row, 2 * side, 1, 2)
-                    grid.addWidget(field, row + 1, 2 * side, 1, 2)
-            row += 1 if beside else 2
+        row = self._place_pairs(grid, self._pairs, len(self._wide), beside)
         grid.addWidget(self.length_bias_button, row, 0, 1, 2)
         grid.addWidget(self.clip_higher_button, row, 2, 1, 2)
-        for column, stretch in enumerate((0, 1, 0, 1) if beside else (1, 1, 1, 1)):
-            grid.setColumnStretch(column, stretch)
-        grid.setRowStretch(row + 1, 1)  # a tall column keeps the form at the top
-
-    def _label(self, text: str, field: QWidget) -> QLabel:
-        label = QLabel(text)
-        label.setBuddy(field)  # its mnemonic (Alt + the underlined letter) focuses the field
-        label.setToolTip(field.toolTip())
-        self.labels[field.objectName()] = label
-        return label
+        return row + 1
 
     def _enable(self, field: QWidget, enabled: bool, tip: str) -> None:
         """Enable or disable a field and its label; a disabled one's tooltip says why."""
