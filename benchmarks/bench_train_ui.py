@@ -24,10 +24,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+from measure import key_waits, percentile
 
 
 def main() -> None:
@@ -36,8 +33,7 @@ def main() -> None:
     parser.add_argument("--speed", type=int, default=60, help="training steps per second")
     args = parser.parse_args()
 
-    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
     from grpo_desktop.core.training import TrainingConfig
@@ -66,24 +62,7 @@ def main() -> None:
     plot = page.charts.plots()[0]
     plot.viewport().installEventFilter(stamp)
 
-    waits: list[float] = []
-    sent: list[float] = []
-
-    class KeyProbe(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_F24 and sent:
-                waits.append(time.perf_counter() - sent.pop())
-                return True
-            return False
-
-    probe = KeyProbe()
-    window.installEventFilter(probe)
-
-    def send_key() -> None:
-        sent.append(time.perf_counter())
-        app.postEvent(
-            window, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_F24, Qt.KeyboardModifier.NoModifier)
-        )
+    waits, send_key = key_waits(app, window)
 
     keys = QTimer()
     keys.setInterval(100)

@@ -27,6 +27,8 @@ from dataclasses import replace
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from measure import percentile
+
 GROUP_SIZE = 16
 FRAME_MS = 1000 / 60
 
@@ -54,11 +56,6 @@ def long_problem():
         group_size=GROUP_SIZE,
         preset_rewards=(1, 0) * (GROUP_SIZE // 2),
     )
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def report(label: str, times: list[float], baseline: float) -> None:

@@ -1,0 +1,45 @@
+"""What several benchmarks measure the same way: percentiles, and how long a key press waits.
+
+Imported by the scripts beside it (``python benchmarks/bench_….py`` puts this folder on the path).
+Qt is imported inside :func:`key_waits`, so scripts that spawn processes before loading Qt can
+still use :func:`percentile`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` of the sorted values (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def key_waits(app: Any, window: Any) -> tuple[list[float], Any]:
+    """Time key presses posted to ``window``: returns the list the waits (seconds) go into, and
+    a function that posts one press. F24 is used: no shortcut of the app listens to it."""
+    from PySide6.QtCore import QEvent, QObject, Qt
+    from PySide6.QtGui import QKeyEvent
+
+    waits: list[float] = []
+    sent: list[float] = []
+
+    class KeyProbe(QObject):
+        def eventFilter(self, obj, event):  # Qt override
+            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_F24 and sent:
+                waits.append(time.perf_counter() - sent.pop())
+                return True
+            return False
+
+    probe = KeyProbe(window)  # lives as long as the window
+    window.installEventFilter(probe)
+
+    def send_key() -> None:
+        sent.append(time.perf_counter())
+        app.postEvent(
+            window, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_F24, Qt.KeyboardModifier.NoModifier)
+        )
+
+    return waits, send_key
