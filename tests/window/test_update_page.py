@@ -9,45 +9,15 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QApplication, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
+from workspaces import (
+    assert_showing,
+    ctrl,
+    workspace_button,
+)
 
 from grpo_desktop.model.workbench import COMPARE, LAB, UPDATE
 from grpo_desktop.window.main_window import MainWindow
-
-CONTROL = Qt.KeyboardModifier.ControlModifier
-
-
-def ctrl(qtbot, window: MainWindow, key: Qt.Key) -> None:
-    qtbot.keyClick(window, key, CONTROL)
-
-
-def on_screen(window: MainWindow) -> str:
-    """Which workspace the window shows, read from the page stack (not the model)."""
-    page = window.pages.currentWidget()
-    if page is window.lab_page:
-        return LAB
-    if page.objectName() == "updateView":
-        assert page is window.update_page
-        return UPDATE
-    if page.objectName() == "compareScroll":
-        assert page is window.compare_page
-        return COMPARE
-    raise AssertionError(f"unknown page {page.objectName()!r}")
-
-
-def checked_workspaces(window: MainWindow) -> list[str]:
-    return [action.text() for action in window.workspace_actions if action.isChecked()]
-
-
-def assert_showing(window: MainWindow, workspace: str) -> None:
-    assert on_screen(window) == workspace
-    assert window.workbench.workspace == workspace
-    names = {LAB: "Lab", UPDATE: "Update step", COMPARE: "Easy vs hard, side by side"}
-    assert checked_workspaces(window) == [names[workspace]], "exactly one workspace is checked"
-    buttons = window.statusBar().findChild(QWidget, "workspaceBar").findChildren(QToolButton)
-    checked = [button.defaultAction().text() for button in buttons if button.isChecked()]
-    assert checked == [names[workspace]], "exactly one workspace button is down"
-    assert ("Update step" in window.windowTitle()) == (workspace == UPDATE)
 
 
 def show_update(qtbot, window: MainWindow):
@@ -55,13 +25,6 @@ def show_update(qtbot, window: MainWindow):
     QApplication.processEvents()
     assert_showing(window, UPDATE)
     return window.update_page
-
-
-def workspace_button(window: MainWindow, action_name: str) -> QToolButton:
-    bar = window.statusBar().findChild(QWidget, "workspaceBar")
-    button = bar.findChild(QToolButton, f"{action_name}Button")
-    assert button is not None and button.isVisible(), f"{action_name} button not shown"
-    return button
 
 
 # --- switching workspaces ---------------------------------------------------------------------
