@@ -80,7 +80,10 @@ class StatusLine(QStatusBar):
         self.setToolTip(text if fitted != text else "")
 
     def _on_message_changed(self, text: str) -> None:
-        if not text and not self._fitting:  # cleared, or a timed message went
-            self._full = ""
-            self._until = None
-            self.setToolTip("")
+        if self._fitting:
+            return
+        # Cleared, a timed message gone, or one Qt showed itself (an action's status tip, while
+        # the pointer is over a menu entry): a resize then fits that one, never an old one.
+        self._full = text
+        self._until = None
+        self.setToolTip("")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtWidgets import QLabel, QMainWindow, QStatusBar
 
 from grpo_desktop.window.status_line import StatusLine
 
@@ -49,3 +49,12 @@ def test_a_timed_message_still_goes_and_a_resize_does_not_keep_it(qtbot):
     window.resize(1900, 300)
     qtbot.wait(50)
     assert bar.currentMessage() == ""
+
+
+def test_a_message_qt_shows_itself_is_not_replaced_by_an_older_one_on_resize(qtbot):
+    window, bar = make_window(qtbot, 700)
+    bar.showMessage(LONG)
+    QStatusBar.showMessage(bar, "Undo the last change")  # as Qt does for an action's status tip
+    window.resize(1900, 300)
+    qtbot.wait(20)
+    assert bar.currentMessage() == "Undo the last change"
