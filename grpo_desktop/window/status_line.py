@@ -8,6 +8,7 @@ text as its tooltip, and fits it again when the window is resized.
 
 from __future__ import annotations
 
+import html
 import time
 
 from PySide6.QtCore import Qt
@@ -77,7 +78,9 @@ class StatusLine(QStatusBar):
             super().showMessage(fitted or ("…" if text else ""), timeout)
         finally:
             self._fitting = False
-        self.setToolTip(text if fitted != text else "")
+        # Messages can hold a file's text (a scenario's title): the tooltip shows it as text,
+        # never as rich text Qt would guess from its tags.
+        self.setToolTip(f"<p>{html.escape(text)}</p>" if fitted != text else "")
 
     def _on_message_changed(self, text: str) -> None:
         if self._fitting:

@@ -29,7 +29,13 @@ def test_a_message_too_long_for_its_room_ends_in_an_ellipsis_with_the_whole_text
     shown = bar.currentMessage()
     assert shown.endswith("…") and LONG.startswith(shown[:-1])
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
-    assert bar.toolTip() == LONG and bar.full_message == LONG
+    assert bar.toolTip() == f"<p>{LONG}</p>" and bar.full_message == LONG
+
+
+def test_a_cut_message_from_a_file_shows_its_tags_as_text_on_hover(qtbot):
+    _window, bar = make_window(qtbot, 700)
+    bar.showMessage("Opened lesson.grpo.json: <b>Week 3</b> <img src=x> " + "x" * 200)
+    assert "&lt;b&gt;Week 3&lt;/b&gt; &lt;img src=x&gt;" in bar.toolTip()
 
 
 def test_a_wider_window_shows_the_whole_message_again(qtbot):
