@@ -121,7 +121,10 @@ class AdvantagePlot(pg.PlotItem):
         self._viewbox = self.getViewBox()
         self._viewbox.disableAutoRange()
         self.getAxis("left").enableAutoSIPrefix(False)
-        self.getAxis("left").setStyle(maxTickLevel=1)  # no ruler-like third level of ticks
+        # No ruler-like third level of ticks. The tick labels' margin only grows (per theme, like
+        # the reference label's): a click that turns "−2.5" into "−2" would otherwise narrow the
+        # axis, re-lay out the plot and paint the whole chart a second time.
+        self.getAxis("left").setStyle(maxTickLevel=1, autoReduceTextSpace=False)
         self.getAxis("bottom").enableAutoSIPrefix(False)
         # Card G's number sits 0.6 card from the plot's right edge; let it spill into the margin
         # rather than vanish (our own thinning already keeps tick labels apart).
@@ -349,6 +352,7 @@ class AdvantagePlot(pg.PlotItem):
         self.getAxis("bottom").showLabel(self._card_title)
         self._ref_axis_font = tick_font
         self._reserve_ref_width(self._ref_width_text, reset=True)
+        self.getAxis("left").textWidth = 0  # new tick font: the margin fits it afresh
         # Half a tick label of room above and below, so the ±R tick labels are not cut off.
         pad = math.ceil(QFontMetricsF(tick_font).height() / 2) + 2
         self.setContentsMargins(2, pad, 2, 2)
@@ -583,6 +587,9 @@ class AdvantagePlot(pg.PlotItem):
             return
         self._y_applied = (low, high, height)
         self._viewbox.setYRange(low, high, padding=0)
+        # Move the scene to the new range now, not when the paint starts: the value labels then
+        # re-orient before the paint, which otherwise schedules a second paint of the chart.
+        self._viewbox.updateMatrix()
         self._place_caption()
         self._y_tick_list = self._value_ticks(low, high, height)
         self.getAxis("left").setTicks([self._y_tick_list])
