@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import uuid
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -162,7 +161,7 @@ def user_settings_path() -> Path:
     probe = QSettings(
         QSettings.Format.IniFormat,
         QSettings.Scope.UserScope,
-        f"grpo-desktop-probe-{uuid.uuid4().hex}",
+        f"grpo-desktop-probe-{os.urandom(16).hex()}",
         "probe",
     )
     folder = Path(probe.fileName()).parent.parent

@@ -35,8 +35,6 @@ from grpo_desktop.core.presets import (
     get_preset,
 )
 from grpo_desktop.core.problems import Problem, get_problem
-from grpo_desktop.core.training_config import TrainingConfig, check_training_config
-from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
@@ -46,6 +44,8 @@ if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when f
     from grpo_desktop.core.recorded_group import RecordedGroup
     from grpo_desktop.core.scenario import Scenario
     from grpo_desktop.core.training import SampledGroup
+    from grpo_desktop.core.training_config import TrainingConfig
+    from grpo_desktop.core.update_snapshot import UpdateSettings
 
 LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
@@ -82,8 +82,10 @@ class Workbench(QObject):
         self._workspace = LAB
         self._active = self.lab
         self._advantages_hidden = False
-        self._update_settings = UpdateSettings()
-        self._training_config = TrainingConfig()
+        # The Update and Training workspaces' settings, made (and their modules imported) when
+        # first read: the lab's first paint does not wait for them.
+        self._update_settings: UpdateSettings | None = None
+        self._training_config: TrainingConfig | None = None
         self.next_sample_seed = 1
         self._path: Path | None = None
         self._title = ""  # the scenario file's note for the class, kept when saved back
@@ -110,11 +112,19 @@ class Workbench(QObject):
     @property
     def update_settings(self) -> UpdateSettings:
         """The Update workspace's loss preset, clip range, β, inner steps and learning rate."""
+        if self._update_settings is None:
+            from grpo_desktop.core.update_snapshot import UpdateSettings
+
+            self._update_settings = UpdateSettings()
         return self._update_settings
 
     @property
     def training_config(self) -> TrainingConfig:
         """The Training workspace's run: algorithms, steps, seeds, G, batch, learning rate..."""
+        if self._training_config is None:
+            from grpo_desktop.core.training_config import TrainingConfig
+
+            self._training_config = TrainingConfig()
         return self._training_config
 
     @property
@@ -240,32 +250,34 @@ class Workbench(QObject):
         from grpo_desktop.core.update_settings import check_update_settings
 
         check_update_settings(settings)
-        if settings != self._update_settings:
+        if settings != self.update_settings:
             self.undo_stack.push(
                 commands.SettingsCommand(
-                    self.apply_update_settings, self._update_settings, settings, text
+                    self.apply_update_settings, self.update_settings, settings, text
                 )
             )
 
     def apply_update_settings(self, settings: UpdateSettings) -> None:
         """Put ``settings`` in force now (the settings command's redo and undo)."""
-        if settings != self._update_settings:
+        if settings != self.update_settings:
             self._update_settings = settings
             self.update_settings_changed.emit(settings)
 
     def set_training_config(self, config: TrainingConfig, text: str = "Training settings") -> None:
         """A new run configuration, as one undo step (checked first; the run restarts)."""
+        from grpo_desktop.core.training_config import check_training_config
+
         check_training_config(config)
-        if config != self._training_config:
+        if config != self.training_config:
             self.undo_stack.push(
                 commands.SettingsCommand(
-                    self.apply_training_config, self._training_config, config, text
+                    self.apply_training_config, self.training_config, config, text
                 )
             )
 
     def apply_training_config(self, config: TrainingConfig) -> None:
         """Put ``config`` in force now (the settings command's redo and undo)."""
-        if config != self._training_config:
+        if config != self.training_config:
             self._training_config = config
             self.training_config_changed.emit(config)
 
@@ -281,11 +293,11 @@ class Workbench(QObject):
         the main lab's group and the update settings change together, as one undo step."""
         from grpo_desktop.core.update_settings import LENGTH_BIAS_SETTINGS
 
-        settings = replace(self._update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
+        settings = replace(self.update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
         regroup = (
             self.lab.problem.id != LENGTH_BIAS_PROBLEM_ID or self.lab.correct != LENGTH_BIAS_CORRECT
         )
-        if not regroup and settings == self._update_settings:
+        if not regroup and settings == self.update_settings:
             return
         self.undo_stack.beginMacro("Length bias")
         if regroup:
@@ -304,7 +316,7 @@ class Workbench(QObject):
         """DAPO's clip-higher (ε_low 0.2, ε_high 0.28), with inner steps so the clip engages."""
         from grpo_desktop.core.update_settings import clip_higher_settings
 
-        self.set_update_settings(clip_higher_settings(self._update_settings), "Clip-higher")
+        self.set_update_settings(clip_higher_settings(self.update_settings), "Clip-higher")
 
     def apply_convention(self, convention: str | advantages.Convention) -> None:
         """Put every lab on ``convention`` now (the convention command's redo and undo)."""
@@ -372,8 +384,8 @@ class Workbench(QObject):
             self._view,
             title=self._title,
             workspace=self._workspace,
-            update=self._update_settings,
-            training=self._training_config,
+            update=self.update_settings,
+            training=self.training_config,
         )
 
     def mark_saved(self, path: str | Path) -> None:

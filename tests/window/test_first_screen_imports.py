@@ -1,0 +1,48 @@
+"""The lab's first screen loads only what it shows (issue #14: start-up near a bare window).
+
+The Update and Training workspaces, lessons, scenario files, rollout readers and exports load on
+first use; a fresh process that builds and shows the main window must not import them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+DEFERRED = (
+    "grpo_desktop.core.clipped_loss",
+    "grpo_desktop.core.update_snapshot",
+    "grpo_desktop.core.update_step",
+    "grpo_desktop.core.training",
+    "grpo_desktop.core.training_config",
+    "grpo_desktop.core.lessons",
+    "grpo_desktop.core.scenario",
+    "grpo_desktop.core.rollouts",
+    "grpo_desktop.views.reward_panel",
+    "grpo_desktop.window.export_controller",
+    "uuid",
+)
+
+PROGRAM = """
+import json, sys
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from grpo_desktop.window.main_window import MainWindow
+window = MainWindow()
+window.show()
+app.processEvents()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_showing_the_lab_imports_no_other_workspace():
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "grpo_desktop.views.trace_card" in loaded  # the probe did build the lab
+    assert sorted(loaded.intersection(DEFERRED)) == []
