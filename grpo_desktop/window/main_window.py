@@ -25,8 +25,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
-    QTabWidget,
-    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -43,6 +41,7 @@ from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.cached_look import CachedTabWidget, CachedToolBar
 from grpo_desktop.views.math_panel import MathPanel
 from grpo_desktop.views.ppo_panel import PpoPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
@@ -167,7 +166,7 @@ class MainWindow(QMainWindow):
         left_column.addWidget(self.lab.stats_panel)
         left_column.addWidget(self.lab.trace_grid, 1)
 
-        self.explain_tabs = QTabWidget(objectName="explainTabs")
+        self.explain_tabs = CachedTabWidget(objectName="explainTabs")
         self.explain_tabs.addTab(self.math_panel, "Worked math")
         ppo_scroll = QScrollArea(objectName="ppoScroll")
         ppo_scroll.setWidget(self.ppo_panel)
@@ -405,7 +404,7 @@ class MainWindow(QMainWindow):
         self.help_menu.addAction(self.shortcuts_action)
         self.help_menu.addAction(self.about_action)
 
-        toolbar = QToolBar("Presets", self, objectName="presetsToolbar")
+        toolbar = CachedToolBar("Presets", self, objectName="presetsToolbar")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         # Short toolbar labels (menus, tooltips and F1 keep the full names) so every action fits
