@@ -6,10 +6,18 @@ and this view only lays it out.
 
 from __future__ import annotations
 
+import functools
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QResizeEvent, QTextCursor, QTextDocument
+from PySide6.QtGui import (
+    QFont,
+    QResizeEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from grpo_desktop.core.explain import WorkedMath
@@ -45,6 +53,16 @@ def _paragraphs(worked: WorkedMath, theme: Theme, hidden: bool) -> list[tuple[st
 
 def _paragraphs_html(paragraphs: list[tuple[str, str]]) -> str:
     return "".join(f"<p style='{style}'>{html.escape(text)}</p>" for style, text in paragraphs)
+
+
+@functools.lru_cache(maxsize=16)
+def _paragraph_formats(style: str) -> tuple[QTextBlockFormat, QTextCharFormat]:
+    """The block and character formats Qt gives a paragraph of ``style`` (as ``setHtml`` would),
+    for appending one paragraph without typesetting the whole text again."""
+    document = QTextDocument()
+    document.setHtml(_paragraphs_html([(style, "x")]))
+    block = document.firstBlock()
+    return block.blockFormat(), block.begin().fragment().charFormat()
 
 
 def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
@@ -122,26 +140,29 @@ class MathPanel(QTextBrowser):
 
     def _replace_changed(self, paragraphs: list[tuple[str, str]]) -> bool:
         """Put the new numbers into the paragraphs that changed, in place, if the document
-        has the same paragraphs in the same styles (a click): only those blocks are laid out
-        again, the scroll bar keeps its range, nothing else is re-typeset. False otherwise."""
+        has the same paragraphs in the same styles (a click), give or take paragraphs at the
+        end (the ★ note that comes and goes): only those blocks are laid out again, the scroll
+        bar keeps its range, nothing else is re-typeset. False otherwise."""
         document = self.document()
         shown = self._shown
+        kept = min(len(paragraphs), len(shown))
         if (
             self._shown_font != self.font()
-            or len(paragraphs) != len(shown)
+            or kept == 0
             or document.blockCount() != len(shown)
-            or any(new[0] != old[0] for new, old in zip(paragraphs, shown, strict=True))
+            or any(new[0] != old[0] for new, old in zip(paragraphs[:kept], shown[:kept]))
+            or not all(text for _, text in paragraphs[kept:])
         ):
             return False
-        changed = [i for i, (new, old) in enumerate(zip(paragraphs, shown)) if new[1] != old[1]]
-        if not changed:
-            return True
+        changed = [i for i in range(kept) if paragraphs[i][1] != shown[i][1]]
         blocks = []
         for i in changed:
             block = document.findBlockByNumber(i)
             if not block.isValid() or not block.text() or not paragraphs[i][1]:
                 return False
             blocks.append(block)
+        if not changed and len(paragraphs) == len(shown):
+            return True
         cursor = QTextCursor(document)
         cursor.beginEditBlock()
         for block, i in zip(blocks, changed, strict=True):
@@ -151,6 +172,16 @@ class MathPanel(QTextBrowser):
                 block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor
             )
             cursor.insertText(paragraphs[i][1], fragment.charFormat())
+        if len(shown) > kept:  # paragraphs gone from the end: from the last kept one's end on
+            last = document.findBlockByNumber(kept - 1)
+            cursor.setPosition(last.position() + last.length() - 1)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        for style, text in paragraphs[kept:]:  # new paragraphs at the end, typeset alone
+            block_format, char_format = _paragraph_formats(style)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertBlock(block_format, char_format)
+            cursor.insertText(text, char_format)
         cursor.endEditBlock()
         self._shown = paragraphs
         return True

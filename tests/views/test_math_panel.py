@@ -72,3 +72,24 @@ def test_a_click_neither_hides_nor_re_shows_the_scroll_bar(qtbot):
         assert panel.toPlainText() != before
     assert counter.events == 0
     assert bar.isVisible()
+
+
+def test_the_note_that_comes_and_goes_is_put_in_place_and_looks_as_typeset_afresh(
+    qtbot, monkeypatch
+):
+    # 8 of 16 right has no ★ note; 7 or 9 of 16 has one: clicks add it and take it away again.
+    half = [1, 0] * 8
+    seven = [0, *half[1:]]
+    nine = [1, 1, *half[2:]]
+    for theme in THEMES.values():
+        panel = shown(qtbot, half, theme, panel_size := MathPanel().sizeHint() * 1.5)
+        typeset: list[str] = []
+        monkeypatch.setattr(panel, "setHtml", typeset.append)
+        for rewards in (seven, half, nine, seven, half):
+            panel.show_snapshot(snapshot(rewards))
+            QApplication.processEvents()
+            fresh = shown(qtbot, rewards, theme, panel_size)
+            assert panel.toPlainText() == fresh.toPlainText()
+            assert panel.grab().toImage() == fresh.grab().toImage(), (theme.name, rewards)
+            assert ("★" in panel.toPlainText()) == (rewards != half)
+        assert typeset == [], "every click was put in place, none typeset afresh"
