@@ -7,7 +7,9 @@ match TRL, verl and OpenRLHF to float precision where they disagree with the tex
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -341,13 +343,23 @@ def _advantages_2d(
     return advantages, std, divisor
 
 
-# The blocked batch path handles this many float64 values per block (512 KiB: a block and its
-# scratch stay in a core's L2 cache while every stage of the kernel runs over it).
+# The blocked batch path scores this many float64 values per block (512 KiB): a block of the output
+# and the scratch for its squares together fill one core's 1 MiB L2 cache, so every stage after the
+# read from memory runs in cache. Bigger blocks spill to L3 and measured no faster; smaller ones
+# pay numpy's per-call overhead more often.
 _BLOCK_VALUES = 65_536
-# Its cheap bound on the largest |reward|: |r_0| <= 1e149 and a row's sum of squares <= 1e296 keep
-# every |r_j| below _SAFE_HIGH (|r_j - r_0| <= 2 sqrt(sum of squares)), so no row needs a rescale.
-_BLOCK_FIRST_LIMIT = 1e149
-_BLOCK_SQUARES_LIMIT = 1e296
+# A row whose variance ends below this and is not all-equal had squares that fell below the
+# smallest normal float (2**-1022) and lost digits: the full path rescales it first. Above it, the
+# at most 2**-1075 each such square loses is below 2**-100 of the row's sum of squares.
+_BLOCK_TINY_VARIANCE = 2.0**-969
+# At most this many threads share the blocks of one large batch (never more than the cores this
+# process may use), each with at least _BLOCK_PER_THREAD blocks so a thread earns its start-up.
+# They take _BLOCK_PER_CHUNK blocks (4 MiB of output) at a time: alternating single blocks measured
+# slower than halves of the batch (two threads first touching the same huge pages, most likely);
+# chunks measured as fast as halves, and a thread slowed by another process takes fewer of them.
+_BLOCK_THREADS = 4
+_BLOCK_PER_THREAD = 4
+_BLOCK_PER_CHUNK = 8
 
 
 def _blocked_applies(rewards: object, convention: Convention) -> bool:
@@ -364,61 +376,128 @@ def _blocked_applies(rewards: object, convention: Convention) -> bool:
     )
 
 
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS and Windows have no affinity masks
+        return os.cpu_count() or 1
+
+
 def _blocked_advantages(rewards: np.ndarray, convention: Convention) -> np.ndarray | None:
-    """``_advantages_2d``'s advantages, bit for bit, in 3 passes over memory (it makes 7); or None.
+    """``_advantages_2d``'s advantages to a few ulps, reading the batch from memory once; or None.
 
-    The batch is scored in row blocks small enough to stay in cache, straight into the output:
-    each block is read once and shifted; the row sums are then one matrix-vector product over the
-    whole shifted batch; then each block is read once more and centered, squared and divided
-    while it is hot. Every stage is the call ``_center`` and ``_advantages_2d`` make on the same
-    values, so each row's rounding is unchanged. The row sums stay one call over the whole batch
-    on purpose: BLAS sums a row in an order that depends on where it falls among the call's rows
-    and threads, so a product per block would move the last bit of some rows. The shift
-    ``r_j - r_0`` is a subtraction instead of a matrix product: both round once, and adding -r_0
-    with its zeros made +0 gives the product's +0 where ``r_j - r_0`` gives -0 (r_j = -0.0,
-    r_0 = +0.0).
+    The full path makes seven passes over memory; here each cache-sized row block is read once,
+    straight into the output, and every later stage runs on it while it is hot. Large batches are
+    shared by a few threads (numpy releases the GIL inside each call), each taking the next chunk
+    of blocks when done with one, so a thread on a core another process is using does less of the
+    work instead of holding up the rest. A block is scored the same whichever thread takes it, so
+    the threads do not change the result.
 
-    Returns None (the caller then takes the full path, which also raises the errors) for
-    non-finite rewards, rewards that may be too large for the unscaled kernel, and rows whose
-    squares underflow: the cases ``_advantages_2d`` rescales or refuses.
+    Returns None (the caller then takes the full path, which rescales or raises the errors) for
+    non-finite rewards, rows whose squares overflow, and rows whose squares underflow.
     """
     batch, group_size = rewards.shape
     block_rows = max(4, _BLOCK_VALUES // group_size)
+    blocks = -(-batch // block_rows)
+    threads = min(_BLOCK_THREADS, _usable_cores(), blocks // _BLOCK_PER_THREAD)
     out = np.empty((batch, group_size))
-    first = np.empty((min(block_rows, batch), 1))
-    scale = np.empty(min(block_rows, batch))
-    denominator = group_size - convention.ddof  # type: ignore[operator]
+    if threads <= 1:
+        return out if _score_blocks(rewards, out, convention, [(0, batch)], block_rows) else None
+    chunk_rows = _BLOCK_PER_CHUNK * block_rows
+    chunks = iter(range(0, batch, chunk_rows))  # shared: next() on it is atomic under the GIL
+    results: list[bool | BaseException] = [False] * threads
+
+    def score(index: int) -> None:
+        ranges = ((start, min(batch, start + chunk_rows)) for start in chunks)
+        try:
+            results[index] = _score_blocks(rewards, out, convention, ranges, block_rows)
+        except BaseException as error:  # re-raised in the calling thread below
+            results[index] = error
+
+    workers = []
+    for index in range(1, threads):
+        worker = threading.Thread(target=score, args=(index,), daemon=True)
+        try:
+            worker.start()
+        except RuntimeError:  # no thread to be had (a process limit, or shutting down)
+            results[index] = True  # the chunks it would have taken go to the others
+        else:
+            workers.append(worker)
+    score(0)
+    for worker in workers:
+        worker.join()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return out if all(results) else None
+
+
+def _score_blocks(
+    rewards: np.ndarray,
+    out: np.ndarray,
+    convention: Convention,
+    ranges: Iterable[tuple[int, int]],
+    block_rows: int,
+) -> bool:
+    """Score the rows ``start:stop`` of each range into ``out``; False (at once) if a row needs
+    the full path.
+
+    Per block: shift each row by its first reward, so an all-equal row is exact zeros whatever
+    the order of the sums after it; the mean as a matrix-vector product (BLAS sums short rows far
+    faster than numpy's axis=1 reductions); center; the variance as squares and a second product;
+    multiply by the reciprocal of the divisor (a multiply broadcasts faster than a divide, for one
+    more rounding). The weights 1/G and 1/(G − ddof) go into the products instead of costing a
+    pass of their own.
+    """
+    group_size = rewards.shape[1]
+    rows = min(block_rows, rewards.shape[0])
+    neg_first = np.empty((rows, 1))
+    mean = np.empty(rows)
+    scale = np.empty(rows)
+    squares = np.empty((rows, group_size))
+    variance = np.empty(rows)
+    mean_weights = np.full(group_size, 1.0 / group_size)
+    variance_weights = np.full(group_size, 1.0 / (group_size - convention.ddof))  # type: ignore[operator]
     eps = convention.eps
-    with np.errstate(all="ignore"):  # NaN, inf, overflow: return None, the full path reports
-        for start in range(0, batch, block_rows):
-            block = out[start : start + block_rows]
-            neg_first = first[: block.shape[0]]
-            np.copyto(block, rewards[start : start + block_rows])  # the read (casts ints)
-            np.subtract(0.0, block[:, :1], out=neg_first)  # -r_0, its zeros +0
-            if not max(neg_first.max(), -neg_first.min()) <= _BLOCK_FIRST_LIMIT:
-                return None
-            np.add(block, neg_first, out=block)  # r_j - r_0, as _center's shift matrix gives
-        mean = out @ np.ones(group_size)
-        np.divide(mean, group_size, out=mean)
-        for start in range(0, batch, block_rows):
-            block = out[start : start + block_rows]
-            row_scale = scale[: block.shape[0]]
-            np.subtract(block, mean[start : start + block_rows, None], out=block)
-            np.einsum("ij,ij->i", block, block, out=row_scale)  # sums of squares
-            if not row_scale.max() <= _BLOCK_SQUARES_LIMIT:
-                return None
-            if row_scale.min() < _SMALLEST_NORMAL:
-                tiny_spread = row_scale < _SMALLEST_NORMAL
-                if (block[tiny_spread] != 0.0).any():
-                    return None  # underflowed squares: _advantages_2d rescales the batch
-            np.divide(row_scale, denominator, out=row_scale)
-            np.sqrt(row_scale, out=row_scale)
+    cast = rewards.dtype != np.float64
+    blocks = (
+        (begin, min(begin + block_rows, stop))
+        for start, stop in ranges
+        for begin in range(start, stop, block_rows)
+    )
+    with np.errstate(all="ignore"):  # NaN, inf, overflow: return False, the full path reports
+        for begin, end in blocks:
+            block = out[begin:end]
+            source = rewards[begin:end]
+            count = end - begin
+            first, row_mean, row_scale = neg_first[:count], mean[:count], scale[:count]
+            row_variance = variance[:count]
+            if cast:  # round to float64 before the shift, as the full path does (long double)
+                np.copyto(block, source)
+                source = block
+            np.subtract(0.0, source[:, :1], out=first)  # -r_0 with its zeros +0, so that
+            np.add(source, first, out=block)  # r_j - r_0 is +0, never -0, in an all-equal row
+            np.matmul(block, mean_weights, out=row_mean)
+            np.subtract(block, row_mean[:, None], out=block)
+            np.multiply(block, block, out=squares[:count])
+            np.matmul(squares[:count], variance_weights, out=row_variance)
+            if not row_variance.max() < np.inf:  # NaN too: rewards or squares not finite
+                return False
+            if row_variance.min() < _BLOCK_TINY_VARIANCE:
+                tiny = row_variance < _BLOCK_TINY_VARIANCE
+                if block[tiny].any():
+                    return False  # underflowed squares: the full path rescales the row first
             if eps == 0.0:
-                row_scale[row_scale == 0.0] = 1.0  # textbook: all-equal row, A = 0 / 1 = 0
+                # Textbook: an all-equal row has variance 0 and is all +0, so any finite divisor
+                # gives its defined A = 0; the floor is never reached by any other row.
+                np.maximum(row_variance, _BLOCK_TINY_VARIANCE, out=row_scale)
+                np.sqrt(row_scale, out=row_scale)
             else:
+                np.sqrt(row_variance, out=row_scale)
                 np.add(row_scale, eps, out=row_scale)
-            np.divide(block, row_scale[:, None], out=block)
-    return out
+            np.divide(1.0, row_scale, out=row_scale)
+            np.multiply(block, row_scale[:, None], out=block)
+    return True
 
 
 def group_advantages(
@@ -427,7 +506,9 @@ def group_advantages(
     """Advantages for one group ``(G,)`` or a batch of groups ``(B, G)``; same shape out.
 
     Vectorised over groups (a Python loop only over cache-sized blocks of them), so a million
-    groups score in well under a second.
+    groups score in well under a second. A batch under a per-group std convention may differ
+    from ``group_stats`` of its rows in the last few bits (its sums are taken per block, in
+    another order), never where the value is exact: an all-equal group is exactly 0 in both.
     """
     chosen = get_convention(convention)
     if _blocked_applies(rewards, chosen):
