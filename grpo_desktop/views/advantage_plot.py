@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPicture
 
 from grpo_desktop.core.formatting import MINUS
 from grpo_desktop.core.snapshot import Push
@@ -72,7 +72,57 @@ def _tick_step(value: float) -> float:
     return float(f"1e{exponent + 2}")
 
 
-class SignedAxis(pg.AxisItem):
+_AXIS_PICTURES = 8  # drawings kept per axis: a class's clicks move among a few nice ranges
+
+
+def _pen_key(pen: QPen) -> tuple:
+    return (pen.color().rgba(), pen.widthF(), pen.style(), pen.isCosmetic())
+
+
+class RememberingAxis(pg.AxisItem):
+    """An axis with explicit ticks that keeps its last few drawings and replays a remembered one.
+
+    A click that changes the y range makes pyqtgraph lay the axis out and draw it again
+    (``generateDrawSpecs``, ~0.3 ms for the two y axes) although the chart only moves among a
+    few nice ranges. The drawing depends only on what the key holds: the range, the ticks, the
+    axis's size, its pens, font and style (no grid, so not the plot's size).
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._pictures: dict[tuple, QPicture] = {}
+
+    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
+        key = None
+        if self.picture is None and self._tickLevels is not None and self.grid is False:
+            key = self._picture_key()
+            self.picture = self._pictures.get(key)
+        super().paint(painter, *args)
+        if key is not None and key not in self._pictures and self.picture is not None:
+            if len(self._pictures) >= _AXIS_PICTURES:
+                del self._pictures[next(iter(self._pictures))]  # the oldest
+            self._pictures[key] = self.picture
+
+    def _picture_key(self) -> tuple:
+        font = self.style["tickFont"]
+        style = tuple(
+            (name, tuple(value) if isinstance(value, list) else value)
+            for name, value in self.style.items()
+            if name != "tickFont"
+        )
+        return (
+            tuple(self.range),
+            tuple(tuple(level) for level in self._tickLevels),
+            self.geometry().getRect(),
+            self.orientation,
+            _pen_key(self.pen()),
+            _pen_key(self.textPen()),
+            None if font is None else font.key(),
+            style,
+        )
+
+
+class SignedAxis(RememberingAxis):
     """A value axis that writes negative ticks with the real minus sign, as the seeds do."""
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
@@ -111,7 +161,7 @@ class AdvantagePlot(pg.PlotItem):
     """
 
     def __init__(self, value_title: str) -> None:
-        super().__init__(axisItems={"left": SignedAxis("left"), "right": pg.AxisItem("right")})
+        super().__init__(axisItems={"left": SignedAxis("left"), "right": RememberingAxis("right")})
         # A lecturer must not drag, zoom or right-click the chart away on stage.
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()

@@ -799,3 +799,28 @@ def test_a_click_that_rescales_the_axis_paints_the_chart_once(chart, qtbot):
         assert counter.count == 1
         assert chart.getPlotItem().getAxis("left").width() == left_width
     chart.viewport().removeEventFilter(counter)
+
+
+def test_a_range_seen_before_replays_its_axes_and_looks_the_same(chart, qtbot, monkeypatch):
+    """The y axes keep their last drawings: coming back to a range replays them, unchanged."""
+    first, other = make_snapshot([1, 0, 0, 1]), make_snapshot([1, 1, 0, 1])  # ±1, then ±2
+    chart.show_snapshot(first)
+    qtbot.wait(30)
+    before = chart.grab().toImage()
+    chart.show_snapshot(other)
+    qtbot.wait(30)
+    drawn: list[object] = []
+    for side in ("left", "right"):
+        axis = chart.getPlotItem().getAxis(side)
+        original = axis.generateDrawSpecs
+        monkeypatch.setattr(
+            axis, "generateDrawSpecs", lambda p, _o=original: drawn.append(p) or _o(p)
+        )
+    chart.show_snapshot(first)
+    qtbot.wait(30)
+    assert chart.grab().toImage() == before
+    assert drawn == [], "both y axes replayed their remembered drawing"
+    chart.set_theme(dataclasses.replace(LIGHT, muted="#ff0000"))  # new pens: drawn afresh
+    qtbot.wait(30)
+    chart.grab()
+    assert len(drawn) == 2
