@@ -69,7 +69,7 @@ def box_cache() -> tuple[int, int]:
     which tracemalloc does not see)."""
     from grpo_desktop.views import trace_card
 
-    cache = getattr(trace_card, "_BOX_CACHE", {})
+    cache = trace_card._BOXES.pixmaps
     return len(cache), sum(p.width() * p.height() * p.depth() // 8 for p in cache.values())
 
 
@@ -304,7 +304,7 @@ def main() -> None:
     # Where the growth is: native memory tracemalloc cannot see. Read only after the measurement.
     boxes, box_bytes = box_cache()
     print(
-        f"  card box cache (views.trace_card._BOX_CACHE): {boxes_before} -> {boxes} pixmaps, "
+        f"  card box cache (views.trace_card._BOXES): {boxes_before} -> {boxes} pixmaps, "
         f"{box_bytes_before / MB:.1f} -> {box_bytes / MB:.1f} MB"
     )
     if malloc_trim():
@@ -317,7 +317,7 @@ def main() -> None:
 
         from grpo_desktop.views import trace_card
 
-        getattr(trace_card, "_BOX_CACHE", {}).clear()
+        trace_card._BOXES.clear()
         settle(app)
         malloc_trim()
         no_boxes = rss_bytes()

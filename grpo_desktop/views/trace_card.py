@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
-from PySide6.QtCore import Property, QPointF, QRectF, QSize, QSizeF, Qt, Signal
+from PySide6.QtCore import Property, QPointF, QRect, QRectF, QSize, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -215,11 +216,48 @@ def _wrap(
     return tuple(lines)
 
 
-_BOX_CACHE: dict[tuple, QPixmap] = {}  # in least-recently-used order: a hit moves to the end
-#: Bytes the cached boxes may hold. Card sizes change with G, zoom and the workspace, so new keys
-#: keep coming; a byte bound (not a count) keeps memory flat over a long session.
-_BOX_CACHE_BYTES = 6 * 2**20
-_box_cache_bytes = 0
+class _PixmapCache:
+    """Pixmaps every card shares, in least-recently-used order, within a byte budget.
+
+    Card sizes change with G, zoom and the workspace, so new keys keep coming; a byte bound (not a
+    count) keeps memory flat over a long session.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.pixmaps: dict[tuple, QPixmap] = {}
+        self.bytes = 0
+
+    def get(self, key: tuple, render: Callable[[], QPixmap]) -> QPixmap:
+        """The pixmap for ``key``, made by ``render`` the first time."""
+        pixmap = self.pixmaps.pop(key, None)
+        if pixmap is None:
+            pixmap = render()
+            size = pixmap.width() * pixmap.height() * 4
+            while self.pixmaps and self.bytes + size > self.max_bytes:
+                oldest = self.pixmaps.pop(next(iter(self.pixmaps)))
+                self.bytes -= oldest.width() * oldest.height() * 4
+            self.bytes += size
+        self.pixmaps[key] = pixmap  # most recently used now
+        return pixmap
+
+    def clear(self) -> None:
+        self.pixmaps.clear()
+        self.bytes = 0
+
+
+_BOXES = _PixmapCache(6 * 2**20)  # the rounded card boxes
+_STYLE_TOKENS: dict[tuple[str, Theme], int] = {}  # (font key, theme) -> a number, per pair
+#: The advantage lines, per text, colour and place: a click gives every card a new A, but a
+#: group holds few distinct values (two when every reward is 0 or 1).
+_FOOTERS = _PixmapCache(2 * 2**20)
+
+
+def _transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
+    pixmap = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    return pixmap
 
 
 def _rounded_box(
@@ -240,16 +278,9 @@ def _rounded_box(
         round(radius, 2),
         ratio,
     )
-    global _box_cache_bytes
-    pixmap = _BOX_CACHE.pop(key, None)
-    if pixmap is not None:
-        _BOX_CACHE[key] = pixmap  # most recently used now
-    else:
-        pixmap = QPixmap(
-            max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
-        )
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
+
+    def render() -> QPixmap:
+        pixmap = _transparent_pixmap(size.width(), size.height(), ratio)
         box = QPainter(pixmap)
         box.setRenderHint(QPainter.RenderHint.Antialiasing)
         box.setPen(QPen(outline, width))
@@ -259,13 +290,9 @@ def _rounded_box(
             QRectF(half, half, size.width() - width, size.height() - width), radius, radius
         )
         box.end()
-        size_bytes = pixmap.width() * pixmap.height() * 4
-        while _BOX_CACHE and _box_cache_bytes + size_bytes > _BOX_CACHE_BYTES:
-            oldest = _BOX_CACHE.pop(next(iter(_BOX_CACHE)))
-            _box_cache_bytes -= oldest.width() * oldest.height() * 4
-        _BOX_CACHE[key] = pixmap
-        _box_cache_bytes += size_bytes
-    return pixmap
+        return pixmap
+
+    return _BOXES.get(key, render)
 
 
 def _reward_stamp(card: CardState, compact: bool) -> str:
@@ -295,6 +322,7 @@ class TraceCard(QWidget):
         self._compact = False
         self._style: _Style | None = None
         self._style_key: tuple[QFont, Theme] | None = None
+        self._style_token = -1  # _STYLE_TOKENS' number for the style, set with it
         self._wrap_cache: dict[tuple[str, float], tuple[_Line, ...]] = {}
         self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
         self._trace_html: tuple[str, str | None] = ("", None)  # the tooltip's trace, per text
@@ -603,13 +631,50 @@ class TraceCard(QWidget):
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._layer(style, card, accent, advantage))
         if card is not None:
+            footer = self._footer_rect(style)
+            painter.drawPixmap(footer.topLeft(), self._footer(style, card, accent, footer))
+        painter.end()
+
+    def _footer_rect(self, style: _Style) -> QRect:
+        """Whole pixels that hold the advantage lines (and nothing a click leaves alone)."""
+        content = self._content_rect(style)
+        height = style.fm(style.compact_advantage if self._compact else style.advantage).height()
+        if not self._compact:
+            height += style.fm(style.word).height()
+        top = math.floor(content.bottom() - height)
+        left = math.floor(content.left())
+        return QRect(
+            left, top, math.ceil(content.right()) - left, math.ceil(content.bottom()) - top
+        )
+
+    def _footer(self, style: _Style, card: CardState, accent: QColor, footer: QRect) -> QPixmap:
+        """The advantage lines, drawn where ``paintEvent`` would draw them, shared by every card
+        of this size that shows the same text in the same colour."""
+        content = self._content_rect(style)
+        key = (
+            self._advantage_text(card, ""),
+            None if self._advantage_hidden else card.push,  # hidden: "?" for every card
+            self._compact,
+            accent.rgba(),
+            self._style_token,
+            footer.getRect(),
+            content.getRect(),
+            self.devicePixelRatioF(),
+        )
+
+        def render() -> QPixmap:
+            pixmap = _transparent_pixmap(footer.width(), footer.height(), self.devicePixelRatioF())
+            painter = QPainter(pixmap)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            content = self._content_rect(style)
+            painter.translate(-footer.left(), -footer.top())
             if self._compact:
                 self._paint_compact(painter, style, card, content, accent, layer=False)
             else:
                 self._paint_full(painter, style, card, content, accent, layer=False)
-        painter.end()
+            painter.end()
+            return pixmap
+
+        return _FOOTERS.get(key, render)
 
     def _content_rect(self, style: _Style) -> QRectF:
         """Where the card's text goes: inside the padding, above the reward slider if any."""
@@ -653,11 +718,7 @@ class TraceCard(QWidget):
         if pixmap is None:
             if len(self._layers) >= 6:  # the three push colours, focused or not
                 self._layers.clear()
-            pixmap = QPixmap(
-                max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
-            )
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(Qt.GlobalColor.transparent)
+            pixmap = _transparent_pixmap(self.width(), self.height(), ratio)
             painter = QPainter(pixmap)
             self._paint_layer(painter, style, card, accent, advantage)
             painter.end()
@@ -1047,6 +1108,11 @@ class TraceCard(QWidget):
         if self._style is None or key != self._style_key:
             self._style = _Style.build(self.font(), self._theme)
             self._style_key = key
+            # Cards built from the same font and theme draw alike: one number for that pair
+            # lets them share drawings without hashing a whole theme on every paint.
+            self._style_token = _STYLE_TOKENS.setdefault(
+                (self.font().key(), self._theme), len(_STYLE_TOKENS)
+            )
             self._wrap_cache.clear()
             self._layers.clear()
         return self._style

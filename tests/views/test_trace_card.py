@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from grpo_desktop.core.problems import get_problem
@@ -229,6 +229,50 @@ def test_a_card_drawn_from_its_cached_layer_looks_like_a_card_drawn_afresh(qtbot
         assert seen == fresh.grab().toImage(), state
 
 
+class DirectCard(TraceCard):
+    """A card that draws its advantage lines straight onto itself, as cards did before they
+    shared those drawings: the reference the shared footers must match."""
+
+    def paintEvent(self, event) -> None:
+        style = self._current_style()
+        state = self._card
+        advantage = 0.0 if self._advantage_hidden else state.advantage
+        accent = style.colour(self._theme.push_colour(advantage))
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._layer(style, state, accent, advantage))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint = self._paint_compact if self._compact else self._paint_full
+        paint(painter, style, state, self._content_rect(style), accent, layer=False)
+        painter.end()
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_shared_advantage_drawings_look_like_text_drawn_on_the_card(qtbot, compact):
+    from grpo_desktop.views import trace_card
+
+    states = [make_snapshot(r).cards[1] for r in ([1, 0, 0, 1], [1, 0, 1, 1], [1, 1, 1, 1])]
+    trace_card._FOOTERS.clear()
+    for hidden in (False, True):
+        for state in states:
+            cards = []
+            for kind in (TraceCard, DirectCard):
+                card = kind(1)
+                qtbot.addWidget(card)
+                card.show_card(state, compact)
+                card.set_presentation(False, hidden)
+                card.resize(card.sizeHint() + QSize(7, 3))  # fractional-free and odd sizes
+                cards.append(card.grab().toImage())
+            assert cards[0] == cards[1], (state.advantage, hidden)
+    trace_card._FOOTERS.clear()
+    for index in range(5):  # five cards of one size showing one advantage: one drawing
+        card = TraceCard(index)
+        qtbot.addWidget(card)
+        card.show_card(states[0], compact)
+        card.resize(200, 160)
+        card.grab()
+    assert len(trace_card._FOOTERS.pixmaps) == 1
+
+
 def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypatch):
     calls = []
     original = TraceCard._paint_layer
@@ -263,9 +307,10 @@ def test_the_cached_card_boxes_stay_within_their_byte_budget(qtbot):
         trace_card._rounded_box(
             QSizeF(width, 300), QColor("#00745a"), QColor("#e3f4ee"), 1.5, 8.0, widget
         )
-    held = sum(p.width() * p.height() * 4 for p in trace_card._BOX_CACHE.values())
-    assert held <= trace_card._BOX_CACHE_BYTES
-    assert held == trace_card._box_cache_bytes
+    boxes = trace_card._BOXES
+    held = sum(p.width() * p.height() * 4 for p in boxes.pixmaps.values())
+    assert held <= boxes.max_bytes
+    assert held == boxes.bytes
 
 
 # --- continuous mode, reward functions and long completions ---------------------------------
@@ -336,9 +381,7 @@ def test_a_card_names_its_reward_functions_and_a_hand_set_reward(qtbot):
     widget = TraceCard(1)
     qtbot.addWidget(widget)
     widget.show_card(weighted.cards[1], compact=False)
-    assert "reward 0.5 (wrong) (accuracy 0 · format 1)" in (
-        widget.accessibleDescription()
-    )
+    assert "reward 0.5 (wrong) (accuracy 0 · format 1)" in (widget.accessibleDescription())
     widget.show_card(_hand_set().cards[2], compact=False, reward_range=(0.0, 1.0))
     assert "reward 0.5 (wrong)" in widget.accessibleDescription()
     assert "Drag sideways, or press + or −, to set its reward" in widget.toolTip()
