@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-_LOOKS = 4  # a few looks per widget: active and inactive window, a theme switched back and forth
+_LOOKS = 2  # looks kept per widget: the window active and inactive (each is a widget-sized pixmap)
 
 
 def _option_key(option: QStyleOption) -> tuple:
