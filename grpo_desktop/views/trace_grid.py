@@ -9,26 +9,23 @@ font change — never on an ordinary toggle, so nothing moves when nothing chang
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QPainter, QPaintEvent, QPixmap, QResizeEvent
+from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QScrollArea,
-    QScrollBar,
-    QStyle,
-    QStyleOptionSlider,
     QWidget,
 )
 
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.views.cached_look import CachedScrollBar
 from grpo_desktop.views.trace_card import TraceCard
 
-__all__ = ["COMPACT_ABOVE", "CachedScrollBar", "TraceGrid"]
+__all__ = ["COMPACT_ABOVE", "TraceGrid"]
 
 COMPACT_ABOVE = 8  # groups larger than this show compact cards
 MAX_CARD_SCALE = 5.0  # cards grow up to this font factor to fill a large screen's height
@@ -36,68 +33,6 @@ FILL_STEP_SCALE = 0.1  # the card scales tried: 1.1, 1.2, …
 FILL_STEP = 1.0 + FILL_STEP_SCALE
 SPARE_NAME = "traceCardSpare"  # hidden pooled cards; never findable as traceCard{i}
 _NAVIGATION_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
-
-
-_SCROLL_BAR_LOOKS = 4
-
-
-class CachedScrollBar(QScrollBar):
-    """A scroll bar that draws itself once per look and blits that afterwards.
-
-    The style draws a scroll bar's gradients afresh on every paint (~1 ms), and a window repaint
-    repaints it although nothing about it changed. The drawing is the style's own, into a pixmap
-    keyed by everything its style option holds; while the mouse is over it or a button is down
-    (hover and press looks the option cannot see from here) it paints as a plain QScrollBar.
-    """
-
-    def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None) -> None:
-        super().__init__(orientation, parent)
-        # A few looks: a click moves focus between cards, which flips the option's state and
-        # back, so one remembered look missed every other click.
-        self._cache: dict[tuple, QPixmap] = {}
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
-        if self.underMouse() or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
-            super().paintEvent(event)
-            return
-        option = QStyleOptionSlider()
-        self.initStyleOption(option)
-        option.subControls = QStyle.SubControl.SC_All
-        option.activeSubControls = QStyle.SubControl.SC_None
-        ratio = self.devicePixelRatioF()
-        style = self.style()
-        key = (
-            option.rect.getRect(),
-            option.state.value,
-            option.sliderPosition,
-            option.sliderValue,
-            option.minimum,
-            option.maximum,
-            option.pageStep,
-            option.singleStep,
-            option.orientation,
-            option.upsideDown,
-            option.direction,
-            option.palette.cacheKey(),
-            ratio,
-            id(style),
-        )
-        pixmap = self._cache.get(key)
-        if pixmap is None:
-            if len(self._cache) >= _SCROLL_BAR_LOOKS:
-                self._cache.clear()
-            pixmap = QPixmap(
-                max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
-            )
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(pixmap)
-            style.drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, option, painter, self)
-            painter.end()
-            self._cache[key] = pixmap
-        painter = QPainter(self)
-        painter.drawPixmap(0, 0, pixmap)
-        painter.end()
 
 
 class TraceGrid(QScrollArea):

@@ -1,13 +1,14 @@
-"""The tool bar and tab frame that draw their look once: they look like Qt's own, per look."""
+"""Scroll bars, tool bar and tab frame that draw their look once: they look like Qt's own."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QScrollBar, QTabWidget, QToolBar, QWidget
 
-from grpo_desktop.views.cached_look import CachedTabWidget, CachedToolBar
+from grpo_desktop.views.cached_look import CachedScrollBar, CachedTabWidget, CachedToolBar
 
 
 def pixels(widget: QWidget) -> np.ndarray:
@@ -77,3 +78,41 @@ def test_an_unchanged_look_is_drawn_once(pair):
     again = {id(w): [p.cacheKey() for p in w._cache._looks.values()] for w in (toolbar, tabs)}
     assert again == drawn
     assert all(drawn.values())  # both did draw through the cache
+
+
+def test_the_cached_scroll_bar_looks_like_a_plain_one_and_draws_once_per_look(qtbot):
+    bars = []
+    for kind in (QScrollBar, CachedScrollBar):
+        bar = kind(Qt.Orientation.Vertical)
+        qtbot.addWidget(bar)
+        bar.setRange(0, 400)
+        bar.setPageStep(100)
+        bar.setValue(120)
+        bar.resize(14, 300)
+        bar.show()
+        bars.append(bar)
+    plain, cached = (
+        bar.grab().toImage().convertToFormat(QImage.Format.Format_RGB32) for bar in bars
+    )
+    assert plain.size() == cached.size()
+    worst = max(
+        abs(getattr(plain.pixelColor(x, y), part)() - getattr(cached.pixelColor(x, y), part)())
+        for x in range(plain.width())
+        for y in range(plain.height())
+        for part in ("red", "green", "blue")
+    )
+    assert worst <= 1  # the style's own drawing, composited once more: at most rounding
+    bar = bars[1]
+    (drawn,) = (pixmap.cacheKey() for pixmap in bar._cache._looks.values())
+    bar.grab()
+    assert [p.cacheKey() for p in bar._cache._looks.values()] == [drawn], (
+        "unchanged: not drawn again"
+    )
+    bar.setValue(200)
+    bar.grab()
+    assert len(bar._cache._looks) == 2  # a new look, drawn once; the old one kept for coming back
+    bar.setValue(120)
+    bar.grab()
+    assert len(bar._cache._looks) == 2 and drawn in [
+        p.cacheKey() for p in bar._cache._looks.values()
+    ]

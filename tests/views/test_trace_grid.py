@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QImage
-from PySide6.QtWidgets import QScrollBar, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QWidget
 
 from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
 from grpo_desktop.views.trace_card import TraceCard
-from grpo_desktop.views.trace_grid import CachedScrollBar, TraceGrid
+from grpo_desktop.views.trace_grid import TraceGrid
 
 
 def make_snapshot(rewards, problem_id: str = "mult-23x47") -> LabSnapshot:
@@ -245,37 +245,3 @@ def test_grown_cards_do_not_raise_the_grids_size_hints(qtbot):
     qtbot.waitUntil(lambda: grid.card_scale() > 1.5)
     assert grid.minimumSizeHint().width() <= plain_minimum.width() + 2
     assert grid.sizeHint().width() <= plain_hint.width() + 8
-
-
-def test_the_cached_scroll_bar_looks_like_a_plain_one_and_draws_once_per_look(qtbot):
-    bars = []
-    for kind in (QScrollBar, CachedScrollBar):
-        bar = kind(Qt.Orientation.Vertical)
-        qtbot.addWidget(bar)
-        bar.setRange(0, 400)
-        bar.setPageStep(100)
-        bar.setValue(120)
-        bar.resize(14, 300)
-        bar.show()
-        bars.append(bar)
-    plain, cached = (
-        bar.grab().toImage().convertToFormat(QImage.Format.Format_RGB32) for bar in bars
-    )
-    assert plain.size() == cached.size()
-    worst = max(
-        abs(getattr(plain.pixelColor(x, y), part)() - getattr(cached.pixelColor(x, y), part)())
-        for x in range(plain.width())
-        for y in range(plain.height())
-        for part in ("red", "green", "blue")
-    )
-    assert worst <= 1  # the style's own drawing, composited once more: at most rounding
-    bar = bars[1]
-    (drawn,) = (pixmap.cacheKey() for pixmap in bar._cache.values())
-    bar.grab()
-    assert [p.cacheKey() for p in bar._cache.values()] == [drawn], "unchanged: not drawn again"
-    bar.setValue(200)
-    bar.grab()
-    assert len(bar._cache) == 2  # a new look, drawn once; the old one kept for coming back
-    bar.setValue(120)
-    bar.grab()
-    assert len(bar._cache) == 2 and drawn in [p.cacheKey() for p in bar._cache.values()]
