@@ -11,7 +11,10 @@ import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
+    QColor,
     QFont,
+    QPainter,
+    QPaintEvent,
     QResizeEvent,
     QTextBlockFormat,
     QTextCharFormat,
@@ -80,6 +83,9 @@ class MathPanel(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
+        # The text area paints its own background (paintEvent), so new numbers repaint only it,
+        # not the panel's rounded frame and the tab frame beneath it as well.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self._theme = theme
         self._worked: WorkedMath | None = None
         self._hidden = False
@@ -119,6 +125,12 @@ class MathPanel(QTextBrowser):
 
     def plain_text(self) -> str:
         return self.toPlainText()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the viewport's paint
+        painter = QPainter(self.viewport())
+        painter.fillRect(event.rect(), QColor(self._theme.surface))
+        painter.end()
+        super().paintEvent(event)
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
 
 from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import build_snapshot
@@ -93,3 +94,43 @@ def test_the_note_that_comes_and_goes_is_put_in_place_and_looks_as_typeset_afres
             assert panel.grab().toImage() == fresh.grab().toImage(), (theme.name, rewards)
             assert ("★" in panel.toPlainText()) == (rewards != half)
         assert typeset == [], "every click was put in place, none typeset afresh"
+
+
+def test_new_numbers_repaint_the_text_area_alone_and_leave_no_old_text(qtbot):
+    host = QWidget()  # stands for the tab frame the panel sits in
+    qtbot.addWidget(host)
+    panel = MathPanel(THEMES["dark"], parent=host)
+    panel.resize(MathPanel().sizeHint() * 1.5)
+    host.resize(panel.size())
+    panel.show_snapshot(snapshot([1, 1, 0, 1]))
+    host.show()
+    qtbot.waitExposed(host)
+    QApplication.processEvents()
+    painted = PaintCounter()
+    host.installEventFilter(painted)
+    for rewards in ([0, 0, 0, 1], [1, 0, 0, 1], [1, 1, 0, 1]):
+        panel.show_snapshot(snapshot(rewards))
+        QApplication.processEvents()
+    # Only the scroll bar (its slider resizes with the text) lets the host show through.
+    bar = panel.verticalScrollBar()
+    bar_area = QRect(bar.mapTo(host, QPoint(0, 0)), bar.size())
+    assert painted.regions, "the scroll bar did change"
+    assert all(bar_area.contains(region) for region in painted.regions), painted.regions
+    # What the screen shows after those partial repaints is what a full render draws.
+    on_screen = QApplication.primaryScreen().grabWindow(host.winId()).toImage()
+    drawn = host.grab().toImage()
+    rgb = QImage.Format.Format_RGB32
+    assert on_screen.convertToFormat(rgb) == drawn.convertToFormat(rgb)
+
+
+class PaintCounter(QObject):
+    """The bounding rectangles of the paint events a widget receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[QRect] = []
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.regions.append(event.region().boundingRect())
+        return False
