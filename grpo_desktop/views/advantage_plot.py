@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPicture
 
 from grpo_desktop.core.formatting import MINUS
@@ -130,6 +130,34 @@ class SignedAxis(RememberingAxis):
         return [text.replace("-", MINUS) for text in strings]
 
 
+class GroupedBars(pg.BarGraphItem):
+    """Bars that draw every bar of one look (pen and brush) in one call.
+
+    pyqtgraph records a multi-coloured bar chart bar by bar into a QPicture whenever the heights
+    change, in a Python loop: 0.6 ms of a click at G = 64. The chart has three looks (up, down,
+    no signal), so three ``drawRects`` calls draw the same bars in the same places.
+    """
+
+    def setOpts(self, **opts: object) -> None:  # pyqtgraph override
+        self._groups: list[tuple[QPen, QBrush, list[QRectF]]] | None = None
+        super().setOpts(**opts)
+
+    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
+        if self._singleColor or self._pens is None or self._brushes is None:
+            super().paint(painter, *args)
+            return
+        if self._groups is None:
+            looks: dict[tuple[int, int], tuple[QPen, QBrush, list[QRectF]]] = {}
+            rects = self._rectarray.instances()
+            for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
+                looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
+            self._groups = list(looks.values())
+        for pen, brush, rects in self._groups:
+            painter.setPen(pen)
+            painter.setBrush(brush)
+            painter.drawRects(rects)
+
+
 def _cosmetic_pen(colour: str, width: float) -> QPen:
     pen = QPen(QColor(colour))
     pen.setWidthF(width)
@@ -226,7 +254,7 @@ class AdvantagePlot(pg.PlotItem):
         self._marker_px = MARKER_PX
 
         # Every item is created once here; updates go through setOpts / setData / setText.
-        self.bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
+        self.bars = GroupedBars(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
         self.bars.setZValue(0)
         self.addItem(self.bars)
         self.ref_line = pg.InfiniteLine(pos=0.0, angle=0, movable=False)
@@ -703,6 +731,8 @@ class AdvantagePlot(pg.PlotItem):
                 y=[0.0] * len(zeros),
                 brush=[self._brushes[pushes[i]] for i in zeros],
             )
+            # No dots, no item to paint: an empty scatter still cost 0.2 ms of each chart paint.
+            self.markers.setVisible(bool(zeros))
 
     def _label_item(self, index: int) -> pg.TextItem:
         """The pooled label for bar ``index``, created on first need and then reused forever."""

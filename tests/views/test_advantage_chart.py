@@ -824,3 +824,11 @@ def test_a_range_seen_before_replays_its_axes_and_looks_the_same(chart, qtbot, m
     qtbot.wait(30)
     chart.grab()
     assert len(drawn) == 2
+
+
+def test_the_zero_dots_item_is_painted_only_when_a_bar_is_zero(chart):
+    markers = chart.advantage_plot.markers
+    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    assert not markers.isVisible()  # no zero bar: nothing to paint
+    chart.show_snapshot(make_snapshot([1, 1, 1, 1]))
+    assert markers.isVisible() and len(markers.getData()[0]) == 4

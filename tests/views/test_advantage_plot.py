@@ -157,3 +157,28 @@ def test_nice_ceiling():
 def test_value_axis_uses_the_real_minus_sign(qtbot):
     axis = SignedAxis("left")
     assert axis.tickStrings([-1.0, 0.0, 1.0], 1.0, 0.5) == ["\u22121.0", "0", "1.0"]
+
+
+def test_grouped_bars_draw_exactly_what_pyqtgraphs_bars_draw(qtbot):
+    from PySide6.QtGui import QBrush, QColor
+
+    from grpo_desktop.views.advantage_plot import GroupedBars
+
+    up = (pg.mkPen("#00745a", width=2), QBrush(QColor("#3fb68b")))
+    down = (pg.mkPen("#b3541e", width=2), QBrush(QColor("#f08a4b")))
+    heights = [1.2, -0.8, 0.0, 0.5, -1.5, 1.2, -0.8, 0.3]
+    chosen = [up, down, down, up, down, up, down, up]  # two looks, interleaved
+    images = []
+    for kind in (pg.BarGraphItem, GroupedBars):
+        widget = pg.PlotWidget()
+        qtbot.addWidget(widget)
+        widget.resize(400, 300)
+        bars = kind(x=list(range(1, 9)), height=[0.0] * 8, width=0.6)
+        bars.setOpts(pens=[pen for pen, _ in chosen], brushes=[brush for _, brush in chosen])
+        bars.setOpts(height=heights)  # new heights only: what a click sends
+        widget.addItem(bars)
+        widget.setRange(xRange=(0, 9), yRange=(-2, 2), padding=0)
+        widget.show()
+        qtbot.waitExposed(widget)
+        images.append(widget.grab().toImage())
+    assert images[0] == images[1]
