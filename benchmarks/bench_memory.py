@@ -8,7 +8,10 @@ Update workspace's settings. Events are processed after every action, as on scre
 
 After a warm-up (every workspace built, G = 64 seen, the undo history filled to its limit) the
 resident set size is recorded, then the actions run from a seeded RNG and the RSS is read again.
-Target: growth ≤ 5 MB, with the undo history bounded (workbench.UNDO_LIMIT steps).
+Target: growth ≤ 5 MB, with the undo history bounded (workbench.UNDO_LIMIT steps). Where glibc's
+malloc_trim exists both ends are also read trimmed, and that growth is judged: the window trims
+every 5 s (window/memory_trim.py), so it is the RSS a user sees; the untrimmed growth is printed
+beside it (memory the app freed and the allocator had not yet given back).
 
     python benchmarks/bench_memory.py [--actions N] [--warmup N] [--seed S] [--tracemalloc]
 
@@ -257,7 +260,10 @@ def main() -> None:
     started = time.perf_counter()
     warm_up(user, args.warmup)
     settle(app)
+    # Both ends are read after a trim as well as without one (the window itself trims every 5 s):
+    # the trimmed growth compares like with like, the untrimmed one shows the allocator's slack.
     before = rss_bytes()
+    trimmed_before = rss_bytes() if malloc_trim() else None
     snapshot_before = tracemalloc.take_snapshot() if args.tracemalloc else None
     print(
         f"warm-up: {args.warmup} actions ({time.perf_counter() - started:.1f} s), "
@@ -307,11 +313,14 @@ def main() -> None:
         f"  card box cache (views.trace_card._BOXES): {boxes_before} -> {boxes} pixmaps, "
         f"{box_bytes_before / MB:.1f} -> {box_bytes / MB:.1f} MB"
     )
-    if malloc_trim():
+    trimmed_growth = None
+    if trimmed_before is not None and malloc_trim():
         trimmed = rss_bytes()
+        trimmed_growth = (trimmed - trimmed_before) / MB
         print(
-            f"  after malloc_trim: RSS {trimmed / MB:.1f} MB ({(trimmed - before) / MB:+.2f} MB; "
-            f"{(after - trimmed) / MB:.1f} MB was freed memory the allocator kept)"
+            f"  both trimmed (malloc_trim, as the window does every 5 s): RSS "
+            f"{trimmed_before / MB:.1f} -> {trimmed / MB:.1f} MB ({trimmed_growth:+.2f} MB; "
+            f"{(after - trimmed) / MB:.1f} MB at the end was freed memory the allocator kept)"
         )
         from PySide6.QtGui import QPixmapCache
 
@@ -323,7 +332,7 @@ def main() -> None:
         no_boxes = rss_bytes()
         print(
             f"  and with the card box cache emptied: RSS {no_boxes / MB:.1f} MB "
-            f"({(no_boxes - before) / MB:+.2f} MB)"
+            f"({(no_boxes - trimmed_before) / MB:+.2f} MB)"
         )
         QPixmapCache.clear()
         settle(app)
@@ -331,14 +340,16 @@ def main() -> None:
         emptied = rss_bytes()
         print(
             f"  and QPixmapCache (Qt's style pixmaps, limit {QPixmapCache.cacheLimit() // 1024}"
-            f" MB) too: RSS {emptied / MB:.1f} MB ({(emptied - before) / MB:+.2f} MB)"
+            f" MB) too: RSS {emptied / MB:.1f} MB ({(emptied - trimmed_before) / MB:+.2f} MB)"
         )
-    verdict = "PASS" if growth <= TARGET_MB else "FAIL"
-    print(f"{verdict}: RSS growth {growth:+.2f} MB (target <= +{TARGET_MB:.0f} MB)")
+    # The RSS a user sees: the window trims every 5 s, so the trimmed growth where glibc can.
+    judged, how = (growth, "") if trimmed_growth is None else (trimmed_growth, ", both trimmed")
+    verdict = "PASS" if judged <= TARGET_MB else "FAIL"
+    print(f"{verdict}: RSS growth {judged:+.2f} MB{how} (target <= +{TARGET_MB:.0f} MB)")
 
     window.undo_stack.setClean()  # nothing to save: closing must not ask
     window.close()
-    sys.exit(0 if growth <= TARGET_MB else 1)
+    sys.exit(0 if judged <= TARGET_MB else 1)
 
 
 if __name__ == "__main__":

@@ -246,11 +246,11 @@ class _PixmapCache:
         self.bytes = 0
 
 
-_BOXES = _PixmapCache(6 * 2**20)  # the rounded card boxes
+_BOXES = _PixmapCache(4 * 2**20)  # the rounded card boxes: every size and colour a lesson shows
 _STYLE_TOKENS: dict[tuple[str, Theme], int] = {}  # (font key, theme) -> a number, per pair
 #: The advantage lines, per text, colour and place: a click gives every card a new A, but a
 #: group holds few distinct values (two when every reward is 0 or 1).
-_FOOTERS = _PixmapCache(2**20)
+_FOOTERS = _PixmapCache(2**19)
 
 
 def _transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
