@@ -37,10 +37,15 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def test_showing_the_lab_imports_no_other_workspace():
+def test_showing_the_lab_imports_no_other_workspace(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run(
-        [sys.executable, "-c", PROGRAM], capture_output=True, text=True, env=env, timeout=120
+    done = subprocess.run(  # from an empty folder: the installed app, not the source tree
+        [sys.executable, "-c", PROGRAM],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
