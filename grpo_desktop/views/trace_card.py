@@ -631,13 +631,13 @@ class TraceCard(QWidget):
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._layer(style, card, accent, advantage))
         if card is not None:
-            footer = self._footer_rect(style)
-            painter.drawPixmap(footer.topLeft(), self._footer(style, card, accent, footer))
+            content = self._content_rect(style)
+            footer = self._footer_rect(style, content)
+            painter.drawPixmap(footer.topLeft(), self._footer(style, card, accent, content, footer))
         painter.end()
 
-    def _footer_rect(self, style: _Style) -> QRect:
+    def _footer_rect(self, style: _Style, content: QRectF) -> QRect:
         """Whole pixels that hold the advantage lines (and nothing a click leaves alone)."""
-        content = self._content_rect(style)
         height = style.fm(style.compact_advantage if self._compact else style.advantage).height()
         if not self._compact:
             height += style.fm(style.word).height()
@@ -647,10 +647,11 @@ class TraceCard(QWidget):
             left, top, math.ceil(content.right()) - left, math.ceil(content.bottom()) - top
         )
 
-    def _footer(self, style: _Style, card: CardState, accent: QColor, footer: QRect) -> QPixmap:
+    def _footer(
+        self, style: _Style, card: CardState, accent: QColor, content: QRectF, footer: QRect
+    ) -> QPixmap:
         """The advantage lines, drawn where ``paintEvent`` would draw them, shared by every card
         of this size that shows the same text in the same colour."""
-        content = self._content_rect(style)
         key = (
             self._advantage_text(card, ""),
             None if self._advantage_hidden else card.push,  # hidden: "?" for every card
