@@ -798,9 +798,10 @@ class MainWindow(QMainWindow):
 
     def _show_group_size(self, snapshot: LabSnapshot) -> None:
         """The G box shows the active lab without asking for a change itself."""
-        self.group_size_spin.blockSignals(True)
-        self.group_size_spin.setValue(snapshot.group_size)
-        self.group_size_spin.blockSignals(False)
+        if self.group_size_spin.value() != snapshot.group_size:  # Qt repaints it even if same
+            self.group_size_spin.blockSignals(True)
+            self.group_size_spin.setValue(snapshot.group_size)
+            self.group_size_spin.blockSignals(False)
         resizable = snapshot.recorded is None and self.workbench.workspace != TRAINING
         for control in (self.group_size_spin, self.grow_action, self.shrink_action):
             control.setEnabled(resizable)  # a run's group has the size the run sampled

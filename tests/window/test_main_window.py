@@ -199,19 +199,40 @@ def test_verl_then_easy_vs_hard_then_undo_keeps_every_group_on_one_convention(qt
     assert combo_convention(window) == "textbook"
 
 
-def test_a_card_click_styles_each_card_once_and_sets_the_g_box_once(qtbot, window, monkeypatch):
+def test_a_card_click_styles_each_card_once_and_leaves_the_g_box_alone(qtbot, window, monkeypatch):
+    """Qt repaints a spin box (and the tool bar behind it) whenever its value is set, even to
+    the same number: a click, which never changes G, must not set it (issue #14)."""
+    from PySide6.QtCore import QEvent, QObject
+
     from grpo_desktop.views.trace_grid import TraceGrid
+
+    class PaintCounter(QObject):
+        count = 0
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+            self.count += event.type() == QEvent.Type.Paint
+            return False
 
     grid = window.findChild(TraceGrid)
     spin = window.findChild(QSpinBox, "groupSizeSpin")
+    qtbot.wait(30)  # the first paint is done
     presentation_passes, spin_updates = [], []
     monkeypatch.setattr(grid, "set_presentation", lambda *a: presentation_passes.append(a))
     original = spin.setValue
     monkeypatch.setattr(spin, "setValue", lambda v: (spin_updates.append(v), original(v)))
+    counter = PaintCounter()
+    spin.installEventFilter(counter)
     click_card(qtbot, window, 1)
+    qtbot.wait(30)  # every update the click posted has painted
+    spin.removeEventFilter(counter)
     assert presentation_passes == []  # the snapshot pass styled the cards itself
-    assert spin_updates == [4]
+    assert spin_updates == []
+    assert counter.count == 0
+    assert spin.value() == 4
     assert card(window, 1).property("correct") is True
+    window.workbench.set_group_size(6)  # a new G still reaches the box
+    assert spin_updates == [6]
+    assert spin.value() == 6
 
 
 def test_the_view_toggle_names_what_pressing_it_does(window):
