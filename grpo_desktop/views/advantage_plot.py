@@ -21,13 +21,14 @@ from grpo_desktop.core.formatting import MINUS
 from grpo_desktop.core.snapshot import Push
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.stage_caption import StageCaption
+from grpo_desktop.views.value_labels import ValueLabels
 
 __all__ = ["AdvantagePlot", "SignedAxis", "nice_ceiling"]
 
 BAR_WIDTH = 0.6  # in card units: leaves a visible gap between neighbouring bars
 X_MARGIN_LEFT = 0.4  # x range is [0.4, G + 0.6]
 X_MARGIN_RIGHT = 0.6
-LABEL_MARGIN_PX = 1.0  # QTextDocument margin around each value label (Qt's default is 4)
+LABEL_MARGIN_PX = 1.0  # free pixels around each value label's text
 LABEL_GAP_PX = 3.0  # between a bar's end and its value label
 LABEL_MIN_SPACING_PX = 4.0  # free space required between neighbouring labels
 MIN_LABEL_POINT_SIZE = 7.0  # below this a label is unreadable: hide labels instead
@@ -243,7 +244,6 @@ class AdvantagePlot(pg.PlotItem):
         self._fit_font: QFont | None = None
         self._label_height_px = 0.0
         self._label_font = QFont()
-        self._label_anchors: dict[int, tuple[float, float]] = {}
         self._ref_value = 0.0
         self._ref_text = "0"
         self._ref_applied: tuple[float, str] | None = None
@@ -263,8 +263,8 @@ class AdvantagePlot(pg.PlotItem):
         self.markers = pg.ScatterPlotItem(symbol="o", pxMode=True)
         self.markers.setZValue(10)
         self.addItem(self.markers, ignoreBounds=True)
-        self.value_labels: list[pg.TextItem] = []  # pool, grown lazily, never removed
-        self._label_states: list[tuple[str, float, int] | None] = []  # (text, y, side) applied
+        self.value_labels = ValueLabels(self._viewbox, LABEL_MARGIN_PX)  # one item, all bars
+        self.value_labels.setZValue(20)  # over the bars, the reference line and the dots
         # Top centre of the plot, in the band the y range keeps free of bars (where the value
         # labels, hidden while bars move, otherwise sit).
         self.caption = StageCaption()
@@ -444,8 +444,7 @@ class AdvantagePlot(pg.PlotItem):
 
         self._label_font = self._font(1.25, bold=True)
         self._fit_key = None  # the fitting font depends on the theme's type scale
-        for item in self.value_labels:
-            item.setColor(theme.text)
+        self.value_labels.set_colour(theme.text)
 
         self.caption.set_style(theme, self._font(1.1, bold=True))
         self.caption.fit(self._viewbox.width())
@@ -476,8 +475,7 @@ class AdvantagePlot(pg.PlotItem):
 
     def label_texts(self) -> list[str]:
         """The value labels visible now, left to right (none when hidden for lack of room)."""
-        count = len(self._heights)
-        return [item.toPlainText() for item in self.value_labels[:count] if item.isVisible()]
+        return self.value_labels.texts()
 
     def y_range(self) -> tuple[float, float]:
         """The visible y range: (−R, R), or from just below 0 to R (see ``set_floor``)."""
@@ -612,15 +610,12 @@ class AdvantagePlot(pg.PlotItem):
             self._label_height_px = 0.0
             return True
         self._applied_label_font = font
-        for item in self.value_labels:
-            item.setFont(font)
-        self._label_states = [None] * len(self.value_labels)  # anchors depend on the font height
         height = QFontMetricsF(font).height() + 2 * LABEL_MARGIN_PX
         self._label_height_px = height
         above = 1.0 + LABEL_GAP_PX / height
         zero = 1.0 + (self._marker_px / 2 + LABEL_GAP_PX) / height
         below = -LABEL_GAP_PX / height
-        self._label_anchors = {1: (0.5, above), -1: (0.5, below), 0: (0.5, zero)}
+        self.value_labels.set_style(font, {1: (0.5, above), -1: (0.5, below), 0: (0.5, zero)})
         return True
 
     def _fit_y_range(self, heights: Sequence[float], reset: bool = True) -> None:
@@ -734,41 +729,13 @@ class AdvantagePlot(pg.PlotItem):
             # No dots, no item to paint: an empty scatter still cost 0.2 ms of each chart paint.
             self.markers.setVisible(bool(zeros))
 
-    def _label_item(self, index: int) -> pg.TextItem:
-        """The pooled label for bar ``index``, created on first need and then reused forever."""
-        while len(self.value_labels) <= index:
-            item = pg.TextItem(text="", color=self._theme.text, anchor=(0.5, 1.0))
-            item.textItem.document().setDocumentMargin(LABEL_MARGIN_PX)
-            item.setFont(self._applied_label_font or self._label_font)
-            item.setZValue(20)
-            item.setVisible(False)
-            self.addItem(item, ignoreBounds=True)
-            self.value_labels.append(item)
-            self._label_states.append(None)
-        return self.value_labels[index]
-
     def _draw_labels(self) -> None:
-        count = len(self._heights)
         if not self._labels_shown or self._labels_suppressed:
-            for item in self.value_labels:
-                if item.isVisible():
-                    item.setVisible(False)
+            self.value_labels.set_labels(())
             return
-        for index in range(count):
-            item = self._label_item(index)
-            height = self._heights[index]
-            side = (height > 0) - (height < 0)
-            state = (self._texts[index], height, side)
-            previous = self._label_states[index]
-            if state != previous:
-                self._label_states[index] = state
-                if previous is None or previous[0] != state[0]:
-                    item.setText(state[0])
-                if previous is None or previous[2] != side:
-                    item.setAnchor(self._label_anchors[side])
-                item.setPos(index + 1, height)
-            if not item.isVisible():
-                item.setVisible(True)
-        for item in self.value_labels[count:]:
-            if item.isVisible():
-                item.setVisible(False)
+        self.value_labels.set_labels(
+            [
+                (index + 1, height, text, (height > 0) - (height < 0))
+                for index, (height, text) in enumerate(zip(self._heights, self._texts))
+            ]
+        )
