@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget(objectName="pages")
         self._build_lab_page()
         self._build_actions()
-        self.presentation = StageControls(self, self.settings)
+        self.presentation = StageControls(self, self.settings, built_in=theme)
         self.document = ScenarioFiles(self, self.workbench, self.settings)
         self.rollouts = RolloutsController(self, self.workbench)
         self._build_menus_and_toolbar()

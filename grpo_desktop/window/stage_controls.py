@@ -149,11 +149,16 @@ class StageWindow(Protocol):
 class StageControls:
     """Theme, zoom and full screen for one window, remembered in the settings."""
 
-    def __init__(self, window: StageWindow, settings: AppSettings) -> None:
+    def __init__(
+        self, window: StageWindow, settings: AppSettings, built_in: Theme | None = None
+    ) -> None:
+        """``built_in``: the theme the window's views were built in, at the application's
+        font as it is now; the first ``apply`` does not style them again for the same look."""
         self.window = window
         self.settings = settings
         app = QApplication.instance()
         self._base_point_size = QGuiApplication.font().pointSizeF()
+        self._built_look = None if built_in is None else (built_in, QGuiApplication.font())
         self._app = app
         self.theme_name = settings.theme
         self.zoom = settings.zoom  # what the user asked for (remembered)
@@ -230,6 +235,9 @@ class StageControls:
     def _apply_zoom(self, theme: Theme, zoom: float) -> None:
         font = QFont(QGuiApplication.font())
         font.setPointSizeF(self._base_point_size * zoom * theme.chrome_scale)
+        built, self._built_look = self._built_look, None
+        if built == (theme, font):
+            return  # start-up: the views already look so (restyling them took 5 ms)
         QApplication.setFont(font)
         self.window.apply_theme(theme)
 

@@ -193,6 +193,30 @@ def test_settings_remember_zoom_and_theme_for_the_next_window(qtbot, window):
     assert again.presentation.zoom == 1.5 and again.presentation.theme_name == "projector"
 
 
+def test_a_new_window_styles_its_views_again_only_for_another_look(qtbot, monkeypatch):
+    """The views are built in the window's theme at the application's font: the first apply
+    skips restyling them for that same look (5 ms of start-up), never for a remembered one."""
+    styled = []
+    original = MainWindow.apply_theme
+    monkeypatch.setattr(
+        MainWindow, "apply_theme", lambda self, theme: (styled.append(theme), original(self, theme))
+    )
+    plain = MainWindow()
+    qtbot.addWidget(plain)
+    assert styled == []
+    assert plain.lab.chart.bar_colours()[0] == get_theme("light").up
+    plain.presentation.set_theme("light", remember=False)  # asked for again: styled again
+    assert [theme.name for theme in styled] == ["light"]
+    plain.presentation.set_zoom(1.5, remember=False)
+    plain.presentation.set_theme("projector")  # remembered for the next window
+    plain.close()
+    styled.clear()
+    remembered = MainWindow()
+    qtbot.addWidget(remembered)
+    assert [theme.name for theme in styled][:1] == ["projector"]
+    assert remembered.lab.chart.bar_colours()[0] == get_theme("projector").up
+
+
 def test_the_layout_fits_1024x768_and_1920x1080_at_200_percent(window):
     """Text is clipped when the window is smaller than its layout's minimum size."""
     hint = window.minimumSizeHint()
