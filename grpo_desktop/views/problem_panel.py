@@ -55,12 +55,9 @@ class ProblemPanel(QFrame):
         self.answer_key.setTextFormat(Qt.TextFormat.RichText)  # the key is escaped into <b>
         self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         # A real run's prompt can be a page (a system prompt, few-shot examples): it scrolls in
-        # a box a few lines high instead of pushing the cards off the screen.
-        self.run_prompt = QPlainTextEdit(objectName="runPrompt")
-        self.run_prompt.setReadOnly(True)
-        self.run_prompt.setFrameShape(QFrame.Shape.NoFrame)
-        self.run_prompt.setAccessibleName("Prompt")
-        self.run_prompt.hide()
+        # a box a few lines high instead of pushing the cards off the screen. Built with the
+        # first run's group (the first text box of the app costs 4 ms of start-up).
+        self.run_prompt: QPlainTextEdit | None = None
         self.details = QLabel(objectName="problemDetails")
         self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setWordWrap(True)
@@ -80,11 +77,10 @@ class ProblemPanel(QFrame):
             )
         self.chooser.activated.connect(self._on_chosen)
 
-        text_column = QVBoxLayout()
+        text_column = self._text_column = QVBoxLayout()
         text_column.setSpacing(2)
         text_column.addWidget(self.details)
         text_column.addWidget(self.prompt)
-        text_column.addWidget(self.run_prompt)
         right_column = QVBoxLayout()
         right_column.setSpacing(4)
         right_column.addWidget(self.chooser, 0, Qt.AlignmentFlag.AlignRight)
@@ -100,7 +96,10 @@ class ProblemPanel(QFrame):
         and shows its prompt, however long, in a box that scrolls."""
         self._recorded = recorded
         self.prompt.setVisible(recorded is None)
-        self.run_prompt.setVisible(recorded is not None)
+        if recorded is not None and self.run_prompt is None:
+            self.run_prompt = self._make_run_prompt()
+        if self.run_prompt is not None:
+            self.run_prompt.setVisible(recorded is not None)
         if recorded is None:
             self.prompt.setText(problem.prompt)
         elif self.run_prompt.toPlainText() != problem.prompt:
@@ -123,6 +122,20 @@ class ProblemPanel(QFrame):
             self.chooser.setItemData(0, CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
             index = 0
         self.chooser.setCurrentIndex(index)
+
+    def _make_run_prompt(self) -> QPlainTextEdit:
+        box = QPlainTextEdit(objectName="runPrompt")
+        box.setReadOnly(True)
+        box.setFrameShape(QFrame.Shape.NoFrame)
+        box.setAccessibleName("Prompt")
+        self._text_column.addWidget(box)
+        self._style_run_prompt(box)
+        return box
+
+    def _style_run_prompt(self, box: QPlainTextEdit) -> None:
+        box.setFont(scaled_font(1.0 * self._theme.type_scale))
+        lines = box.fontMetrics().lineSpacing()
+        box.setFixedHeight(round(lines * 4.5))  # four lines, then it scrolls
 
     def _show_details(self) -> None:
         problem = self._problem
@@ -162,8 +175,7 @@ class ProblemPanel(QFrame):
         )
         prompt_scale = 1.25 if self._compact else 1.6
         self.prompt.setFont(scaled_font(prompt_scale * theme.type_scale, bold=True))
-        self.run_prompt.setFont(scaled_font(1.0 * theme.type_scale))
-        lines = self.run_prompt.fontMetrics().lineSpacing()
-        self.run_prompt.setFixedHeight(round(lines * 4.5))  # four lines, then it scrolls
+        if self.run_prompt is not None:
+            self._style_run_prompt(self.run_prompt)
         self.answer_key.setFont(scaled_font(1.3 * theme.type_scale))
         self.details.setFont(scaled_font(0.95 * theme.type_scale))

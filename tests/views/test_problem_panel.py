@@ -6,6 +6,7 @@ import dataclasses
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QPlainTextEdit
 
 from grpo_desktop.core.problems import get_problem, load_problems
 from grpo_desktop.views.problem_panel import ProblemPanel
@@ -58,3 +59,25 @@ def test_the_chooser_tooltips_show_the_prompt_as_text(qtbot):
     document.setHtml(panel.chooser.itemData(0, Qt.ItemDataRole.ToolTipRole))
     problem = load_problems()[0]
     assert document.toPlainText() == f"{problem.prompt} ({problem.difficulty})"
+
+
+def test_the_runs_prompt_box_is_built_with_the_first_runs_group_and_follows_the_theme(qtbot):
+    from rollout_files import recorded
+
+    from grpo_desktop.core.theme import PROJECTOR
+
+    panel = make_panel(qtbot)
+    panel.show_problem(get_problem("mult-23x47"))
+    assert panel.findChild(QPlainTextEdit, "runPrompt") is None  # start-up builds no text box
+    group = recorded(prompt="<b>System</b>: be brief.\nWhat is 2 + 2?")
+    run_problem = dataclasses.replace(get_problem("mult-23x47"), id="run", prompt=group.prompt)
+    panel.show_problem(run_problem, group)
+    box = panel.findChild(QPlainTextEdit, "runPrompt")
+    assert box is not None and not box.isHidden() and panel.prompt.isHidden()
+    assert box.toPlainText() == group.prompt  # as written, never rich text
+    light_height = box.height()
+    panel.set_theme(PROJECTOR)
+    assert box.height() > light_height  # four and a half lines of the larger type
+    panel.show_problem(get_problem("mult-23x47"))
+    assert box.isHidden() and not panel.prompt.isHidden()
+    assert panel.findChildren(QPlainTextEdit, "runPrompt") == [box]
