@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from PySide6.QtCore import Property, QPointF, QRect, QRectF, QSize, QSizeF, Qt, Signal
@@ -38,6 +37,7 @@ from grpo_desktop.core.formatting import number, signed
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.trace_display import Run, display_lines
+from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
 
 __all__ = ["TraceCard"]
 
@@ -216,48 +216,11 @@ def _wrap(
     return tuple(lines)
 
 
-class _PixmapCache:
-    """Pixmaps every card shares, in least-recently-used order, within a byte budget.
-
-    Card sizes change with G, zoom and the workspace, so new keys keep coming; a byte bound (not a
-    count) keeps memory flat over a long session.
-    """
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.pixmaps: dict[tuple, QPixmap] = {}
-        self.bytes = 0
-
-    def get(self, key: tuple, render: Callable[[], QPixmap]) -> QPixmap:
-        """The pixmap for ``key``, made by ``render`` the first time."""
-        pixmap = self.pixmaps.pop(key, None)
-        if pixmap is None:
-            pixmap = render()
-            size = pixmap.width() * pixmap.height() * 4
-            while self.pixmaps and self.bytes + size > self.max_bytes:
-                oldest = self.pixmaps.pop(next(iter(self.pixmaps)))
-                self.bytes -= oldest.width() * oldest.height() * 4
-            self.bytes += size
-        self.pixmaps[key] = pixmap  # most recently used now
-        return pixmap
-
-    def clear(self) -> None:
-        self.pixmaps.clear()
-        self.bytes = 0
-
-
-_BOXES = _PixmapCache(4 * 2**20)  # the rounded card boxes: every size and colour a lesson shows
+_BOXES = PixmapCache(4 * 2**20)  # the rounded card boxes: every size and colour a lesson shows
 _STYLE_TOKENS: dict[tuple[str, Theme], int] = {}  # (font key, theme) -> a number, per pair
 #: The advantage lines, per text, colour and place: a click gives every card a new A, but a
 #: group holds few distinct values (two when every reward is 0 or 1).
-_FOOTERS = _PixmapCache(2**19)
-
-
-def _transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
-    pixmap = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
-    pixmap.setDevicePixelRatio(ratio)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    return pixmap
+_FOOTERS = PixmapCache(2**19)
 
 
 def _rounded_box(
@@ -280,7 +243,7 @@ def _rounded_box(
     )
 
     def render() -> QPixmap:
-        pixmap = _transparent_pixmap(size.width(), size.height(), ratio)
+        pixmap = transparent_pixmap(size.width(), size.height(), ratio)
         box = QPainter(pixmap)
         box.setRenderHint(QPainter.RenderHint.Antialiasing)
         box.setPen(QPen(outline, width))
@@ -664,7 +627,7 @@ class TraceCard(QWidget):
         )
 
         def render() -> QPixmap:
-            pixmap = _transparent_pixmap(footer.width(), footer.height(), self.devicePixelRatioF())
+            pixmap = transparent_pixmap(footer.width(), footer.height(), self.devicePixelRatioF())
             painter = QPainter(pixmap)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.translate(-footer.left(), -footer.top())
@@ -719,7 +682,7 @@ class TraceCard(QWidget):
         if pixmap is None:
             if len(self._layers) >= 6:  # the three push colours, focused or not
                 self._layers.clear()
-            pixmap = _transparent_pixmap(self.width(), self.height(), ratio)
+            pixmap = transparent_pixmap(self.width(), self.height(), ratio)
             painter = QPainter(pixmap)
             self._paint_layer(painter, style, card, accent, advantage)
             painter.end()
