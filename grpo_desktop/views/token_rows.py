@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QPixmap,
 )
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidget
 
@@ -38,6 +39,7 @@ from grpo_desktop.core.formatting import MINUS, number, signed
 from grpo_desktop.core.theme import LIGHT, Theme, contrast_ratio
 from grpo_desktop.core.update_snapshot import AnswerRow, TokenView, UpdateSnapshot
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
 
 __all__ = [
     "LEGEND",
@@ -56,6 +58,10 @@ LEGEND = (
 #: The faintest tint a non-zero push gets, so a tiny push is still visibly not zero.
 MIN_TINT = 0.15
 _SCISSORS = "✂"
+#: Chip drawings kept per view: the chips on screen and their other looks (a click recolours
+#: every token, among a few intensity levels). One chip is ~5 KB; drawing one afresh (an
+#: antialiased rounded outline and its text) costs about seven blits.
+_CHIP_PIXMAP_BYTES = 3 * 2**20
 # The view draws intensities in this many steps (a step is under 1 % of the colour range, too
 # small to see), so chips share colours and a new snapshot re-uses them.
 _LEVELS = 128
@@ -251,6 +257,7 @@ class _Chip(NamedTuple):
     dual: bool
     answer: bool
     breaks: bool  # a newline token: the flow continues on the next line
+    key: tuple = ()  # (text, level, clipped, dual, answer): what its drawing depends on
 
 
 @dataclass(frozen=True)
@@ -300,6 +307,7 @@ class TokenRowsView(QWidget):
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
         self._colours: dict[str, QColor] = {}
         self._pens: dict[tuple[str, float], QPen] = {}
+        self._chip_pixmaps = PixmapCache(_CHIP_PIXMAP_BYTES)  # (key, label, width, ratio)
         self._selected: tuple[int, int] | None = None
         self._cursor: tuple[int, int] | None = None  # where the keyboard last asked to go
         self.setObjectName("tokenRows")
@@ -554,12 +562,12 @@ class TokenRowsView(QWidget):
 
         chips = self._chips[index]
         chip_h = style.chip_h
-        ascent = style.chip_fm.ascent()
         radius = style.radius
         focus = self._colour(theme.focus)
         underline = QPen(focus, style.underline)
         underline.setCapStyle(Qt.PenCapStyle.FlatCap)
-        painter.setFont(style.chip)
+        ratio = self.devicePixelRatioF()
+        drawn = self._chip_pixmaps
         lines = row.line_tops
         first_line = max(0, bisect.bisect_right(lines, exposed.top() - chip_h) - 1)
         start = row.line_starts[first_line] if lines else 0
@@ -569,34 +577,65 @@ class TokenRowsView(QWidget):
             if y > bottom:
                 break
             chip = chips[column]
-            rect = QRectF(x, y, w, chip_h)
-            painter.setPen(chip.pen)
-            painter.setBrush(chip.fill)
-            inset = chip.pen.widthF() / 2
-            painter.drawRoundedRect(rect.adjusted(inset, inset, -inset, -inset), radius, radius)
+            self._paint_chip(painter, chip, label, x, y, w, style, drawn, ratio)
             if chip.dual:  # a second, solid outline just outside: never over the label
                 grow = style.stroke + 1.5
                 painter.setPen(self._pen(theme.text, style.stroke))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRoundedRect(
-                    rect.adjusted(-grow, -grow, grow, grow), radius + grow, radius + grow
+                    QRectF(x, y, w, chip_h).adjusted(-grow, -grow, grow, grow),
+                    radius + grow,
+                    radius + grow,
                 )
-            painter.setPen(chip.text)
-            painter.drawText(QPointF(x + style.pad_x, y + style.pad_y + ascent), label)
-            if chip.clipped or chip.dual:
-                painter.setFont(style.mark)
-                painter.drawText(
-                    QPointF(
-                        x + w - style.pad_x - style.scissors_w + 1,
-                        y + style.pad_y + style.mark_fm.ascent(),
-                    ),
-                    _SCISSORS,
-                )
-                painter.setFont(style.chip)
             if chip.answer:
                 painter.setPen(underline)
                 base = y + chip_h + style.underline / 2 + 1
                 painter.drawLine(QPointF(x, base), QPointF(x + w, base))
+
+    def _paint_chip(
+        self,
+        painter: QPainter,
+        chip: _Chip,
+        label: str,
+        x: int,
+        y: int,
+        width: int,
+        style: _Style,
+        drawn: PixmapCache,
+        ratio: float,
+    ) -> None:
+        """A chip's box, label and ✂ mark, blitted from its drawing (made once per look)."""
+
+        def draw() -> QPixmap:
+            pixmap = transparent_pixmap(width, style.chip_h, ratio)
+            chip_painter = QPainter(pixmap)
+            chip_painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            self._draw_chip(chip_painter, chip, label, width, style)
+            chip_painter.end()
+            return pixmap
+
+        painter.drawPixmap(x, y, drawn.get((chip.key, label, width, ratio), draw))
+
+    @staticmethod
+    def _draw_chip(painter: QPainter, chip: _Chip, label: str, width: int, style: _Style) -> None:
+        """A chip's box, label and ✂ mark, with its top left corner at the painter's origin."""
+        painter.setPen(chip.pen)
+        painter.setBrush(chip.fill)
+        inset = chip.pen.widthF() / 2
+        box = QRectF(0, 0, width, style.chip_h).adjusted(inset, inset, -inset, -inset)
+        painter.drawRoundedRect(box, style.radius, style.radius)
+        painter.setPen(chip.text)
+        painter.setFont(style.chip)
+        painter.drawText(QPointF(style.pad_x, style.pad_y + style.chip_fm.ascent()), label)
+        if chip.clipped or chip.dual:
+            painter.setFont(style.mark)
+            painter.drawText(
+                QPointF(
+                    width - style.pad_x - style.scissors_w + 1,
+                    style.pad_y + style.mark_fm.ascent(),
+                ),
+                _SCISSORS,
+            )
 
     def _paint_ring(
         self,
@@ -635,6 +674,7 @@ class TokenRowsView(QWidget):
             self._labels.clear()
             self._looks.clear()
             self._chip_cache.clear()
+            self._chip_pixmaps.clear()
             self._slot_widths.clear()
             self._geometry = None  # new fonts: every position changes
         return self._style
@@ -721,6 +761,7 @@ class TokenRowsView(QWidget):
                         dual,
                         answer_token,
                         entry[2],
+                        key,
                     )
                 append(chip)
             self._chips.append(chips)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtGui import QColor, QHelpEvent
+from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from grpo_desktop.core.theme import DARK, LIGHT, PROJECTOR, THEMES, Theme, contrast_ratio
@@ -466,3 +466,100 @@ def test_a_runs_answer_shows_its_logged_reward_where_a_verdict_would_be(qtbot):
     answer = replace(answer_row(0, 0.73, 0.4, [tok("x", 0.1)]), correct=None)
     header = rows._header(answer, rows._current_style())
     assert [text for text, _, _ in header.texts][1] == "r = 0.73"
+
+
+# -- drawings reused ----------------------------------------------------------------------------
+
+
+class DirectRowsView(TokenRowsView):
+    """Chips drawn straight onto the view, as before they were kept as drawings: the reference
+    the reused drawings must match."""
+
+    def _paint_chip(self, painter, chip, label, x, y, width, style, drawn, ratio) -> None:
+        painter.save()
+        painter.translate(x, y)
+        self._draw_chip(painter, chip, label, width, style)
+        painter.restore()
+
+
+def channel_differences(a: QImage, b: QImage) -> list[int]:
+    """Per pixel, the largest difference of its red, green and blue (0 where they agree)."""
+    assert a.size() == b.size()
+    a, b = (image.convertToFormat(QImage.Format.Format_RGB32) for image in (a, b))
+    differences = []
+    for y in range(a.height()):
+        for x in range(a.width()):
+            p, q = a.pixelColor(x, y), b.pixelColor(x, y)
+            differences.append(
+                max(abs(p.red() - q.red()), abs(p.green() - q.green()), abs(p.blue() - q.blue()))
+            )
+    return differences
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_chips_blitted_from_their_drawings_look_like_chips_drawn_on_the_view(qtbot, theme):
+    rows = [
+        answer_row(0, 1.0, 1.0, [tok(" 1081", 1.0, answer=True), tok("<b>", 0.3), tok("\n", 0)]),
+        answer_row(1, 0.0, -1.0, [tok(" x", -1.0, clipped=True), tok(" y", -0.2, dual=True)]),
+    ]
+    images = []
+    for kind in (TokenRowsView, DirectRowsView):
+        widget = kind(theme)
+        qtbot.addWidget(widget)
+        widget.show_snapshot(make_snapshot(rows))
+        widget.resize(420, widget.heightForWidth(420))
+        images.append(widget.grab().toImage())
+    differences = channel_differences(*images)
+    # The same text pixel for pixel; only the rounded outlines' antialiased edge pixels may
+    # round differently when blended through a transparent drawing.
+    assert max(differences) <= 32
+    assert sum(1 for d in differences if d) <= 0.02 * len(differences)
+
+
+def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbot, monkeypatch):
+    widget = shown_view(qtbot, big_snapshot(rows=2, tokens=40), 600)
+    widget.grab()
+    drawn = []
+    original = TokenRowsView._draw_chip
+    monkeypatch.setattr(
+        TokenRowsView,
+        "_draw_chip",
+        staticmethod(lambda *args: drawn.append(args[2]) or original(*args)),
+    )
+    widget.show_snapshot(big_snapshot(rows=2, tokens=40))  # a click that changed no chip's look
+    widget.grab()
+    assert drawn == []
+    # One new token in each row, at the group's largest push (the colour scale stays put).
+    with_new_token = make_snapshot(
+        [
+            answer_row(row.index, row.reward, row.advantage, [tok(" new", 0.01), *row.tokens[1:]])
+            for row in big_snapshot(rows=2, tokens=40).rows
+        ]
+    )
+    widget.show_snapshot(with_new_token)
+    widget.grab()
+    assert drawn == ["·new"]  # drawn once, then blitted on the second row too
+
+
+def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
+    from grpo_desktop.views import token_rows
+
+    widget = shown_view(qtbot, big_snapshot(rows=16, tokens=200), 1800, PROJECTOR)
+    for shift in range(6):  # new tokens each time: new drawings, the oldest make room
+        rows = big_snapshot(rows=16, tokens=200).rows
+        widget.show_snapshot(
+            make_snapshot(
+                [
+                    answer_row(
+                        r.index,
+                        r.reward,
+                        r.advantage,
+                        [tok(f"w{shift}{i}", 0.5) for i in range(200)],
+                    )
+                    for r in rows
+                ]
+            )
+        )
+        widget.grab()
+        assert widget._chip_pixmaps.bytes <= token_rows._CHIP_PIXMAP_BYTES
+    assert widget._chip_pixmaps.bytes > token_rows._CHIP_PIXMAP_BYTES // 2  # it was filled
