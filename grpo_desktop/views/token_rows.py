@@ -61,7 +61,7 @@ _SCISSORS = "✂"
 #: Chip drawings kept per view: the chips on screen and their other looks (a click recolours
 #: every token, among a few intensity levels). One chip is ~5 KB; drawing one afresh (an
 #: antialiased rounded outline and its text) costs about seven blits.
-_CHIP_PIXMAP_BYTES = 3 * 2**20
+_CHIP_PIXMAP_BYTES = 2 * 2**20
 # The view draws intensities in this many steps (a step is under 1 % of the colour range, too
 # small to see), so chips share colours and a new snapshot re-uses them.
 _LEVELS = 128
