@@ -193,7 +193,20 @@ def test_settings_remember_zoom_and_theme_for_the_next_window(qtbot, window):
     assert again.presentation.zoom == 1.5 and again.presentation.theme_name == "projector"
 
 
-def test_a_new_window_styles_its_views_again_only_for_another_look(qtbot, monkeypatch):
+@pytest.fixture
+def app_look_restored():
+    """The application's font and palette put back afterwards (windows zoom and theme them)."""
+    from PySide6.QtGui import QGuiApplication
+
+    font = QGuiApplication.font()
+    yield
+    QApplication.setFont(font)
+    QApplication.setPalette(QPalette())
+
+
+def test_a_new_window_styles_its_views_again_only_for_another_look(
+    qtbot, monkeypatch, app_look_restored
+):
     """The views are built in the window's theme at the application's font: the first apply
     skips restyling them for that same look (5 ms of start-up), never for a remembered one."""
     styled = []
