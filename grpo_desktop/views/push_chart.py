@@ -33,6 +33,7 @@ from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import UpdateSnapshot
 from grpo_desktop.views.advantage_plot import SignedAxis, nice_ceiling
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.value_labels import ValueLabels
 
 __all__ = ["PushChart", "net_push_words"]
 
@@ -171,7 +172,8 @@ class PushChart(QWidget):
         self.zero_line = pg.InfiniteLine(pos=0.0, angle=0, movable=False)
         self.zero_line.setZValue(5)
         plot.addItem(self.zero_line, ignoreBounds=True)
-        self.value_labels: list[pg.TextItem] = []  # pool: two per answer, grown, never removed
+        self.value_labels = ValueLabels(plot.getViewBox(), LABEL_MARGIN_PX)  # both presets'
+        self.value_labels.setZValue(20)
 
         column = QVBoxLayout(self)
         column.setContentsMargins(8, 6, 8, 6)
@@ -258,8 +260,7 @@ class PushChart(QWidget):
             self.plot.setContentsMargins(2, pad, 2, 2)
             self.zero_line.setPen(_pen(theme.text, theme.stroke_width))
             self._label_font = scaled_font(0.95 * scale, bold=True)
-            for item in self.value_labels:
-                item.setColor(theme.text)
+            self.value_labels.set_colour(theme.text)
         finally:
             self._applying_theme = False
         self._apply_x(len(self._main))
@@ -287,7 +288,7 @@ class PushChart(QWidget):
 
     def label_texts(self) -> list[str]:
         """The visible value labels: the main preset's left to right, then the comparison's."""
-        return [item.toPlainText() for item in self.value_labels if item.isVisible()]
+        return self.value_labels.texts()
 
     def labels_visible(self) -> bool:
         return self._labels_shown
@@ -460,37 +461,21 @@ class PushChart(QWidget):
             )
         self._draw_labels()
 
-    def _label_item(self, index: int) -> pg.TextItem:
-        while len(self.value_labels) <= index:
-            item = pg.TextItem(text="", color=self._theme.text, anchor=(0.5, 1.0))
-            item.textItem.document().setDocumentMargin(LABEL_MARGIN_PX)
-            item.setZValue(20)
-            item.setVisible(False)
-            self.plot.addItem(item, ignoreBounds=True)
-            self.value_labels.append(item)
-        return self.value_labels[index]
-
     def _draw_labels(self) -> None:
-        count = len(self._main)
-        used = 0
-        if self._labels_shown:
-            height = self._label_height_px
-            above = (0.5, 1.0 + LABEL_GAP_PX / height)
-            below = (0.5, -LABEL_GAP_PX / height)
-            for values, texts, offset in (
-                (self._main, self._texts[0], -BAR_OFFSET),
-                (self._compare, self._texts[1], BAR_OFFSET),
-            ):
-                for index in range(count):
-                    item = self._label_item(used)
-                    used += 1
-                    value = values[index]
-                    item.setFont(self._applied_font)
-                    item.setColor(self._theme.text)
-                    item.setText(texts[index])
-                    item.setAnchor(above if value >= 0 else below)
-                    item.setPos(index + 1 + offset, value)
-                    item.setVisible(True)
-        for item in self.value_labels[used:]:
-            if item.isVisible():
-                item.setVisible(False)
+        if not self._labels_shown:
+            self.value_labels.set_labels(())
+            return
+        height = self._label_height_px
+        above = (0.5, 1.0 + LABEL_GAP_PX / height)
+        below = (0.5, -LABEL_GAP_PX / height)
+        self.value_labels.set_style(self._applied_font, {1: above, -1: below})
+        self.value_labels.set_labels(
+            [
+                (index + 1 + offset, value, text, 1 if value >= 0 else -1)
+                for values, texts, offset in (
+                    (self._main, self._texts[0], -BAR_OFFSET),
+                    (self._compare, self._texts[1], BAR_OFFSET),
+                )
+                for index, (value, text) in enumerate(zip(values, texts))
+            ]
+        )

@@ -46,6 +46,8 @@ class ValueLabels(pg.GraphicsObject):
 
     def set_style(self, font: QFont, anchors: dict[int, tuple[float, float]]) -> None:
         """The labels' font and, per side, where a label's box sits on its point."""
+        if font == self._font and anchors == self._anchors:
+            return
         if font != self._font:
             self._font = QFont(font)
             self._metrics = QFontMetricsF(self._font)
@@ -54,8 +56,10 @@ class ValueLabels(pg.GraphicsObject):
         self.update()
 
     def set_colour(self, colour: str | QColor) -> None:
-        self._colour = QColor(colour)
-        self.update()
+        colour = QColor(colour)
+        if colour != self._colour:
+            self._colour = colour
+            self.update()
 
     def set_labels(self, labels: Sequence[Label]) -> None:
         """Show exactly these labels (none: an empty sequence); repaints only on a change."""
