@@ -290,6 +290,7 @@ class TraceCard(QWidget):
         self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
         self._trace_html: tuple[str, str | None] = ("", None)  # the tooltip's trace, per text
         self._texts: dict[CardState, tuple[str, str]] = {}  # description and tooltip per state
+        self._shown_texts = ("", _HINT)  # the description and tooltip the widget has now
         self._layers: dict[tuple, QPixmap] = {}  # the card without its advantage, per look
         self._focus_visible = False
         self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
@@ -363,14 +364,13 @@ class TraceCard(QWidget):
             if len(self._texts) >= _DESCRIBED_STATES:
                 self._texts.clear()
             texts = self._texts[card] = self._describe(card)
-        description, tooltip = texts
-        name = f"Answer {self._index + 1}"
-        if self.accessibleName() != name:
-            self.setAccessibleName(name)
-        if self.accessibleDescription() != description:
-            self.setAccessibleDescription(description)
-        if self.toolTip() != tooltip:
-            self.setToolTip(tooltip)
+        if texts != self._shown_texts:  # compared here: asking Qt costs a call per text
+            description, tooltip = texts
+            if description != self._shown_texts[0]:
+                self.setAccessibleDescription(description)
+            if tooltip != self._shown_texts[1]:
+                self.setToolTip(tooltip)
+            self._shown_texts = texts
         if hint_changes:
             self.updateGeometry()
         self.update()
