@@ -245,3 +245,27 @@ def test_grown_cards_do_not_raise_the_grids_size_hints(qtbot):
     qtbot.waitUntil(lambda: grid.card_scale() > 1.5)
     assert grid.minimumSizeHint().width() <= plain_minimum.width() + 2
     assert grid.sizeHint().width() <= plain_hint.width() + 8
+
+
+@pytest.mark.parametrize("group_size", [4, 16])
+def test_room_for_a_banner_lengthens_the_scroll_and_moves_or_restyles_no_card(
+    window, group_size, monkeypatch
+):
+    """The degenerate banner comes and goes on a click: the grid only scrolls further. Its
+    cards are not planned again (which tried larger fonts on each of them, 2–4 ms)."""
+    _host, grid = window
+    grid.fill_reserve = lambda width: 60  # the banner's room, as the window sets it
+    grid.show_snapshot(make_snapshot(rewards_for(group_size)))
+    grid.resize(grid.width(), grid.height() + 1)  # a new box: laid out, filling it
+    before, contents = geometries(grid), grid.widget().height()
+    fonts = [card.font() for card in grid.cards()]
+    planned = []
+    original = TraceGrid._plan
+    monkeypatch.setattr(TraceGrid, "_plan", lambda self, a: planned.append(a) or original(self, a))
+    grid.set_bottom_reserve(60)
+    assert grid.widget().height() == contents + 60
+    grid.set_bottom_reserve(0)
+    assert grid.widget().height() == contents
+    assert planned == []
+    assert geometries(grid) == before
+    assert [card.font() for card in grid.cards()] == fonts
