@@ -47,6 +47,15 @@ def click_step(qtbot, page, step: int, chart: int = 0) -> None:
     qtbot.mouseClick(band_plot.widget.viewport(), LEFT, pos=point)
 
 
+def type_group_size(qtbot, page, text: str) -> None:
+    """Type a new G into the run's settings and press Return, as a user does."""
+    spin = page.controls.group_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, text)
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+
+
 def take_steps(qtbot, page, count: int) -> None:
     for _ in range(count):
         qtbot.mouseClick(page.controls.step_button, LEFT)
@@ -198,17 +207,13 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
     page = show_training(qtbot, window)
     take_steps(qtbot, page, 3)
     assert page.state.run.step_count == 3
-    spin = page.controls.group_spin
-    spin.setFocus()
-    spin.selectAll()
-    qtbot.keyClicks(spin, "4")
-    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    type_group_size(qtbot, page, "4")
     assert window.workbench.training_config.group_size == 4
     assert page.state.run.step_count == 0 and page.status.text().startswith("Ready:")
     assert window.undo_stack.count() == 1
     ctrl(qtbot, window, Qt.Key.Key_Z)
     assert window.workbench.training_config.group_size == 8
-    assert spin.value() == 8, "the control shows the old value again"
+    assert page.controls.group_spin.value() == 8, "the control shows the old value again"
     assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
 
 
@@ -262,11 +267,7 @@ def test_a_settings_edit_keeps_the_labs_weights_out_of_the_stored_run_settings(q
     window.workbench.set_reward_weight("format", 0.5, window.workbench.lab)
     page = show_training(qtbot, window)
     edits = window.undo_stack.count()
-    spin = page.controls.group_spin
-    spin.setFocus()
-    spin.selectAll()
-    qtbot.keyClicks(spin, "4")
-    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    type_group_size(qtbot, page, "4")
     assert window.workbench.training_config.group_size == 4
     assert window.workbench.training_config.reward_weights.plain
     assert page.state.run.config.reward_weights.format == 0.5
