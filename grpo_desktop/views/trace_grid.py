@@ -58,7 +58,6 @@ class TraceGrid(QScrollArea):
         self._advantages_hidden = False
         self._fit_contents = False  # grow to show every card instead of scrolling
         self._bottom_reserve = 0  # px under the last row kept free (a banner floats there)
-        self._cards_height = 0  # px the laid-out cards take, margins included
         self.fill = True  # cards grow while they still fit the height (a large screen)
         # px the filling leaves free at the bottom for a width (a banner floating there)
         self.fill_reserve: Callable[[int], int] | None = None
@@ -175,10 +174,11 @@ class TraceGrid(QScrollArea):
         bottom edge. No card moves: only the scrollable height grows."""
         pixels = max(0, int(pixels))
         if pixels != self._bottom_reserve:
+            cards_height = self._contents.height() - self._bottom_reserve
             self._bottom_reserve = pixels
             if self._layout_key is not None and self._count:
                 # Planning the cards again would restyle each of them (2–4 ms) for nothing.
-                self._contents.resize(self.viewport().width(), self._cards_height + pixels)
+                self._contents.resize(self.viewport().width(), cards_height + pixels)
             else:
                 self._layout_key = None
                 self._relayout()
@@ -419,7 +419,7 @@ class TraceGrid(QScrollArea):
             x = self._margin + column * (width + self._spacing) + min(column, extra)
             y = self._margin + row * (height + self._spacing)
             card.setGeometry(QRect(x, y, width + (1 if column < extra else 0), height))
-        total = self._cards_height = self._total_height(rows, height)
+        total = self._total_height(rows, height)
         self._contents.resize(self.viewport().width(), total + self._bottom_reserve)
         if self._fit_contents:
             self.setFixedHeight(total + 2 * self.frameWidth())
