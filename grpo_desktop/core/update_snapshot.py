@@ -7,14 +7,16 @@ computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 __all__ = [
     "AnswerRow",
     "ComputationRow",
     "PresetInfo",
     "TokenComputation",
+    "TokenRow",
     "TokenView",
     "UpdateSettings",
     "UpdateSnapshot",
@@ -61,17 +63,113 @@ class TokenView(NamedTuple):
     is_answer: bool  # part of the final answer the checker reads
 
 
+class TokenRow(Sequence[TokenView]):
+    """One answer's tokens, kept as five columns; a :class:`TokenView` is made when asked for.
+
+    A group of 16 answers of 2,000 tokens is 32,000 tokens, all re-scored on every click: making
+    a tuple per token cost more than the frame. Each column comes from the loss's arrays in one
+    step, and a view reads the columns, or the tokens of the rows it paints.
+    """
+
+    __slots__ = ("_clipped", "_dual_clipped", "_is_answer", "_pushes", "_texts")
+    _ORDER = ("_texts", "_pushes", "_clipped", "_dual_clipped", "_is_answer")  # TokenView's
+
+    def __init__(
+        self,
+        texts: Iterable[str],
+        pushes: Iterable[float],
+        clipped: Iterable[bool],
+        dual_clipped: Iterable[bool],
+        is_answer: Iterable[bool],
+    ) -> None:
+        columns = tuple(
+            tuple(column) for column in (texts, pushes, clipped, dual_clipped, is_answer)
+        )
+        if len({len(column) for column in columns}) > 1:
+            lengths = [len(column) for column in columns]
+            raise ValueError(f"a token row's columns must be equally long; got {lengths}")
+        for name, column in zip(self._ORDER, columns, strict=True):
+            object.__setattr__(self, name, column)
+
+    @classmethod
+    def of(cls, tokens: Iterable[TokenView]) -> TokenRow:
+        """The row of ``tokens`` (a TokenRow is returned as it is)."""
+        if isinstance(tokens, TokenRow):
+            return tokens
+        views = tuple(tokens)
+        if not views:
+            return cls((), (), (), (), ())
+        return cls(*zip(*views, strict=True))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a TokenRow cannot be changed")
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return self._texts
+
+    @property
+    def pushes(self) -> tuple[float, ...]:
+        return self._pushes
+
+    @property
+    def clipped(self) -> tuple[bool, ...]:
+        return self._clipped
+
+    @property
+    def dual_clipped(self) -> tuple[bool, ...]:
+        return self._dual_clipped
+
+    @property
+    def is_answer(self) -> tuple[bool, ...]:
+        return self._is_answer
+
+    def _columns(self) -> tuple[tuple, ...]:
+        return self._texts, self._pushes, self._clipped, self._dual_clipped, self._is_answer
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> TokenView: ...
+    @overload
+    def __getitem__(self, index: slice) -> TokenRow: ...
+    def __getitem__(self, index: int | slice) -> TokenView | TokenRow:
+        if isinstance(index, slice):
+            return TokenRow(*(column[index] for column in self._columns()))
+        return TokenView(*(column[index] for column in self._columns()))
+
+    def __iter__(self) -> Iterator[TokenView]:
+        return map(TokenView, *self._columns())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenRow):
+            return self._columns() == other._columns()
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._columns())
+
+    def __repr__(self) -> str:
+        return f"TokenRow({list(self)!r})"
+
+
 @dataclass(frozen=True)
 class AnswerRow:
-    """One sampled answer as a row of tokens."""
+    """One sampled answer as a row of tokens (given as a TokenRow or any TokenViews)."""
 
     index: int  # 0-based; shown as #index+1, like the lab's cards
     reward: float
     advantage: float
-    tokens: tuple[TokenView, ...]
+    tokens: TokenRow
     total_push: float  # Σ push over the row's tokens, main preset
     compare_total_push: float  # the same under the comparison preset
     correct: bool | None = None  # the checker's verdict on the text; None for a run's answer
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", TokenRow.of(self.tokens))
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from grpo_desktop.core.update_snapshot import (
     ComputationRow,
     PresetInfo,
     TokenComputation,
-    TokenView,
+    TokenRow,
     UpdateSettings,
     UpdateSnapshot,
 )
@@ -127,8 +127,13 @@ def build_update_snapshot(
     rows = []
     for index, card in enumerate(lab.cards):
         token_texts, answer_flags = _tokens_of(card.text)
-        tokens = tuple(
-            map(TokenView, token_texts, pushes[index], clipped[index], dual[index], answer_flags)
+        count = len(token_texts)
+        tokens = TokenRow(
+            token_texts,
+            pushes[index][:count],
+            clipped[index][:count],
+            dual[index][:count],
+            answer_flags,
         )
         rows.append(
             AnswerRow(
