@@ -5,9 +5,11 @@ it was shown and emits ``token_requested(row, column)`` when a chip is clicked o
 keyboard. It never selects a token itself: the selection comes back in the next snapshot.
 
 Painted with QPainter (no child widgets, no HTML: a token reading ``<b>`` is drawn literally) so
-16 answers × 200 tokens lay out and repaint within a frame. The work is split by what invalidates
-it: per (snapshot, theme, font) each token's label, width and colours are prepared once; per width
-only the chip positions are recomputed; a paint draws only the rows the exposed rect touches.
+16 answers × 2,000 tokens lay out and repaint within a frame. The work is split by what
+invalidates it: per (answer text, clip marks, theme, font) each token's label and width, so a click
+that only re-scores keeps every position; per width the chip positions; per (snapshot, row) the
+chips' colours, made when the row is first painted; a paint draws only the rows the exposed rect
+touches.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import bisect
 import html
 import json
+import operator
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -37,7 +40,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidge
 
 from grpo_desktop.core.formatting import MINUS, number, signed
 from grpo_desktop.core.theme import LIGHT, Theme, contrast_ratio
-from grpo_desktop.core.update_snapshot import AnswerRow, TokenView, UpdateSnapshot
+from grpo_desktop.core.update_snapshot import AnswerRow, TokenRow, TokenView, UpdateSnapshot
 from grpo_desktop.views.fonts import scaled_font
 from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
 
@@ -244,19 +247,26 @@ class _Style:
         )
 
 
-class _Chip(NamedTuple):
-    """One token, ready to place: what it reads, how wide it is and how it is painted."""
+@dataclass(frozen=True, eq=False)
+class _Shape:
+    """What one row's chip positions depend on, token by token: the same for every click that
+    only re-scores the answer (compared by identity: the view keeps one per text and marks)."""
 
-    label: str
-    width: int  # natural width in px (before clamping to a narrow widget)
-    room: int  # the part of the width that is not the label: padding and the ✂ mark
+    labels: tuple[str, ...]  # what each chip reads (whitespace made visible)
+    widths: tuple[int, ...]  # natural width in px (before clamping to a narrow widget)
+    rooms: tuple[int, ...]  # the part of each width that is not the label: padding and ✂
+    breaks: tuple[bool, ...]  # a newline token: the flow continues on the next line
+
+
+class _Chip(NamedTuple):
+    """How one token's chip is painted."""
+
     fill: QColor
     text: QColor
     pen: QPen
     clipped: bool
     dual: bool
     answer: bool
-    breaks: bool  # a newline token: the flow continues on the next line
     key: tuple = ()  # (text, level, clipped, dual, answer): what its drawing depends on
 
 
@@ -266,10 +276,12 @@ class _Header:
     widths: tuple[int, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
 class _RowLayout:
-    top: int
-    bottom: int
+    """One row's positions, with y measured from the row's top: a row whose shape, header and
+    width did not change keeps its layout when another row changes or moves."""
+
+    height: int  # header and chips
     header: tuple[tuple[int, int, int], ...]  # (x, baseline y, index into _Header.texts)
     line_tops: list[int]  # y of each line of chips
     line_starts: list[int]  # index of the first chip on each line
@@ -297,11 +309,15 @@ class TokenRowsView(QWidget):
         self._theme = theme
         self._snapshot: UpdateSnapshot | None = None
         self._style: _Style | None = None
-        self._chips: list[list[_Chip]] = []
+        self._chips: list[list[_Chip | None] | None] = []  # made as they are first painted
+        self._shapes: list[_Shape] = []
         self._headers: list[_Header] = []
+        self._row_shapes: dict[tuple, _Shape] = {}  # (texts, clip marks) → shape
         self._layouts: dict[int, _Layout] = {}
+        self._row_layouts: dict[tuple, _RowLayout] = {}  # (shape, header widths, width) → layout
         self._geometry: tuple | None = None  # what chip positions depend on, last prepared
         self._chip_cache: dict[tuple, _Chip] = {}  # (text, level, flags) → chip: a click reuses
+        self._scale = 0.0  # colour levels per unit of push, for the shown snapshot
         self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
         self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
@@ -379,7 +395,7 @@ class TokenRowsView(QWidget):
         if not 0 <= column < len(chips):
             return QRect()
         x, y, w, _label = chips[column]
-        return QRect(x, y, w, self._current_style().chip_h)
+        return QRect(x, layout.row_tops[row] + y, w, self._current_style().chip_h)
 
     def shown_label(self, row: int, column: int) -> str:
         """The text the chip draws (whitespace made visible, elided if wider than the view)."""
@@ -392,8 +408,8 @@ class TokenRowsView(QWidget):
 
     def row_rect(self, row: int) -> QRect:
         """The band answer ``row`` occupies (header and chips), full widget width."""
-        item = self._layout(self.width()).rows[row]
-        return QRect(0, item.top, self.width(), item.bottom - item.top)
+        layout = self._layout(self.width())
+        return QRect(0, layout.row_tops[row], self.width(), layout.rows[row].height)
 
     def token_at(self, point: QPoint) -> tuple[int, int] | None:
         """(row, column) of the chip under ``point``, or None."""
@@ -403,7 +419,8 @@ class TokenRowsView(QWidget):
         if index < 0:
             return None
         row = layout.rows[index]
-        if y >= row.bottom or not row.line_tops:
+        y -= layout.row_tops[index]
+        if y >= row.height or not row.line_tops:
             return None
         line = bisect.bisect_right(row.line_tops, y) - 1
         if line < 0 or y >= row.line_tops[line] + self._current_style().chip_h:
@@ -519,16 +536,16 @@ class TokenRowsView(QWidget):
         first = max(0, bisect.bisect_right(layout.row_tops, exposed.top()) - 1)
         separator = QPen(self._colour(theme.border), 1.0)
         for index in range(first, len(layout.rows)):
-            row = layout.rows[index]
-            if row.top > exposed.bottom():
+            row, top = layout.rows[index], layout.row_tops[index]
+            if top > exposed.bottom():
                 break
-            if row.bottom < exposed.top():
+            if top + row.height < exposed.top():
                 continue
             if index > 0:
-                y = row.top - style.row_gap / 2
+                y = top - style.row_gap / 2
                 painter.setPen(separator)
                 painter.drawLine(QPointF(style.margin, y), QPointF(self.width() - style.margin, y))
-            self._paint_row(painter, style, index, row, exposed)
+            self._paint_row(painter, style, index, row, top, exposed)
         self._paint_ring(painter, style, self._selected, exposed, dashed=False)
         if self.hasFocus():
             # Where the keys are: a dashed ring on a token asked for but not yet selected, or
@@ -549,7 +566,13 @@ class TokenRowsView(QWidget):
     # -- painting -----------------------------------------------------------------------------
 
     def _paint_row(
-        self, painter: QPainter, style: _Style, index: int, row: _RowLayout, exposed: QRect
+        self,
+        painter: QPainter,
+        style: _Style,
+        index: int,
+        row: _RowLayout,
+        top: int,
+        exposed: QRect,
     ) -> None:
         theme = self._theme
         header = self._headers[index]
@@ -558,7 +581,7 @@ class TokenRowsView(QWidget):
             text, bold, sign = header.texts[item]
             painter.setFont(style.header_bold if bold else style.header)
             painter.setPen(self._colour(accents[sign]))
-            painter.drawText(QPointF(x, baseline), text)
+            painter.drawText(QPointF(x, top + baseline), text)
 
         chips = self._chips[index]
         chip_h = style.chip_h
@@ -569,14 +592,18 @@ class TokenRowsView(QWidget):
         ratio = self.devicePixelRatioF()
         drawn = self._chip_pixmaps
         lines = row.line_tops
-        first_line = max(0, bisect.bisect_right(lines, exposed.top() - chip_h) - 1)
+        first_line = max(0, bisect.bisect_right(lines, exposed.top() - top - chip_h) - 1)
         start = row.line_starts[first_line] if lines else 0
         bottom = exposed.bottom()
         for column in range(start, len(row.chips)):
             x, y, w, label = row.chips[column]
+            y += top
             if y > bottom:
                 break
-            chip = chips[column]
+            chip = chips[column] if chips is not None else None
+            if chip is None:
+                chip = self._chip(index, column)
+                chips = self._chips[index]
             self._paint_chip(painter, chip, label, x, y, w, style, drawn, ratio)
             if chip.dual:  # a second, solid outline just outside: never over the label
                 grow = style.stroke + 1.5
@@ -674,6 +701,8 @@ class TokenRowsView(QWidget):
             self._labels.clear()
             self._looks.clear()
             self._chip_cache.clear()
+            self._row_shapes.clear()
+            self._row_layouts.clear()
             self._chip_pixmaps.clear()
             self._slot_widths.clear()
             self._geometry = None  # new fonts: every position changes
@@ -696,81 +725,97 @@ class TokenRowsView(QWidget):
         return pen
 
     def _prepare(self) -> bool:
-        """Per (snapshot, theme, font): every chip's label, width and colours, every header.
+        """Per (snapshot, theme, font): every row's shape and header; chips wait for a paint.
 
-        Labels and widths are cached per token text, colours per (sign, intensity level) and
-        whole chips per (text, level, marks), so a new snapshot of the same answers (a click, a
-        slider dragged) costs one dictionary look-up per token. Chip positions are kept when no
-        width changed (the usual click); returns whether they changed.
+        Shapes are cached per (answer text, clip marks) and labels and widths per token text,
+        so a new snapshot of the same answers (a click, a slider dragged) keeps every shape and
+        every chip position; returns whether the positions changed.
         """
-        self._chips = []
-        self._headers = []
         snapshot = self._snapshot
         if snapshot is None:
+            self._chips, self._shapes, self._headers = [], [], []
             return self._set_geometry(None)
         style = self._current_style()
-        labels = self._labels
-        cache = self._chip_cache
         # Several problems' chips fit; past that start again, so a long lesson's memory stays
         # flat (benchmarks/bench_memory.py).
-        if len(labels) > 10_000 or len(cache) > 20_000:
-            labels.clear()
-            cache.clear()
-        looks = self._looks
+        if len(self._labels) > 10_000 or len(self._chip_cache) > 20_000:
+            self._labels.clear()
+            self._chip_cache.clear()
+        if len(self._row_shapes) > 256:
+            self._row_shapes.clear()
+            self._row_layouts.clear()
+        max_abs = snapshot.max_abs_push
+        self._scale = _LEVELS / max_abs if max_abs > 0 else 0.0
+        self._chips = [None] * len(snapshot.rows)
+        self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
+        self._headers = [self._header(answer, style) for answer in snapshot.rows]
+        geometry = tuple(
+            (shape, header.widths)
+            for shape, header in zip(self._shapes, self._headers, strict=True)
+        )
+        return self._set_geometry(geometry)
+
+    def _shape(self, tokens: TokenRow, style: _Style) -> _Shape:
+        """The row's labels and widths: looked up by its texts and marks, made on a miss."""
+        marks = tuple(map(operator.or_, tokens.clipped, tokens.dual_clipped))
+        key = (tokens.texts, marks)
+        shape = self._row_shapes.get(key)
+        if shape is not None:
+            return shape
+        labels = self._labels
         fm = style.chip_fm
         extra = 2 * style.pad_x
         scissors = style.scissors_w
         minimum = style.min_chip_w
-        max_abs = snapshot.max_abs_push
-        scale = _LEVELS / max_abs if max_abs > 0 else 0.0
-        for answer in snapshot.rows:
-            chips: list[_Chip] = []
-            append = chips.append
-            for text, push, clipped, dual, answer_token in answer.tokens:
-                if push > 0:  # _level, inlined: this loop runs for every token on every click
-                    level = min(_LEVELS, max(_MIN_LEVEL, round(push * scale))) if scale else _LEVELS
-                elif push < 0:
-                    level = (
-                        -min(_LEVELS, max(_MIN_LEVEL, round(-push * scale))) if scale else -_LEVELS
-                    )
-                else:
-                    level = 0
-                key = (text, level, clipped, dual, answer_token)
-                chip = cache.get(key)
-                if chip is None:
-                    entry = labels.get(text)
-                    if entry is None:
-                        label = display_label(text)
-                        entry = labels[text] = (
-                            label,
-                            max(minimum, round(fm.horizontalAdvance(label)) + extra),
-                            "\n" in text,
-                        )
-                    marked = clipped or dual
-                    look = looks.get((level, marked))
-                    if look is None:
-                        look = looks[(level, marked)] = self._look(level, marked, style)
-                    chip = cache[key] = _Chip(
-                        entry[0],
-                        entry[1] + scissors if marked else entry[1],
-                        extra + scissors if marked else extra,
-                        look[0],
-                        look[1],
-                        look[2],
-                        clipped,
-                        dual,
-                        answer_token,
-                        entry[2],
-                        key,
-                    )
-                append(chip)
-            self._chips.append(chips)
-            self._headers.append(self._header(answer, style))
-        geometry = tuple(
-            (tuple(chip.width for chip in chips), header.widths)
-            for chips, header in zip(self._chips, self._headers, strict=True)
+        shown, widths, rooms, breaks = [], [], [], []
+        for text, marked in zip(tokens.texts, marks, strict=True):
+            entry = labels.get(text)
+            if entry is None:
+                label = display_label(text)
+                entry = labels[text] = (
+                    label,
+                    max(minimum, round(fm.horizontalAdvance(label)) + extra),
+                    "\n" in text,
+                )
+            shown.append(entry[0])
+            widths.append(entry[1] + scissors if marked else entry[1])
+            rooms.append(extra + scissors if marked else extra)
+            breaks.append(entry[2])
+        shape = self._row_shapes[key] = _Shape(
+            tuple(shown), tuple(widths), tuple(rooms), tuple(breaks)
         )
-        return self._set_geometry(geometry)
+        return shape
+
+    def _chip(self, index: int, column: int) -> _Chip:
+        """The chip of token ``column`` of row ``index``, made the first time it is painted.
+
+        Chips are cached per (text, level, marks), so a click costs one look-up per chip on
+        screen, not per token of the group.
+        """
+        chips = self._chips[index]
+        if chips is None:
+            assert self._snapshot is not None  # rows exist only for a snapshot
+            chips = self._chips[index] = [None] * len(self._snapshot.rows[index].tokens)
+        chip = chips[column]
+        if chip is not None:
+            return chip
+        assert self._snapshot is not None
+        tokens = self._snapshot.rows[index].tokens
+        push = tokens.pushes[column]
+        level = _level(push, self._scale) if push > 0 or push < 0 else 0  # NaN: no signal
+        clipped, dual = tokens.clipped[column], tokens.dual_clipped[column]
+        key = (tokens.texts[column], level, clipped, dual, tokens.is_answer[column])
+        chip = self._chip_cache.get(key)
+        if chip is None:
+            marked = clipped or dual
+            look = self._looks.get((level, marked))
+            if look is None:
+                look = self._looks[(level, marked)] = self._look(
+                    level, marked, self._current_style()
+                )
+            chip = self._chip_cache[key] = _Chip(*look, clipped, dual, key[4], key)
+        chips[column] = chip
+        return chip
 
     def _set_geometry(self, geometry: tuple | None) -> bool:
         """Forget the chip positions if what they depend on changed; whether it did."""
@@ -821,7 +866,8 @@ class TokenRowsView(QWidget):
         return width
 
     def _layout(self, width: int) -> _Layout:
-        """Chip positions at ``width`` px, computed once per (snapshot, theme, width)."""
+        """Chip positions at ``width`` px, once per (snapshot, theme, width); each row's are
+        kept per (shape, header, width), so a click that changes one answer flows one row."""
         layout = self._layouts.get(width)
         if layout is not None:
             return layout
@@ -836,50 +882,18 @@ class TokenRowsView(QWidget):
         )
         legend_rect = QRect(left, margin, available, int(legend.height() + 0.999))
         y = legend_rect.bottom() + 1 + style.row_gap
-        chip_h = style.chip_h
-        line_step = chip_h + style.line_gap
-        gap_x = style.gap_x
-        header_h = round(style.header_fm.lineSpacing())
-        header_ascent = round(style.header_fm.ascent())
-        fm = style.chip_fm
+        if len(self._row_layouts) > 512:
+            self._row_layouts.clear()
         rows: list[_RowLayout] = []
         row_tops: list[int] = []
-        for chips, header in zip(self._chips, self._headers, strict=True):
-            top = y
-            # Header items flow like words: they wrap as units on a narrow view.
-            placed: list[tuple[int, int, int]] = []
-            x = left
-            for item, item_w in enumerate(header.widths):
-                if x > left and x + item_w > right:
-                    x = left
-                    y += header_h
-                placed.append((x, y + header_ascent, item))
-                x += item_w + style.item_gap
-            y += header_h + style.header_gap
-            line_tops = [y] if chips else []
-            line_starts = [0] if chips else []
-            placed_chips: list[tuple[int, int, int, str]] = []
-            x = left
-            broke = False
-            for column, chip in enumerate(chips):
-                w = chip.width
-                if (broke or x + w > right) and x > left:
-                    x = left
-                    y += line_step
-                    line_tops.append(y)
-                    line_starts.append(column)
-                label = chip.label
-                if w > available:  # one token wider than the view: elide it to fit
-                    w = available
-                    label = fm.elidedText(label, Qt.TextElideMode.ElideRight, w - chip.room)
-                placed_chips.append((x, y, w, label))
-                x += w + gap_x
-                broke = chip.breaks
-            if chips:
-                y += line_step
-            rows.append(_RowLayout(top, y, tuple(placed), line_tops, line_starts, placed_chips))
-            row_tops.append(top)
-            y += style.row_gap
+        for shape, header in zip(self._shapes, self._headers, strict=True):
+            key = (shape, header.widths, width)
+            row = self._row_layouts.get(key)
+            if row is None:
+                row = self._row_layouts[key] = self._row_layout(shape, header, left, right, style)
+            rows.append(row)
+            row_tops.append(y)
+            y += row.height + style.row_gap
         if not rows:
             y += style.header_fm.lineSpacing() + style.row_gap  # room for "No answers to show."
         height = int(y - style.row_gap + margin) if rows else int(y)
@@ -888,6 +902,50 @@ class TokenRowsView(QWidget):
             self._layouts.pop(next(iter(self._layouts)))
         self._layouts[width] = layout
         return layout
+
+    @staticmethod
+    def _row_layout(
+        shape: _Shape, header: _Header, left: int, right: int, style: _Style
+    ) -> _RowLayout:
+        """One row's header and chips flowed between ``left`` and ``right``, from y = 0."""
+        available = right - left
+        line_step = style.chip_h + style.line_gap
+        gap_x = style.gap_x
+        header_h = round(style.header_fm.lineSpacing())
+        header_ascent = round(style.header_fm.ascent())
+        fm = style.chip_fm
+        y = 0
+        # Header items flow like words: they wrap as units on a narrow view.
+        placed: list[tuple[int, int, int]] = []
+        x = left
+        for item, item_w in enumerate(header.widths):
+            if x > left and x + item_w > right:
+                x = left
+                y += header_h
+            placed.append((x, y + header_ascent, item))
+            x += item_w + style.item_gap
+        y += header_h + style.header_gap
+        line_tops = [y] if shape.widths else []
+        line_starts = [0] if shape.widths else []
+        placed_chips: list[tuple[int, int, int, str]] = []
+        x = left
+        broke = False
+        for column, w in enumerate(shape.widths):
+            if (broke or x + w > right) and x > left:
+                x = left
+                y += line_step
+                line_tops.append(y)
+                line_starts.append(column)
+            label = shape.labels[column]
+            if w > available:  # one token wider than the view: elide it to fit
+                w = available
+                label = fm.elidedText(label, Qt.TextElideMode.ElideRight, w - shape.rooms[column])
+            placed_chips.append((x, y, w, label))
+            x += w + gap_x
+            broke = shape.breaks[column]
+        if shape.widths:
+            y += line_step
+        return _RowLayout(y, tuple(placed), line_tops, line_starts, placed_chips)
 
     def _key_target(self, key: int, modifiers: Qt.KeyboardModifier) -> tuple[int, int] | None:
         """Where a navigation key moves the selection, or None when it is not one of ours."""

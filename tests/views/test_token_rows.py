@@ -563,3 +563,56 @@ def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
         widget.grab()
         assert widget._chip_pixmaps.bytes <= token_rows._CHIP_PIXMAP_BYTES
     assert widget._chip_pixmaps.bytes > token_rows._CHIP_PIXMAP_BYTES // 2  # it was filled
+
+
+# -- a click re-scores: what it changes is redrawn, what it keeps is reused --------------------
+
+
+def test_an_answer_that_changes_to_text_of_the_same_widths_shows_the_new_text(qtbot):
+    # Digits are equally wide: "1081" and "1071" flow to the same place, yet must read anew.
+    right = [tok("23", 0.1), tok(" 1081", 0.1, answer=True)]
+    wrong = [tok("23", -0.1), tok(" 1071", -0.1, answer=True)]
+    widget = shown_view(qtbot, make_snapshot([answer_row(0, 1.0, 1.0, right)]), 400)
+    assert widget.shown_label(0, 1) == "·1081"
+    widget.show_snapshot(make_snapshot([answer_row(0, 0.0, -1.0, wrong)]))
+    assert widget.shown_label(0, 1) == "·1071"
+
+
+def test_a_new_snapshot_paints_every_row_in_its_own_colours(qtbot):
+    words = [tok(f"w{c:02d}", 1.0) for c in range(30)]
+    rows = [answer_row(r, 1.0, 1.0, words) for r in range(6)]
+    widget = shown_view(qtbot, make_snapshot(rows), 500)
+    widget.grab()  # paints (and so prepares) every row's chips in the old colours
+    flipped = [tok(t.text, -1.0) for t in words]
+    widget.show_snapshot(make_snapshot([answer_row(r, 0.0, -1.0, flipped) for r in range(6)]))
+    image = widget.grab().toImage()
+    ratio = image.devicePixelRatio()
+    down = chip_colours(tok("x", -1.0), 1.0, LIGHT)[0]
+    for row in range(6):
+        rect = widget.token_rect(row, 29)
+        centre = image.pixelColor(int(rect.left() * ratio + 3), int(rect.center().y() * ratio))
+        assert distance(rgb(centre), down) <= 6, row
+
+
+def test_a_click_that_changes_one_long_answer_flows_only_that_answer(qtbot, monkeypatch):
+    snapshot = big_snapshot(rows=16, tokens=2000)
+    widget = shown_view(qtbot, snapshot, 900)
+    before = [widget.token_rect(row, 1999) for row in range(16)]
+    flowed = []
+    original = TokenRowsView._row_layout
+    monkeypatch.setattr(
+        TokenRowsView,
+        "_row_layout",
+        staticmethod(
+            lambda shape, *args: flowed.append(len(shape.widths)) or original(shape, *args)
+        ),
+    )
+    rows = list(snapshot.rows)
+    rows[3] = answer_row(3, 0.0, -0.5, [tok(" step", -0.01)] * 500)  # a shorter answer
+    widget.show_snapshot(make_snapshot(rows))
+    widget.resize(900, widget.heightForWidth(900))
+    assert flowed == [500]  # one row flowed, once; the 15 others kept their positions
+    assert widget.token_rect(3, 499).isValid() and not widget.token_rect(3, 500).isValid()
+    assert widget.token_rect(2, 1999) == before[2]
+    assert widget.token_rect(15, 1999).top() < before[15].top()  # later rows moved up
+    assert widget.token_rect(4, 0).top() > widget.token_rect(3, 499).bottom()
