@@ -36,10 +36,13 @@ class StandinPolicy:
     logits: np.ndarray  # (B, T); 0 at padding
     mask: np.ndarray  # (B, T) 0/1
 
-    @property
+    @functools.cached_property
     def logp(self) -> np.ndarray:
-        """log σ(θ) at real tokens, 0 at padding."""
-        return np.where(self.mask == 1, -np.logaddexp(0.0, -self.logits), 0.0)
+        """log σ(θ) at real tokens, 0 at padding (read-only: computed once per policy, since
+        the loss, the trajectory and a token's computation all read it)."""
+        logp = np.where(self.mask == 1, -np.logaddexp(0.0, -self.logits), 0.0)
+        logp.flags.writeable = False
+        return logp
 
 
 def _start_probability(text: str, position: int, seed: int) -> float:
