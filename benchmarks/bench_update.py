@@ -1,4 +1,4 @@
-"""Re-scoring in the Update workspace at G = 16 with ~200-token answers, as a user feels it.
+"""Re-scoring in the Update workspace at G = 16 with ~200-token answers (or longer), as felt.
 
 Two user actions, each followed by the event loop until idle (the model, the update snapshot,
 every view of the page and the repaint of what changed):
@@ -10,7 +10,9 @@ Each is measured at 0 and at 4 inner steps; median and p95 over N repetitions af
 The baseline, in the same run, is a repaint of the same page with nothing changed (what any
 frame costs); the target is p95 within one 60 Hz frame (16.7 ms).
 
-    python benchmarks/bench_update.py [--repeats N]
+    python benchmarks/bench_update.py [--repeats N] [--tokens N]
+
+``--tokens 2000`` measures answers about as long as a reasoning model's (a real run's rollouts).
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set.
 """
@@ -33,13 +35,14 @@ GROUP_SIZE = 16
 FRAME_MS = 1000 / 60
 
 
-def long_problem():
-    """A problem whose 16 traces each split into about 200 GPT-2 pre-tokens."""
+def long_problem(tokens: int = 200):
+    """A problem whose 16 traces each split into about ``tokens`` GPT-2 pre-tokens."""
     from grpo_desktop.core.problems import Trace, get_problem
 
     base = get_problem("mult-23x47")
     steps = "".join(
-        f"Step {k}: 23 × 47 = 23 × 40 + 23 × 7, so far {920 + k} and so on.\n" for k in range(9)
+        f"Step {k}: 23 × 47 = 23 × 40 + 23 × 7, so far {920 + k} and so on.\n"
+        for k in range(max(1, round(9 * tokens / 200)))
     )
     traces = tuple(
         Trace(
@@ -70,6 +73,7 @@ def report(label: str, times: list[float], baseline: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=100, help="measured actions of each kind")
+    parser.add_argument("--tokens", type=int, default=200, help="about this many per answer")
     args = parser.parse_args()
 
     from PySide6.QtWidgets import QApplication
@@ -82,7 +86,7 @@ def main() -> None:
     window.resize(1280, 800)
     window.show()
     workbench = window.workbench
-    workbench.set_problem(long_problem())
+    workbench.set_problem(long_problem(args.tokens))
     workbench.set_workspace("update")
     page = window.update_page
     app.processEvents()
