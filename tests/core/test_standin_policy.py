@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grpo_desktop.core.standin_policy import initial_policy, run_inner_steps
+from grpo_desktop.core.standin_policy import StandinPolicy, initial_policy, run_inner_steps
 
 ANSWERS = (("20", " ×", " 47", " =", " 940"), ("Answer", ":", " 1081"), (" no",))
 
@@ -25,6 +25,17 @@ def test_start_probabilities_are_plausible_and_padding_is_zero():
     assert np.all((p > 0.3) & (p < 0.98))
     assert np.all(policy.logp[~real] == 0.0)
     assert policy.mask.sum(axis=1).tolist() == [5, 3, 1]
+
+
+def test_log_probabilities_are_log_sigmoid_to_the_last_bits_at_any_logit():
+    logits = np.array([[-800.0, -40.0, -1.5, -1e-12, 0.0, 1e-12, 2.0, 40.0, 800.0, 3.0]])
+    mask = np.ones_like(logits)
+    mask[0, -1] = 0.0  # padding
+    logp = StandinPolicy(logits, mask).logp
+    exact = -np.logaddexp(0.0, -logits[0, :-1])
+    np.testing.assert_allclose(logp[0, :-1], exact, rtol=4e-16, atol=0.0)
+    assert np.all(np.isfinite(logp)) and logp[0, -1] == 0.0 and logp[0, 8] == 0.0
+    assert not logp.flags.writeable  # shared by the loss and every reader: never changed
 
 
 def test_step_zero_is_on_policy():
