@@ -756,19 +756,41 @@ class TokenRowsView(QWidget):
         return self._set_geometry(geometry)
 
     def _shape(self, tokens: TokenRow, style: _Style) -> _Shape:
-        """The row's labels and widths: looked up by its texts and marks, made on a miss."""
+        """The row's labels and widths: looked up by its texts and marks, made on a miss.
+
+        A ✂ only widens its chip, so a new set of marks (clipping moves with ε and the inner
+        steps) starts from the row's unmarked shape instead of measuring every token again.
+        """
         marks = tuple(map(operator.or_, tokens.clipped, tokens.dual_clipped))
         key = (tokens.texts, marks)
         shape = self._row_shapes.get(key)
         if shape is not None:
             return shape
+        unmarked = (False,) * len(marks)
+        plain = self._row_shapes.get((tokens.texts, unmarked))
+        if plain is None:
+            plain = self._row_shapes[(tokens.texts, unmarked)] = self._plain_shape(
+                tokens.texts, style
+            )
+        if marks == unmarked:
+            return plain
+        extra, scissors = 2 * style.pad_x, style.scissors_w
+        shape = self._row_shapes[key] = _Shape(
+            plain.labels,
+            tuple(w + scissors if m else w for w, m in zip(plain.widths, marks, strict=True)),
+            tuple(extra + scissors if m else extra for m in marks),
+            plain.breaks,
+        )
+        return shape
+
+    def _plain_shape(self, texts: tuple[str, ...], style: _Style) -> _Shape:
+        """The shape of a row of ``texts`` with no ✂ marks; labels and widths cached per text."""
         labels = self._labels
         fm = style.chip_fm
         extra = 2 * style.pad_x
-        scissors = style.scissors_w
         minimum = style.min_chip_w
-        shown, widths, rooms, breaks = [], [], [], []
-        for text, marked in zip(tokens.texts, marks, strict=True):
+        entries = []
+        for text in texts:
             entry = labels.get(text)
             if entry is None:
                 label = display_label(text)
@@ -777,14 +799,11 @@ class TokenRowsView(QWidget):
                     max(minimum, round(fm.horizontalAdvance(label)) + extra),
                     "\n" in text,
                 )
-            shown.append(entry[0])
-            widths.append(entry[1] + scissors if marked else entry[1])
-            rooms.append(extra + scissors if marked else extra)
-            breaks.append(entry[2])
-        shape = self._row_shapes[key] = _Shape(
-            tuple(shown), tuple(widths), tuple(rooms), tuple(breaks)
-        )
-        return shape
+            entries.append(entry)
+        if not entries:
+            return _Shape((), (), (), ())
+        shown, widths, breaks = zip(*entries, strict=True)
+        return _Shape(shown, widths, (extra,) * len(texts), breaks)
 
     def _chip(self, index: int, column: int) -> _Chip:
         """The chip of token ``column`` of row ``index``, made the first time it is painted.
