@@ -71,6 +71,9 @@ _LEVELS = 128
 _DIGIT = re.compile(r"\d")
 _SWAPS = (("+", MINUS), ("▲", "▼"), ("raises", "lowers"), ("✓ right", "✗ wrong"))
 _MIN_LEVEL = round(MIN_TINT * _LEVELS)
+# Row shapes kept per shown row: its own, its other text (a card toggled back) and a few clip
+# marks (ε dragged); past that the view keeps only the shown rows', so memory stays flat.
+_KEPT_PER_ROW = 4
 # Whitespace made visible: a space is a middle dot, a newline ↵ (and the flow breaks after it),
 # a tab →, other control characters their Unicode "control picture" (U+2400 + code).
 _VISIBLE = {ord(" "): "·", ord("\n"): "↵", ord("\t"): "→", ord("\r"): "␍"}
@@ -741,13 +744,15 @@ class TokenRowsView(QWidget):
         if len(self._labels) > 10_000 or len(self._chip_cache) > 20_000:
             self._labels.clear()
             self._chip_cache.clear()
-        if len(self._row_shapes) > 256:
-            self._row_shapes.clear()
-            self._row_layouts.clear()
         max_abs = snapshot.max_abs_push
         self._scale = _LEVELS / max_abs if max_abs > 0 else 0.0
         self._chips = [None] * len(snapshot.rows)
         self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
+        if len(self._row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
+            # Keep the shown rows' shapes (and their layouts); the others' answers are gone.
+            shown = {id(shape) for shape in self._shapes}
+            self._row_shapes = {k: v for k, v in self._row_shapes.items() if id(v) in shown}
+            self._row_layouts = {k: v for k, v in self._row_layouts.items() if id(k[0]) in shown}
         self._headers = [self._header(answer, style) for answer in snapshot.rows]
         geometry = tuple(
             (shape, header.widths)
@@ -901,8 +906,6 @@ class TokenRowsView(QWidget):
         )
         legend_rect = QRect(left, margin, available, int(legend.height() + 0.999))
         y = legend_rect.bottom() + 1 + style.row_gap
-        if len(self._row_layouts) > 512:
-            self._row_layouts.clear()
         rows: list[_RowLayout] = []
         row_tops: list[int] = []
         for shape, header in zip(self._shapes, self._headers, strict=True):
@@ -918,7 +921,9 @@ class TokenRowsView(QWidget):
         height = int(y - style.row_gap + margin) if rows else int(y)
         layout = _Layout(width, height, legend_rect, row_tops, rows)
         if len(self._layouts) >= 4:  # the current width and a few heightForWidth probes
-            self._layouts.pop(next(iter(self._layouts)))
+            gone = next(iter(self._layouts))
+            del self._layouts[gone]
+            self._row_layouts = {k: v for k, v in self._row_layouts.items() if k[2] != gone}
         self._layouts[width] = layout
         return layout
 

@@ -616,3 +616,18 @@ def test_a_click_that_changes_one_long_answer_flows_only_that_answer(qtbot, monk
     assert widget.token_rect(2, 1999) == before[2]
     assert widget.token_rect(15, 1999).top() < before[15].top()  # later rows moved up
     assert widget.token_rect(4, 0).top() > widget.token_rect(3, 499).bottom()
+
+
+def test_kept_shapes_and_row_layouts_stay_bounded_over_many_answers_and_widths(qtbot):
+    widget = shown_view(qtbot, big_snapshot(rows=4, tokens=50), 600)
+    for step in range(60):  # new answers every time, as a long lesson brings
+        rows = [
+            answer_row(r, 1.0, 0.5, [tok(f"s{step}r{r}c{c}", 0.1) for c in range(50)])
+            for r in range(4)
+        ]
+        widget.show_snapshot(make_snapshot(rows))
+        widget.resize(500 + step * 7, widget.heightForWidth(500 + step * 7))
+        widget.grab()
+    assert len(widget._row_shapes) <= 4 * 4 + 8
+    assert len(widget._row_layouts) <= len(widget._row_shapes) * 4
+    assert widget.shown_label(3, 49) == "s59r3c49"  # and the last answers show as they are
