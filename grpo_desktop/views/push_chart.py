@@ -117,6 +117,7 @@ class PushChart(QWidget):
         self._theme = theme
         self._applying_theme = False
         self._main: list[float] = []
+        self._shown: tuple | None = None  # what show_snapshot last drew
         self._compare: list[float] = []
         self._correct: list[bool | None] = []
         self._texts: tuple[list[str], list[str]] = ([], [])
@@ -192,9 +193,14 @@ class PushChart(QWidget):
     def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
         """Draw both presets' total push per answer and state each preset's net push."""
         rows = snapshot.rows
-        self._main = [self._finite(row.total_push) for row in rows]
-        self._compare = [self._finite(row.compare_total_push) for row in rows]
-        self._correct = [row.correct for row in rows]
+        main_push = [self._finite(row.total_push) for row in rows]
+        compare_push = [self._finite(row.compare_total_push) for row in rows]
+        correct = [row.correct for row in rows]
+        labels = (snapshot.preset.label, snapshot.compare_preset.label)
+        if (main_push, compare_push, correct, labels) == self._shown:
+            return  # a token selected, or a change that moved no total: nothing to redraw
+        self._shown = (main_push, compare_push, correct, labels)
+        self._main, self._compare, self._correct = main_push, compare_push, correct
         largest = max((abs(v) for v in self._main + self._compare), default=0.0)
         places = _decimals(largest)
         self._texts = (
