@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import html
 import json
+import math
 import operator
 import re
 from dataclasses import dataclass
@@ -353,12 +354,18 @@ class TokenRowsView(QWidget):
             and previous.max_abs_push == snapshot.max_abs_push
         )
         moved = selected != self._selected
+        # The rings drawn now: the selection's, and the dashed one where the keys are.
+        rings = (self._selected, self._cursor if self._cursor is not None else self._first_token())
         self._selected = selected
         self._cursor = selected
         if not same_rows and self._prepare():
             self.updateGeometry()
         self._describe()
-        self.update()
+        if same_rows:  # only the selection moved: repaint the rings it leaves and enters
+            for token in {*rings, selected}:
+                self.update(self._ring_rect(token))
+        else:
+            self.update()
         if moved and selected is not None:
             rect = self.token_rect(*selected)
             if rect.isValid():
@@ -676,12 +683,10 @@ class TokenRowsView(QWidget):
         dashed: bool,
     ) -> None:
         """The focus ring around a chip: solid for the selection, dashed for the key cursor."""
-        if token is None:
+        if token is None or not self._ring_rect(token).intersects(exposed):
             return
         rect = self.token_rect(*token)
         grow = style.ring / 2 + 1
-        if not rect.isValid() or not rect.adjusted(-8, -8, 8, 8).intersects(exposed):
-            return
         painter.setPen(self._pen(self._theme.focus, style.ring, dashed=dashed))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(
@@ -691,6 +696,16 @@ class TokenRowsView(QWidget):
         )
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _ring_rect(self, token: tuple[int, int] | None) -> QRect:
+        """Where a ring around ``token``'s chip may paint (its antialiased edge included)."""
+        if token is None:
+            return QRect()
+        rect = self.token_rect(*token)
+        if not rect.isValid():
+            return QRect()
+        grow = math.ceil(self._current_style().ring) + 2
+        return rect.adjusted(-grow, -grow, grow, grow)
 
     def _first_token(self) -> tuple[int, int] | None:
         snapshot = self._snapshot

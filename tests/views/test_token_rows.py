@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -631,3 +631,33 @@ def test_kept_shapes_and_row_layouts_stay_bounded_over_many_answers_and_widths(q
     assert len(widget._row_shapes) <= 4 * 4 + 8
     assert len(widget._row_layouts) <= len(widget._row_shapes) * 4
     assert widget.shown_label(3, 49) == "s59r3c49"  # and the last answers show as they are
+
+
+def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot):
+    class PaintedRegions(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rects: list = []
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                self.rects.append(event.region().boundingRect())
+            return False
+
+    widget = shown_view(qtbot, make_snapshot(ROWS), 700)
+    qtbot.waitExposed(widget)
+    widget.setFocus()  # a dashed ring marks where the keys are: the first token, for now
+    QApplication.processEvents()
+    painted = PaintedRegions()
+    for selected in ((1, 4), (0, 2), (2, 1), (1, 4)):
+        widget.installEventFilter(painted)
+        widget.show_snapshot(make_snapshot(ROWS, selected=selected))
+        QApplication.processEvents()
+        widget.removeEventFilter(painted)  # grab() below paints the whole view itself
+        # What the screen shows after the partial repaints is what a full render draws.
+        on_screen = QApplication.primaryScreen().grabWindow(widget.winId()).toImage()
+        rgb = QImage.Format.Format_RGB32
+        assert on_screen.convertToFormat(rgb) == widget.grab().toImage().convertToFormat(rgb)
+    assert painted.rects, "the rings moved"
+    whole = widget.width() * widget.height()
+    assert all(r.width() * r.height() < whole / 4 for r in painted.rects), painted.rects
