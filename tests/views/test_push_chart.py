@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pyqtgraph as pg
 import pytest
 
@@ -192,3 +194,16 @@ def test_projector_theme_draws_thicker_strokes(chart):
     assert chart.main_bars.opts["pens"][0].widthF() > light_width
     assert chart.bar_colours()[0] == [PROJECTOR.up, PROJECTOR.down, PROJECTOR.down]
     assert chart.bar_heights()[0] == [0.2, -0.55, -0.4]
+
+
+def test_a_snapshot_that_moves_no_total_redraws_nothing_and_one_that_does_redraws(chart):
+    chart.show_snapshot(LENGTH_BIAS)
+    drawn = []
+    original = chart.main_bars.setOpts
+    chart.main_bars.setOpts = lambda **opts: drawn.append(opts["height"]) or original(**opts)
+    chart.show_snapshot(replace(LENGTH_BIAS, status="a token selected"))
+    assert drawn == []
+    moved = snapshot((row(0, 1.0, 0.3, 0.577, length=2), *LENGTH_BIAS.rows[1:]))
+    chart.show_snapshot(moved)
+    assert drawn == [[0.3, -0.55, -0.4]]
+    assert chart.bar_heights()[0] == [0.3, -0.55, -0.4]
