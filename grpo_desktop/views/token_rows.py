@@ -764,9 +764,15 @@ class TokenRowsView(QWidget):
         self._chips = [None] * len(snapshot.rows)
         self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
         if len(self._row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
-            # Keep the shown rows' shapes (and their layouts); the others' answers are gone.
+            # Keep the shown rows' shapes, and their unmarked ones the next marks start from
+            # (with their layouts); the others' answers are gone.
             shown = {id(shape) for shape in self._shapes}
-            self._row_shapes = {k: v for k, v in self._row_shapes.items() if id(v) in shown}
+            texts = {answer.tokens.texts for answer in snapshot.rows}
+            self._row_shapes = {
+                k: v
+                for k, v in self._row_shapes.items()
+                if id(v) in shown or (k[0] in texts and not any(k[1]))
+            }
             self._row_layouts = {k: v for k, v in self._row_layouts.items() if id(k[0]) in shown}
         self._headers = [self._header(answer, style) for answer in snapshot.rows]
         geometry = tuple(
