@@ -4,7 +4,9 @@ Two user actions, each followed by the event loop until idle (the model, the upd
 every view of the page and the repaint of what changed):
 
 1. a card toggled in the lab's group (what a click or key 1–9 does) while the Update page shows;
-2. a control moved (ε_high), which re-runs the stand-in's inner steps for both presets.
+2. a control moved (ε_high), which re-runs the stand-in's inner steps for both presets;
+3. a token chip clicked (a real mouse click on a chip of the first answer), which selects it and
+   shows its computation.
 
 Each is measured at 0 and at 4 inner steps; median and p95 over N repetitions after warm-up.
 The baseline, in the same run, is a repaint of the same page with nothing changed (what any
@@ -76,6 +78,8 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=200, help="about this many per answer")
     args = parser.parse_args()
 
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     from grpo_desktop.core.update_step import _tokens_of
@@ -122,8 +126,21 @@ def main() -> None:
             app.processEvents()
             if repeat >= 5:
                 moves.append(time.perf_counter() - start)
+        view = page.token_rows
+        chips = [(0, column) for column in range(min(40, len(view.snapshot.rows[0].tokens)))]
+        selections = []
+        for repeat in range(args.repeats + 5):
+            centre = view.token_rect(*chips[(repeat * 7) % len(chips)]).center()
+            start = time.perf_counter()
+            QTest.mouseClick(
+                view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre
+            )
+            app.processEvents()
+            if repeat >= 5:
+                selections.append(time.perf_counter() - start)
         report(f"card toggled, {steps} inner steps", toggles, baseline)
         report(f"ε_high moved, {steps} inner steps", moves, baseline)
+        report(f"token clicked, {steps} inner steps", selections, baseline)
     workbench.undo_stack.setClean()  # nothing to save: closing must not ask
     window.close()
 
