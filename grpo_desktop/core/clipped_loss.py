@@ -316,9 +316,18 @@ def _clamp_pass(x: np.ndarray, low: float, high: float) -> np.ndarray:
     return ((x >= low) & (x <= high)).astype(np.float64)
 
 
+def _share_below(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """1 where a < b, 0.5 where a == b, else 0: how a min passes its gradient to a.
+
+    Two comparisons summed (exactly 0, 0.5 or 1), not nested np.where: about a third of the
+    cost on a long batch, where it runs at every inner step of the stand-in.
+    """
+    return np.less(a, b) + 0.5 * np.equal(a, b)
+
+
 def _min_grad(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How torch.min(a, b) passes its gradient to a and to b (a tie splits it in half)."""
-    to_a = np.where(a < b, 1.0, np.where(a == b, 0.5, 0.0))
+    to_a = _share_below(a, b)
     return to_a, 1.0 - to_a
 
 
@@ -345,7 +354,7 @@ def _clipped_surrogate(
     if dual_c is not None:
         floor = dual_c * adv  # the dual clip bounds the loss of a negative-advantage token
         negative = adv < 0
-        to_inner = np.where(inner > floor, 1.0, np.where(inner == floor, 0.5, 0.0))
+        to_inner = _share_below(floor, inner)  # max(inner, floor) passes it to inner
         dual = negative & (inner < floor)  # verl's pg_clipfrac_lower counts these
         inner = np.where(negative, np.maximum(inner, floor), inner)
         d_inner = np.where(negative, d_inner * to_inner, d_inner)
