@@ -22,7 +22,12 @@ import numpy as np
 import pytest
 
 from grpo_desktop.core import policy_loss
-from grpo_desktop.core.clipped_loss import LOSS_PRESETS, get_loss_preset, policy_loss_runs
+from grpo_desktop.core.clipped_loss import (
+    LOSS_PRESETS,
+    _clipped_surrogate,
+    get_loss_preset,
+    policy_loss_runs,
+)
 
 ALL = tuple(LOSS_PRESETS)
 
@@ -384,3 +389,16 @@ def test_answers_of_identical_tokens_can_be_passed_as_token_counts(preset):
         counted.grad_logp[..., 0], expanded.grad_logp.sum(axis=-1), rtol=1e-10, atol=1e-15
     )
     np.testing.assert_allclose(counted.clip_fraction, expanded.clip_fraction, rtol=1e-12)
+
+
+def test_a_tie_in_a_min_or_a_max_splits_the_gradient_in_half_as_torch_does():
+    # torch.min / torch.max send half the gradient to each input at a tie. A = +1, ε = 0.2:
+    # inside the clip range r·A and clip(r)·A are equal (all of it reaches r); at r = 1.3 the
+    # clipped term wins (none). A = −1, c = 3 (verl's dual clip, −max(min(…), c·A)): at r = 3 the
+    # loss equals its floor, so half passes; beyond, none (a dual-clipped token).
+    ratio = np.array([[1.1, 1.2, 1.3, 2.5, 3.0, 3.5]])
+    adv = np.array([[1.0, 1.0, 1.0, -1.0, -1.0, -1.0]])
+    _value, d_ratio, clipped, dual = _clipped_surrogate(ratio, adv, 0.2, 0.2, 3.0)
+    assert d_ratio.tolist() == [[-1.0, -1.0, 0.0, 1.0, 0.5, 0.0]]
+    assert clipped.tolist() == [[False, False, True, False, False, False]]
+    assert dual.tolist() == [[False, False, False, False, False, True]]
