@@ -155,6 +155,9 @@ class TokenRow(Sequence[TokenView]):
     def __repr__(self) -> str:
         return f"TokenRow({list(self)!r})"
 
+    def __reduce__(self) -> tuple:
+        return TokenRow, self._columns()  # copy, deepcopy and pickle rebuild it from its columns
+
 
 @dataclass(frozen=True)
 class AnswerRow:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from grpo_desktop.core.update_snapshot import AnswerRow, TokenRow, TokenView
@@ -41,6 +44,12 @@ def test_a_token_row_cannot_be_changed():
         row.pushes = (1.0, 1.0, 1.0)  # type: ignore[misc]
     with pytest.raises(TypeError):
         row[0] = TOKENS[1]  # type: ignore[index]
+
+
+def test_a_token_row_copies_and_pickles_as_its_tokens():
+    row = TokenRow.of(TOKENS)
+    assert copy.copy(row) == row and copy.deepcopy(row) == row
+    assert pickle.loads(pickle.dumps(row)) == row
 
 
 def test_columns_of_different_lengths_are_refused():
