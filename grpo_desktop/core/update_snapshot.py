@@ -71,8 +71,14 @@ class TokenRow(Sequence[TokenView]):
     step, and a view reads the columns, or the tokens of the rows it paints.
     """
 
-    __slots__ = ("_clipped", "_dual_clipped", "_is_answer", "_pushes", "_texts")
-    _ORDER = ("_texts", "_pushes", "_clipped", "_dual_clipped", "_is_answer")  # TokenView's
+    __slots__ = ("clipped", "dual_clipped", "is_answer", "pushes", "texts")
+    _COLUMNS = ("texts", "pushes", "clipped", "dual_clipped", "is_answer")  # TokenView's order
+
+    texts: tuple[str, ...]
+    pushes: tuple[float, ...]
+    clipped: tuple[bool, ...]
+    dual_clipped: tuple[bool, ...]
+    is_answer: tuple[bool, ...]
 
     def __init__(
         self,
@@ -88,7 +94,7 @@ class TokenRow(Sequence[TokenView]):
         if len({len(column) for column in columns}) > 1:
             lengths = [len(column) for column in columns]
             raise ValueError(f"a token row's columns must be equally long; got {lengths}")
-        for name, column in zip(self._ORDER, columns, strict=True):
+        for name, column in zip(self._COLUMNS, columns, strict=True):
             object.__setattr__(self, name, column)
 
     @classmethod
@@ -104,31 +110,11 @@ class TokenRow(Sequence[TokenView]):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a TokenRow cannot be changed")
 
-    @property
-    def texts(self) -> tuple[str, ...]:
-        return self._texts
-
-    @property
-    def pushes(self) -> tuple[float, ...]:
-        return self._pushes
-
-    @property
-    def clipped(self) -> tuple[bool, ...]:
-        return self._clipped
-
-    @property
-    def dual_clipped(self) -> tuple[bool, ...]:
-        return self._dual_clipped
-
-    @property
-    def is_answer(self) -> tuple[bool, ...]:
-        return self._is_answer
-
     def _columns(self) -> tuple[tuple, ...]:
-        return self._texts, self._pushes, self._clipped, self._dual_clipped, self._is_answer
+        return self.texts, self.pushes, self.clipped, self.dual_clipped, self.is_answer
 
     def __len__(self) -> int:
-        return len(self._texts)
+        return len(self.texts)
 
     @overload
     def __getitem__(self, index: int) -> TokenView: ...
