@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QShortcut
 
 from grpo_desktop.views.shortcuts_dialog import shortcut_rows
 from grpo_desktop.window.main_window import MainWindow
@@ -260,3 +261,38 @@ def test_ctrl_shift_r_starts_continuous_mode_and_plus_minus_move_a_focused_cards
     press(qtbot, window, Qt.Key.Key_R, CONTROL | SHIFT)
     assert not window.state.by_hand and rewards(window)[1] == 0
     assert ambiguous(qtlog) == []
+
+
+def test_arrow_keys_move_the_token_selection_and_the_screen_keeps_no_old_ring(qtbot, active):
+    """The token rows repaint only the rings a selection leaves and enters: on a real display
+    the rows' pixels after each key must be what a full render of them draws (but for a few
+    antialiased edge pixels, which the screen rounds one step apart, ring or not)."""
+    window = active
+    window.install_deferred_features()
+    press(qtbot, window, Qt.Key.Key_U, CONTROL)
+    rows = window.update_page.token_rows
+    rows.setFocus()
+    qtbot.waitUntil(rows.hasFocus)
+    screen = QGuiApplication.primaryScreen()
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Left):
+        before = rows.selected()
+        qtbot.keyClick(rows, key)
+        qtbot.waitUntil(lambda before=before: rows.selected() != before)
+        QGuiApplication.processEvents()
+        corner = rows.mapTo(window, rows.rect().topLeft())
+        shown = screen.grabWindow(
+            window.winId(), corner.x(), corner.y(), rows.width(), rows.height()
+        )
+        apart = channel_steps(shown.toImage(), rows.grab().toImage())
+        assert apart.max() <= 4, f"after {key.name}: a pixel {apart.max()} steps from the render"
+
+
+def channel_steps(first: QImage, second: QImage) -> np.ndarray:
+    """Per pixel, the largest difference of any colour channel between two same-size images."""
+    pixels = []
+    for image in (first, second):
+        rgb = image.convertToFormat(QImage.Format.Format_RGB32)
+        data = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), -1, 4)
+        pixels.append(data[:, : rgb.width(), :3].astype(np.int16))
+    assert pixels[0].shape == pixels[1].shape
+    return np.abs(pixels[0] - pixels[1]).max(axis=2)
