@@ -20,12 +20,20 @@ Unicode version counts as punctuation here. Pure Python, no Qt.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["GPT2_PATTERN", "Token", "answer_token_mask", "pretokenize"]
+__all__ = [
+    "GPT2_PATTERN",
+    "Token",
+    "answer_piece_mask",
+    "answer_token_mask",
+    "pretokenize",
+    "pretokenize_pieces",
+]
 
 #: GPT-2's split pattern as published (``regex`` syntax; shown to users, not compiled here).
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -89,20 +97,45 @@ def _pattern_for(text: str) -> re.Pattern[str]:
     return _compiled(frozenset(letters), frozenset(numbers), frozenset(spaces))
 
 
-def pretokenize(text: str) -> tuple[Token, ...]:
-    """Split ``text`` as GPT-2's pre-tokenizer does; the pieces concatenate back to ``text``."""
+def pretokenize_pieces(text: str) -> tuple[str, ...]:
+    """The pieces of ``text`` as GPT-2's pre-tokenizer splits it, texts only, in order.
+
+    What the Update workspace needs, about five times faster than :func:`pretokenize` on a long
+    answer (no offsets, no object per piece). The pattern matches every character, so the pieces
+    concatenate back to ``text``.
+    """
     if not text:
         return ()
-    return tuple(
-        Token(match.group(), match.start(), match.end())
-        for match in _pattern_for(text).finditer(text)
-    )
+    return tuple(_pattern_for(text).findall(text))
+
+
+def _bounds(pieces: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each piece's ``[start, end)`` offsets, from the pieces alone (they tile the text)."""
+    ends = tuple(itertools.accumulate(map(len, pieces)))
+    return (0, *ends[:-1]) if ends else (), ends
+
+
+def pretokenize(text: str) -> tuple[Token, ...]:
+    """Split ``text`` as GPT-2's pre-tokenizer does; the pieces concatenate back to ``text``."""
+    pieces = pretokenize_pieces(text)
+    return tuple(map(Token, pieces, *_bounds(pieces)))
+
+
+def _overlapping(
+    starts: Sequence[int], ends: Sequence[int], span: tuple[int, int] | None
+) -> tuple[bool, ...]:
+    if span is None or span[0] >= span[1]:
+        return (False,) * len(starts)
+    first, last = span
+    return tuple(start < last and end > first for start, end in zip(starts, ends, strict=True))
 
 
 def answer_token_mask(tokens: Sequence[Token], span: tuple[int, int] | None) -> tuple[bool, ...]:
     """Which tokens overlap the character span ``[start, end)`` (e.g. the final answer), so a
     view can mark the answer's tokens; all False when there is no span or it is empty."""
-    if span is None or span[0] >= span[1]:
-        return tuple(False for _ in tokens)
-    start, end = span
-    return tuple(token.start < end and token.end > start for token in tokens)
+    return _overlapping([t.start for t in tokens], [t.end for t in tokens], span)
+
+
+def answer_piece_mask(pieces: Sequence[str], span: tuple[int, int] | None) -> tuple[bool, ...]:
+    """:func:`answer_token_mask` for the texts of :func:`pretokenize_pieces`."""
+    return _overlapping(*_bounds(pieces), span)

@@ -36,7 +36,7 @@ from grpo_desktop.core.clipped_loss import policy_loss_runs
 from grpo_desktop.core.format_check import follows_format
 from grpo_desktop.core.frontier import FRONTIER_GROUP_SIZES, informative_probability
 from grpo_desktop.core.lab_rewards import RewardWeights, combined_rewards
-from grpo_desktop.core.pretokenize import pretokenize
+from grpo_desktop.core.pretokenize import pretokenize_pieces
 from grpo_desktop.core.problems import Problem, get_problem, load_problems
 from grpo_desktop.core.training_config import (
     ALGORITHM_INFO,
@@ -146,7 +146,7 @@ def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
                 if offset == 1 and trace.partial is not None:  # the wrong version's credit
                     partial[row, column] = trace.partial
                 valid[row, column] = True
-                lengths[row, column] = len(pretokenize(text))
+                lengths[row, column] = len(pretokenize_pieces(text))
                 logits[row, column] = math.log(p if offset == 0 else 1 - p)
     for array in (accuracy, formats, partial, valid, lengths, logits):
         array.flags.writeable = False

@@ -22,7 +22,7 @@ from grpo_desktop.core.clipped_loss import (
     get_loss_preset,
 )
 from grpo_desktop.core.formatting import signed
-from grpo_desktop.core.pretokenize import answer_token_mask, pretokenize
+from grpo_desktop.core.pretokenize import answer_piece_mask, pretokenize_pieces
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.standin_policy import UpdateTrajectory, initial_policy, run_inner_steps
 from grpo_desktop.core.update_settings import (
@@ -68,8 +68,8 @@ _PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())
 @functools.lru_cache(maxsize=512)
 def _tokens_of(text: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The answer's pre-tokens and which of them hold the final answer the checker reads."""
-    tokens = pretokenize(text)
-    return tuple(token.text for token in tokens), answer_token_mask(tokens, final_answer_span(text))
+    pieces = pretokenize_pieces(text)
+    return pieces, answer_piece_mask(pieces, final_answer_span(text))
 
 
 # --- the loss for the whole group, cached: selecting a token recomputes nothing ---------------

@@ -15,8 +15,10 @@ from grpo_desktop.core.pretokenize import (
     GPT2_PATTERN,
     Token,
     _pattern_for,
+    answer_piece_mask,
     answer_token_mask,
     pretokenize,
+    pretokenize_pieces,
 )
 
 CASES: list[tuple[str, tuple[str, ...]]] = [
@@ -170,3 +172,12 @@ def test_answer_token_mask_without_a_span_marks_nothing() -> None:
     assert answer_token_mask(tokens, None) == (False, False)
     assert answer_token_mask(tokens, (3, 3)) == (False, False)
     assert answer_token_mask((), (0, 4)) == ()
+
+
+@given(st.text(max_size=60), st.integers(-2, 62), st.integers(-2, 62))
+def test_pieces_alone_are_the_tokens_texts_and_mark_the_same_answer(text, first, last) -> None:
+    tokens = pretokenize(text)
+    pieces = pretokenize_pieces(text)
+    assert pieces == tuple(token.text for token in tokens)
+    for span in (None, (first, last)):
+        assert answer_piece_mask(pieces, span) == answer_token_mask(tokens, span)
