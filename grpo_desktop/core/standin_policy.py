@@ -50,15 +50,21 @@ class StandinPolicy:
         return logp
 
 
+@functools.lru_cache(maxsize=4096)
+def _probability_range(text: str) -> tuple[float, float]:
+    """Where a token's starting probability lies, by what it is (cached: texts repeat)."""
+    if any(ch.isdigit() for ch in text):
+        return _LOW, 0.75  # numbers: the model is least sure of them
+    if not text.strip():
+        return 0.9, _HIGH  # whitespace and line breaks: nearly certain
+    return 0.55, _HIGH
+
+
 def _start_probability(text: str, position: int, seed: int) -> float:
     """A fixed, seeded probability for a token: the same text at the same place, the same p."""
     digest = zlib.crc32(f"{seed}\x00{position}\x00{text}".encode())
-    unit = digest / 0xFFFFFFFF
-    if text.strip().isdigit() or any(ch.isdigit() for ch in text):
-        return _LOW + (0.75 - _LOW) * unit  # numbers: the model is least sure of them
-    if not text.strip():
-        return 0.9 + (_HIGH - 0.9) * unit  # whitespace and line breaks: nearly certain
-    return 0.55 + (_HIGH - 0.55) * unit
+    low, high = _probability_range(text)
+    return low + (high - low) * (digest / 0xFFFFFFFF)
 
 
 @functools.lru_cache(maxsize=1024)
