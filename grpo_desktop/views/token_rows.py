@@ -330,6 +330,8 @@ class TokenRowsView(QWidget):
         self._chip_pixmaps = PixmapCache(_CHIP_PIXMAP_BYTES)  # (key, label, width, ratio)
         self._selected: tuple[int, int] | None = None
         self._cursor: tuple[int, int] | None = None  # where the keyboard last asked to go
+        # The tokens whose rings the last paint drew (solid, dashed): what a new selection clears.
+        self._ringed: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
         self.setObjectName("tokenRows")
         self.setAccessibleName("Answers as tokens")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -354,15 +356,13 @@ class TokenRowsView(QWidget):
             and previous.max_abs_push == snapshot.max_abs_push
         )
         moved = selected != self._selected
-        # The rings drawn now: the selection's, and the dashed one where the keys are.
-        rings = (self._selected, self._cursor if self._cursor is not None else self._first_token())
         self._selected = selected
         self._cursor = selected
         if not same_rows and self._prepare():
             self.updateGeometry()
         self._describe()
         if same_rows:  # only the selection moved: repaint the rings it leaves and enters
-            for token in {*rings, selected}:
+            for token in {*self._ringed, selected}:
                 self.update(self._ring_rect(token))
         else:
             self.update()
@@ -557,12 +557,14 @@ class TokenRowsView(QWidget):
                 painter.drawLine(QPointF(style.margin, y), QPointF(self.width() - style.margin, y))
             self._paint_row(painter, style, index, row, top, exposed)
         self._paint_ring(painter, style, self._selected, exposed, dashed=False)
+        self._ringed = (self._selected, None)
         if self.hasFocus():
             # Where the keys are: a dashed ring on a token asked for but not yet selected, or
             # on the first token before anything is, so a keyboard user sees focus arrive.
             cursor = self._cursor if self._cursor is not None else self._first_token()
             if cursor != self._selected:
                 self._paint_ring(painter, style, cursor, exposed, dashed=True)
+                self._ringed = (self._selected, cursor)
         painter.end()
 
     def focusInEvent(self, event: QFocusEvent) -> None:

@@ -648,11 +648,17 @@ def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot)
     qtbot.waitExposed(widget)
     widget.setFocus()  # a dashed ring marks where the keys are: the first token, for now
     QApplication.processEvents()
+    # The state answers a request with a snapshot selecting that token, as the page does.
+    widget.token_requested.connect(
+        lambda row, column: widget.show_snapshot(make_snapshot(ROWS, selected=(row, column)))
+    )
     painted = PaintedRegions()
     for selected in ((1, 4), (0, 2), (2, 1), (1, 4)):
         widget.installEventFilter(painted)
-        widget.show_snapshot(make_snapshot(ROWS, selected=selected))
+        centre = widget.token_rect(*selected).center()  # a real click moves the key cursor first
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=centre)
         QApplication.processEvents()
+        assert widget.selected() == selected
         widget.removeEventFilter(painted)  # grab() below paints the whole view itself
         # What the screen shows after the partial repaints is what a full render draws.
         on_screen = QApplication.primaryScreen().grabWindow(widget.winId()).toImage()
