@@ -7,9 +7,9 @@ keyboard. It never selects a token itself: the selection comes back in the next 
 Painted with QPainter (no child widgets, no HTML: a token reading ``<b>`` is drawn literally) so
 16 answers × 2,000 tokens lay out and repaint within a frame. The work is split by what
 invalidates it: per (answer text, clip marks, theme, font) each token's label and width, so a click
-that only re-scores keeps every position; per width the chip positions; per (snapshot, row) the
-chips' colours, made when the row is first painted; a paint draws only the rows the exposed rect
-touches.
+that only re-scores keeps every position; per width each row's chip positions; per snapshot each
+chip's colours, looked up when it is first painted; a paint draws only the rows the exposed rect
+touches, and a new selection repaints only the rings it moves.
 """
 
 from __future__ import annotations
