@@ -313,7 +313,7 @@ class TokenRowsView(QWidget):
         self._theme = theme
         self._snapshot: UpdateSnapshot | None = None
         self._style: _Style | None = None
-        self._chips: list[list[_Chip | None] | None] = []  # made as they are first painted
+        self._chips: list[list[_Chip | None]] = []  # per row and token, made when first painted
         self._shapes: list[_Shape] = []
         self._headers: list[_Header] = []
         self._row_shapes: dict[tuple, _Shape] = {}  # (texts, clip marks) → shape
@@ -612,10 +612,7 @@ class TokenRowsView(QWidget):
             y += top
             if y > bottom:
                 break
-            chip = chips[column] if chips is not None else None
-            if chip is None:
-                chip = self._chip(index, column)
-                chips = self._chips[index]
+            chip = chips[column] or self._chip(index, column)
             self._paint_chip(painter, chip, label, x, y, w, style, drawn, ratio)
             if chip.dual:  # a second, solid outline just outside: never over the label
                 grow = style.stroke + 1.5
@@ -763,7 +760,7 @@ class TokenRowsView(QWidget):
             self._chip_cache.clear()
         max_abs = snapshot.max_abs_push
         self._scale = _LEVELS / max_abs if max_abs > 0 else 0.0
-        self._chips = [None] * len(snapshot.rows)
+        self._chips = [[None] * len(answer.tokens) for answer in snapshot.rows]
         self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
         if len(self._row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
             # Keep the shown rows' shapes, and their unmarked ones the next marks start from
@@ -834,19 +831,12 @@ class TokenRowsView(QWidget):
         return _Shape(shown, widths, (extra,) * len(texts), breaks)
 
     def _chip(self, index: int, column: int) -> _Chip:
-        """The chip of token ``column`` of row ``index``, made the first time it is painted.
+        """The chip of token ``column`` of row ``index``, made (and kept) when first painted.
 
         Chips are cached per (text, level, marks), so a click costs one look-up per chip on
         screen, not per token of the group.
         """
-        chips = self._chips[index]
-        if chips is None:
-            assert self._snapshot is not None  # rows exist only for a snapshot
-            chips = self._chips[index] = [None] * len(self._snapshot.rows[index].tokens)
-        chip = chips[column]
-        if chip is not None:
-            return chip
-        assert self._snapshot is not None
+        assert self._snapshot is not None  # rows exist only for a snapshot
         tokens = self._snapshot.rows[index].tokens
         push = tokens.pushes[column]
         level = _level(push, self._scale) if push > 0 or push < 0 else 0  # NaN: no signal
@@ -861,7 +851,7 @@ class TokenRowsView(QWidget):
                     level, marked, self._current_style()
                 )
             chip = self._chip_cache[key] = _Chip(*look, clipped, dual, key[4], key)
-        chips[column] = chip
+        self._chips[index][column] = chip
         return chip
 
     def _set_geometry(self, geometry: tuple | None) -> bool:
