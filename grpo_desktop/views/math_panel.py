@@ -83,6 +83,7 @@ class MathPanel(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
+        self.verticalScrollBar().rangeChanged.connect(self._keep_scroll_bar)
         # The text area paints its own background (paintEvent), so new numbers repaint only it,
         # not the panel's rounded frame and the tab frame beneath it as well.
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
@@ -119,6 +120,8 @@ class MathPanel(QTextBrowser):
         return self._scale
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        if not self._rendering:
+            self._release_scroll_bar()  # a new box: it decides afresh whether the text fits
         super().resizeEvent(event)
         if not self._rendering:
             self._fit_text()
@@ -198,6 +201,18 @@ class MathPanel(QTextBrowser):
         self._shown = paragraphs
         return True
 
+    def _keep_scroll_bar(self, _minimum: int, maximum: int) -> None:
+        """Once the text needs the scroll bar in this box, the bar stays for the clicks that
+        follow. A click that adds or drops the ★ note would otherwise show and hide it, and
+        every line would re-wrap to the new width: text jumping on stage, and the whole
+        document laid out again on that click."""
+        if maximum > 0:
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+
+    def _release_scroll_bar(self) -> None:
+        """Let the bar go when the text no longer needs it (a new box or a new text)."""
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+
     def _text_height(self, width: float, scale: float) -> float:
         """The document's height at ``width`` px with the text at ``scale``."""
         document = QTextDocument()
@@ -231,6 +246,7 @@ class MathPanel(QTextBrowser):
             self._rendering = True
             try:
                 if not self._replace_changed(paragraphs):
+                    self._release_scroll_bar()
                     self.setHtml(_paragraphs_html(paragraphs))
                     self._shown, self._shown_font = paragraphs, self.font()
             finally:

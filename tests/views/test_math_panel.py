@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -134,3 +134,35 @@ class PaintCounter(QObject):
         if event.type() == QEvent.Type.Paint:
             self.regions.append(event.region().boundingRect())
         return False
+
+
+def test_the_scroll_bar_the_note_brought_stays_so_no_line_re_wraps_until_a_new_box(qtbot):
+    # 8 of 16 right has no ★ note and fits the box; 7 of 16 adds the note, which does not.
+    half = [1, 0] * 8
+    seven = [0, *half[1:]]
+    width = MathPanel().sizeHint().width()
+    probe = shown(qtbot, seven, THEMES["light"], QSize(width, 100))
+    tall = probe.needed_height(width)
+    probe.show_snapshot(snapshot(half))
+    short = probe.needed_height(width)
+    assert tall > short + 4, "the ★ note must make the text taller for this test"
+    panel = shown(qtbot, half, THEMES["light"], QSize(width, (short + tall) // 2))
+    bar = panel.verticalScrollBar()
+    assert not bar.isVisible()  # the text fits: no scroll bar
+    panel.show_snapshot(snapshot(seven))
+    QApplication.processEvents()
+    assert bar.isVisible()  # the note does not fit: the bar shows
+    text_width = panel.viewport().width()
+    counter = ShowHideCounter()
+    bar.installEventFilter(counter)
+    for rewards in (half, seven, half):
+        panel.show_snapshot(snapshot(rewards))
+        QApplication.processEvents()
+        assert ("★" in panel.toPlainText()) == (rewards == seven)
+        assert panel.viewport().width() == text_width  # no line re-wraps to a new width
+    assert counter.events == 0 and bar.isVisible()
+    # A new box decides afresh: the text without the note fits it, and the bar goes.
+    panel.resize(width, (short + tall) // 2 + 1)
+    QApplication.processEvents()
+    assert not bar.isVisible()
+    assert panel.viewport().width() > text_width
