@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -462,7 +463,8 @@ class MainWindow(QMainWindow):
         return box
 
     def install_deferred_features(self) -> None:
-        """Add the Lesson menu and the export actions (once)."""
+        """Add the Lesson menu and the export actions (once), and cache the chrome's looks."""
+        from grpo_desktop.views.paint_cache import cache_paints
         from grpo_desktop.window.export_controller import ExportController
         from grpo_desktop.window.lesson_controller import LessonController
 
@@ -472,6 +474,12 @@ class MainWindow(QMainWindow):
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench)
             self.lessons.active_changed.connect(self._show_lesson_active)
+        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons,
+        # tabs and combo boxes) blits its looks from then on, instead of drawing its text on
+        # every repaint of the window. Their looks change rarely; other workspaces' labels are
+        # rewritten on every action and paint as usual.
+        chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
+        cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
 
     def _show_lesson_active(self, active: bool) -> None:
         """In a lesson the bar above tells the comparison's story: its own sentence makes room."""
