@@ -17,7 +17,6 @@ widget paints as usual.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
@@ -29,6 +28,8 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+from grpo_desktop.views.pixmap_cache import transparent_pixmap
 
 Look = Callable[[QWidget], Hashable]  # what a widget shows that no event announces; None: skip
 
@@ -138,12 +139,7 @@ class PaintCache(QObject):
         key = self._look(widget)
         if key is None or key in self._pixmaps:
             return
-        ratio = widget.devicePixelRatioF()
-        pixmap = QPixmap(
-            max(1, math.ceil(widget.width() * ratio)), max(1, math.ceil(widget.height() * ratio))
-        )
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
+        pixmap = transparent_pixmap(widget.width(), widget.height(), widget.devicePixelRatioF())
         self._rendering = True
         try:
             widget.render(pixmap, QPoint(), QRegion(), QWidget.RenderFlag(0))

@@ -126,3 +126,24 @@ def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
     QApplication.processEvents()
     assert panel.par.value.height() > value_height  # the tile made room for the larger number
     assert layout_problems(panel) == []
+
+
+def test_each_tile_draws_its_rounded_box_in_the_themes_colours_once_per_look(qtbot):
+    for theme in THEMES.values():
+        panel = StatsPanel(theme)
+        qtbot.addWidget(panel)
+        panel.resize(760, 100)
+        panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [True, False]))
+        panel.show()
+        QApplication.processEvents()
+        for tile in panel.tiles:
+            image = tile.grab().toImage()
+            middle = image.height() // 2
+            assert image.pixelColor(0, middle).name() == theme.border  # the left edge
+            assert image.pixelColor(4, middle).name() == theme.surface  # inside the border
+            assert image.pixelColor(2, 2).name() != theme.surface  # a round corner, not square
+            box = tile._box
+            tile.repaint()
+            assert tile._box is box  # the same size and colours: the box is not drawn again
+        panel.set_theme(THEMES["dark" if theme.name != "dark" else "light"])
+        assert all(tile._box_colours[0] != theme.surface for tile in panel.tiles)
