@@ -182,3 +182,45 @@ def test_grouped_bars_draw_exactly_what_pyqtgraphs_bars_draw(qtbot):
         qtbot.waitExposed(widget)
         images.append(widget.grab().toImage())
     assert images[0] == images[1]
+
+
+def test_bars_outlined_in_their_own_colour_are_filled_wider_with_only_edges_moved(qtbot):
+    # The chart's pens are cosmetic, in the fill's colour: GroupedBars fills each bar grown by
+    # half the pen instead of stroking it. Against pyqtgraph's stroked bars, a pixel may differ
+    # only on an edge (one of its neighbours differs from it in pyqtgraph's picture).
+    import numpy as np
+    from PySide6.QtGui import QBrush, QColor, QImage
+
+    from grpo_desktop.views.advantage_plot import GroupedBars, _cosmetic_pen
+
+    for width_px, size in ((1.5, (400, 300)), (3.0, (640, 360)), (1.5, (1000, 420))):
+        looks = [(_cosmetic_pen(c, width_px), QBrush(QColor(c))) for c in ("#00745a", "#b3541e")]
+        count = 48
+        # No zero heights: the chart dots those and draws its zero line over them.
+        heights = [((i * 37) % 23 - 11.5) / 7 for i in range(count)]
+        chosen = [looks[i % 3 == 0] for i in range(count)]
+        images = []
+        for kind in (pg.BarGraphItem, GroupedBars):
+            widget = pg.PlotWidget()
+            qtbot.addWidget(widget)
+            widget.resize(*size)
+            bars = kind(x=list(range(1, count + 1)), height=[0.0] * count, width=0.6)
+            bars.setOpts(pens=[pen for pen, _ in chosen], brushes=[brush for _, brush in chosen])
+            bars.setOpts(height=heights)
+            widget.addItem(bars)
+            widget.setRange(xRange=(0, count + 1), yRange=(-2, 2), padding=0)
+            widget.show()
+            qtbot.waitExposed(widget)
+            image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+            rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+            images.append(rows[:, : image.width() * 4].reshape(image.height(), -1, 4).copy())
+        reference, grown = images
+        differs = (reference != grown).any(axis=2)
+        assert differs.sum() < differs.size / 100  # the same bars, give or take their edges
+        padded = np.pad(reference, ((1, 1), (1, 1), (0, 0)), mode="edge")
+        centre = padded[1:-1, 1:-1]
+        edge = np.zeros(differs.shape, bool)
+        for dy, dx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+            near = padded[dy : dy + differs.shape[0], dx : dx + differs.shape[1]]
+            edge |= (near != centre).any(axis=2)
+        assert not (differs & ~edge).any(), (width_px, size)
