@@ -7,6 +7,7 @@ Each caption then takes the largest font that fits the band, wrapping to two lin
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -43,6 +44,7 @@ _LAST_SHORT_WORD = re.compile(r" (\S)$")
 _SHORT_WORD = re.compile(r"(?:(?<=^)|(?<=\s))(\S) ")
 
 
+@functools.lru_cache(maxsize=256)  # each click's captions come back when it is undone
 def unbreakable(caption: str) -> str:
     """The caption with no line break inside "mean = 0.5", "std + 1e-4", "Step 1 of 2" …
 
@@ -85,6 +87,9 @@ class StageCaption(pg.TextItem):
         self._showing = False
         self._fonts: dict[str, tuple[QFont, bool]] = {}  # caption -> (font, wraps)
         self._fit_cache: dict[tuple[str, int, str, float], tuple[float, bool, float]] = {}
+        self._fonts_by_size: dict[tuple[str, float], QFont] = {}
+        self._metrics_key: tuple[str, tuple[float, ...]] | None = None
+        self._metrics_by_size: dict[float, QFontMetricsF] = {}
         self._band_px = 0.0
         self._layout_key: tuple[tuple[str, ...], int, str] | None = None
         self._scratch = QTextDocument()  # measures wrapped captions, reused
@@ -193,7 +198,7 @@ class StageCaption(pg.TextItem):
         sizes = [largest - 0.5 * i for i in range(int((largest - floor) / 0.5) + 1)] + [floor]
         one_line_floor = max(floor, largest * CAPTION_ONE_LINE_SHRINK)
         inner = available - 2 * CAPTION_MARGIN_PX - 2
-        metrics = {size: QFontMetricsF(self._sized_font(size)) for size in sizes}
+        metrics = self._metrics(sizes)
         full = metrics[largest]
         one_line = full.height() + 2 * CAPTION_MARGIN_PX + 1
         fits_one_line = all(
@@ -213,9 +218,24 @@ class StageCaption(pg.TextItem):
         return True
 
     def _sized_font(self, size: float) -> QFont:
-        font = QFont(self._base_font)
-        font.setPointSizeF(size)
+        """The base font at ``size`` points; kept, as each click asks for the same sizes."""
+        key = (self._base_font.key(), size)
+        font = self._fonts_by_size.get(key)
+        if font is None:
+            if len(self._fonts_by_size) > 64:
+                self._fonts_by_size.clear()
+            font = QFont(self._base_font)
+            font.setPointSizeF(size)
+            self._fonts_by_size[key] = font
         return font
+
+    def _metrics(self, sizes: list[float]) -> dict[float, QFontMetricsF]:
+        """Metrics of the base font at each of ``sizes``, kept until the font changes."""
+        key = (self._base_font.key(), tuple(sizes))
+        if self._metrics_key != key:
+            self._metrics_key = key
+            self._metrics_by_size = {size: QFontMetricsF(self._sized_font(size)) for size in sizes}
+        return self._metrics_by_size
 
     def _fit_one(
         self,
