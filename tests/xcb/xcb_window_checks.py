@@ -296,3 +296,43 @@ def channel_steps(first: QImage, second: QImage) -> np.ndarray:
         pixels.append(data[:, : rgb.width(), :3].astype(np.int16))
     assert pixels[0].shape == pixels[1].shape
     return np.abs(pixels[0] - pixels[1]).max(axis=2)
+
+
+def test_a_tool_button_under_the_pointer_shows_its_hover_look_and_loses_it_after(qtbot, active):
+    """The lab's chrome blits kept looks (views/paint_cache.py); the real pointer's hover look
+    must still show, and be gone, not kept, once the pointer leaves."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QToolBar, QToolButton
+
+    window = active
+    window.install_deferred_features()
+    QGuiApplication.processEvents()
+    toolbar = window.findChild(QToolBar, "presetsToolbar")
+    button = next(b for b in toolbar.findChildren(QToolButton) if b.text() == "Sample")
+    elsewhere = window.lab.trace_grid
+    QTest.mouseMove(elsewhere, elsewhere.rect().center())
+    qtbot.waitUntil(lambda: not button.underMouse())
+    screen = QGuiApplication.primaryScreen()
+
+    def on_screen() -> QImage:
+        QGuiApplication.processEvents()
+        corner = button.mapTo(window, QPoint(0, 0))
+        grabbed = screen.grabWindow(
+            window.winId(), corner.x(), corner.y(), button.width(), button.height()
+        )
+        return grabbed.toImage()
+
+    def rendered() -> QImage:  # the window's render there: the kept look over the tool bar
+        corner = button.mapTo(window, QPoint(0, 0))
+        return window.grab(QRect(corner, button.size())).toImage()
+
+    qtbot.waitUntil(lambda: channel_steps(on_screen(), rendered()).max() <= 4)
+    resting = on_screen()
+    QTest.mouseMove(button, button.rect().center())
+    qtbot.waitUntil(button.underMouse)
+    qtbot.waitUntil(lambda: channel_steps(on_screen(), resting).max() > 16)  # the hover look
+    QTest.mouseMove(elsewhere, elsewhere.rect().center())
+    qtbot.waitUntil(lambda: not button.underMouse())
+    qtbot.waitUntil(lambda: channel_steps(on_screen(), resting).max() <= 4)
+    assert channel_steps(rendered(), resting).max() <= 4
