@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.rounded_box import RoundedBox
 
 if TYPE_CHECKING:
     from grpo_desktop.core.recorded_group import RecordedGroup
@@ -39,6 +41,7 @@ class ProblemPanel(QFrame):
     def __init__(self, problems: Sequence[Problem], theme: Theme = LIGHT, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("problemPanel")
+        self.box = RoundedBox(self)
         self._problems = tuple(problems)
         self._theme = theme
         self._compact = False
@@ -164,11 +167,13 @@ class ProblemPanel(QFrame):
         self._show_details()
         self.set_theme(self._theme)
 
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the box, kept
+        self.box.paint()
+
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
+        self.box.set_colours(theme.surface, theme.border)
         self.setStyleSheet(
-            f"#problemPanel {{ background: {theme.surface}; border: 1px solid {theme.border};"
-            f" border-radius: 8px; }}"
             f"#problemPanel QLabel, #problemPanel QPlainTextEdit {{ color: {theme.text};"
             f" background: transparent; }}"
             f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"

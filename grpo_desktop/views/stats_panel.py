@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt
-from PySide6.QtGui import (
-    QColor,
-    QFont,
-    QFontMetricsF,
-    QPainter,
-    QPaintEvent,
-    QPen,
-    QPixmap,
-    QResizeEvent,
-)
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from grpo_desktop.core.formatting import number
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.pixmap_cache import transparent_pixmap
+from grpo_desktop.views.rounded_box import RoundedBox
 
 
 class FittedNumber(QLabel):
@@ -104,7 +95,7 @@ class _NumberSlot(QWidget):
 class StatTile(QFrame):
     """A caption, one big number and a note; the panel gives all four tiles one height.
 
-    The tile draws its own rounded box, once per size and colours, and blits it: drawn by the
+    The tile draws its own rounded box once per size and colours (``RoundedBox``): drawn by the
     style sheet it was a rounded path filled and stroked on every repaint, and a click repaints
     the box behind each new number (a twentieth of a click's work at G = 16).
     """
@@ -112,11 +103,7 @@ class StatTile(QFrame):
     def __init__(self, value_name: str, caption: str, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName(f"{value_name}Tile")
-        self._box_colours = (LIGHT.surface, LIGHT.border)
-        self._box: tuple[tuple, QPixmap] | None = None
-        # A 1 px frame keeps the text where the style sheet's border put it (paintEvent draws it).
-        self.setFrameShape(QFrame.Shape.Box)
-        self.setLineWidth(1)
+        self.box = RoundedBox(self)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.caption = QLabel(caption, objectName="statCaption")
         self.caption.setWordWrap(True)  # "Group mean (par)" wraps on a narrow tile, never clips
@@ -133,30 +120,8 @@ class StatTile(QFrame):
         column.addWidget(self.note)
         column.addStretch(1)  # a tile taller than its text keeps the text at the top
 
-    def set_box_colours(self, fill: str, border: str) -> None:
-        self._box_colours = (fill, border)
-        self.update()
-
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
-        ratio = self.devicePixelRatioF()
-        key = (self.width(), self.height(), ratio, self._box_colours)
-        if self._box is None or self._box[0] != key:
-            self._box = (key, self._draw_box(ratio))
-        painter = QPainter(self)
-        painter.drawPixmap(0, 0, self._box[1])
-        painter.end()
-
-    def _draw_box(self, ratio: float) -> QPixmap:
-        """The surface with a 1 px border and 8 px corners, as the style sheet drew it."""
-        fill, border = self._box_colours
-        pixmap = transparent_pixmap(self.width(), self.height(), ratio)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(QColor(border), 1.0))
-        painter.setBrush(QColor(fill))
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8.0, 8.0)
-        painter.end()
-        return pixmap
+        self.box.paint()
 
     def show_value(self, value: str, note: str, accessible: str) -> None:
         self.value.setText(value)
@@ -298,7 +263,7 @@ class StatsPanel(QFrame):
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
         for tile in self.tiles:
-            tile.set_box_colours(theme.surface, theme.border)
+            tile.box.set_colours(theme.surface, theme.border)
         self.setStyleSheet(
             f"StatTile QLabel {{ background: transparent; border: none; color: {theme.text}; }}"
             f"StatTile #statCaption, StatTile #statNote {{ color: {theme.muted}; }}"

@@ -142,8 +142,8 @@ def test_each_tile_draws_its_rounded_box_in_the_themes_colours_once_per_look(qtb
             assert image.pixelColor(0, middle).name() == theme.border  # the left edge
             assert image.pixelColor(4, middle).name() == theme.surface  # inside the border
             assert image.pixelColor(2, 2).name() != theme.surface  # a round corner, not square
-            box = tile._box
+            box = tile.box.pixmap()
             tile.repaint()
-            assert tile._box is box  # the same size and colours: the box is not drawn again
+            assert tile.box.pixmap() is box  # the same size and colours: not drawn again
         panel.set_theme(THEMES["dark" if theme.name != "dark" else "light"])
-        assert all(tile._box_colours[0] != theme.surface for tile in panel.tiles)
+        assert all(tile.box.colours()[0] != theme.surface for tile in panel.tiles)
