@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QPen,
     QPixmap,
     QTextLayout,
@@ -279,6 +280,8 @@ class TraceCard(QWidget):
 
     def __init__(self, index: int, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The layer covers every pixel, over the window's colour: Qt paints nothing beneath.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._index = index
         self._theme = theme
         self._card: CardState | None = None
@@ -657,8 +660,13 @@ class TraceCard(QWidget):
     def _layer(
         self, style: _Style, card: CardState | None, accent: QColor, advantage: float
     ) -> QPixmap:
-        """The card without its advantage, cached per look (a card keeps one per push sign)."""
+        """The card without its advantage, cached per look (a card keeps one per push sign).
+
+        Opaque, over the window's colour that shows around the rounded box: a blit that needs
+        no blending, and Qt paints nothing beneath the card (``WA_OpaquePaintEvent``).
+        """
         ratio = self.devicePixelRatioF()
+        backdrop = self.palette().color(QPalette.ColorRole.Window)
         key = (
             None
             if card is None
@@ -677,12 +685,17 @@ class TraceCard(QWidget):
             advantage > 0,
             advantage < 0,
             id(style),  # a new style (font or theme) also empties the cache
+            backdrop.rgba(),
         )
         pixmap = self._layers.get(key)
         if pixmap is None:
             if len(self._layers) >= 6:  # the three push colours, focused or not
                 self._layers.clear()
-            pixmap = transparent_pixmap(self.width(), self.height(), ratio)
+            pixmap = QPixmap(
+                max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
+            )
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(backdrop)
             painter = QPainter(pixmap)
             self._paint_layer(painter, style, card, accent, advantage)
             painter.end()

@@ -411,3 +411,18 @@ def test_a_long_completion_shows_a_few_lines_and_scrolls_inside_the_card(qtbot):
     assert widget.first_line == 6
     assert "&lt;b&gt;not bold&lt;/b&gt;" in widget.toolTip()  # plain text, even in the tooltip
     assert len(widget.toolTip()) < 3000
+
+
+def test_a_card_paints_every_pixel_over_the_window_colour_so_nothing_beneath_is_painted(card):
+    # Opaque: Qt skips painting the grid and window beneath a card, and the layer's blit needs no
+    # blending. Around the rounded box the window's own colour shows, as it did through it.
+    from PySide6.QtGui import QPalette
+
+    assert card.testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+    window_colour = card.palette().color(QPalette.ColorRole.Window)
+    image = card.grab().toImage()
+    for x, y in ((0, 0), (card.width() - 1, 0), (0, card.height() - 1)):
+        assert image.pixelColor(x, y) == window_colour
+    assert not any(layer.hasAlphaChannel() for layer in card._layers.values())
+    card.setPalette(QPalette(QColor("#123456")))  # a new window colour: a new layer
+    assert card.grab().toImage().pixelColor(0, 0) == QColor("#123456")
