@@ -62,6 +62,7 @@ class ProblemPanel(QFrame):
         # first run's group (the first text box of the app costs 4 ms of start-up).
         self.run_prompt: QPlainTextEdit | None = None
         self.details = QLabel(objectName="problemDetails")
+        self.details.setProperty("role", "details")  # muted, in every panel (see set_theme)
         self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setWordWrap(True)
 
@@ -173,10 +174,12 @@ class ProblemPanel(QFrame):
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
         self.box.set_colours(theme.surface, theme.border)
+        # By class and property, not object name: the comparison's panels are "easy.problemPanel"
+        # and "hard.problemPanel", which an id selector never matched.
         self.setStyleSheet(
-            f"#problemPanel QLabel, #problemPanel QPlainTextEdit {{ color: {theme.text};"
+            f"ProblemPanel QLabel, ProblemPanel QPlainTextEdit {{ color: {theme.text};"
             f" background: transparent; }}"
-            f"#problemPanel #problemDetails {{ color: {theme.muted}; }}"
+            f'ProblemPanel QLabel[role="details"] {{ color: {theme.muted}; }}'
         )
         prompt_scale = 1.25 if self._compact else 1.6
         self.prompt.setFont(scaled_font(prompt_scale * theme.type_scale, bold=True))
