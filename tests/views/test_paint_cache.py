@@ -136,15 +136,22 @@ def test_a_new_font_palette_size_or_enabled_state_empties_the_cache(qtbot):
         settle()
 
 
+def shown_and_cached(qtbot, widget: QWidget) -> tuple[QWidget, OwnPaints]:
+    """``widget`` shown in a host, its own paints counted, its cache given and filled."""
+    host = host_with(qtbot, widget)
+    own = OwnPaints(widget)
+    cache_paints(widget)
+    widget.repaint()
+    settle()
+    assert cache_of(widget).looks_kept() == 1
+    return host, own
+
+
 def test_repaints_of_an_unchanged_look_blit_without_qts_paint(qtbot):
     tabs = QTabBar()
     for title in ("Worked math", "One model, not four", "Rewards"):
         tabs.addTab(title)
-    _host = host_with(qtbot, tabs)
-    own = OwnPaints(tabs)
-    cache_paints(tabs)
-    tabs.repaint()
-    settle()
+    _host, own = shown_and_cached(qtbot, tabs)
     before = own.count
     for _ in range(5):
         tabs.repaint()
@@ -157,12 +164,7 @@ def test_repaints_of_an_unchanged_look_blit_without_qts_paint(qtbot):
 def test_under_the_pointer_a_widget_paints_its_hover_look_itself(qtbot):
     button = QToolButton(text="Sample")
     button.setAutoRaise(True)
-    _host = host_with(qtbot, button)
-    own = OwnPaints(button)
-    cache_paints(button)
-    button.repaint()
-    settle()
-    assert cache_of(button).looks_kept() == 1
+    _host, own = shown_and_cached(qtbot, button)
     before = own.count
     QApplication.sendEvent(button, QEnterEvent(QPointF(3, 3), QPointF(3, 3), QPointF(3, 3)))
     button.repaint()
