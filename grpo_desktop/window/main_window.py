@@ -474,10 +474,10 @@ class MainWindow(QMainWindow):
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench)
             self.lessons.active_changed.connect(self._show_lesson_active)
-        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons,
-        # tabs and combo boxes) blits its looks from then on, instead of drawing its text on
-        # every repaint of the window. Their looks change rarely; other workspaces' labels are
-        # rewritten on every action and paint as usual.
+        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
+        # and tabs) blits its looks from then on, instead of drawing its text on every repaint
+        # of the window. Their looks change rarely; other workspaces' labels are rewritten on
+        # every action and paint as usual.
         chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
         cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
 
