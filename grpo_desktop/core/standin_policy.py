@@ -84,6 +84,8 @@ def initial_policy(answers: Sequence[Sequence[str]], seed: int = 0) -> StandinPo
     for row, tokens in enumerate(answers):
         logits[row, : len(tokens)] = _answer_logits(tuple(tokens), seed)
         mask[row, : len(tokens)] = 1.0
+    logits.flags.writeable = False  # a start may be shared (update_step keeps one per group)
+    mask.flags.writeable = False
     return StandinPolicy(logits, mask)
 
 
