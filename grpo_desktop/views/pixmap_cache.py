@@ -10,9 +10,9 @@ import math
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QColor, QPixmap
 
-__all__ = ["PixmapCache", "transparent_pixmap"]
+__all__ = ["PixmapCache", "filled_pixmap", "transparent_pixmap"]
 
 
 class PixmapCache:
@@ -45,8 +45,15 @@ class PixmapCache:
         self.bytes = 0
 
 
-def transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
+def filled_pixmap(
+    width: float, height: float, ratio: float, fill: QColor | Qt.GlobalColor
+) -> QPixmap:
+    """A pixmap of ``width`` × ``height`` device-independent pixels at ``ratio``, all ``fill``."""
     pixmap = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
     pixmap.setDevicePixelRatio(ratio)
-    pixmap.fill(Qt.GlobalColor.transparent)
+    pixmap.fill(fill)
     return pixmap
+
+
+def transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
+    return filled_pixmap(width, height, ratio, Qt.GlobalColor.transparent)

@@ -38,7 +38,7 @@ from grpo_desktop.core.formatting import number, signed
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.trace_display import Run, display_lines
-from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
+from grpo_desktop.views.pixmap_cache import PixmapCache, filled_pixmap, transparent_pixmap
 
 __all__ = ["TraceCard"]
 
@@ -691,11 +691,7 @@ class TraceCard(QWidget):
         if pixmap is None:
             if len(self._layers) >= 6:  # the three push colours, focused or not
                 self._layers.clear()
-            pixmap = QPixmap(
-                max(1, math.ceil(self.width() * ratio)), max(1, math.ceil(self.height() * ratio))
-            )
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(backdrop)
+            pixmap = filled_pixmap(self.width(), self.height(), ratio, backdrop)
             painter = QPainter(pixmap)
             self._paint_layer(painter, style, card, accent, advantage)
             painter.end()
