@@ -149,7 +149,8 @@ class GroupedBars(pg.BarGraphItem):
     """
 
     def setOpts(self, **opts: object) -> None:  # pyqtgraph override
-        self._groups: list[tuple[QPen, QBrush, list[QRectF]]] | None = None
+        # Per look: its pen, brush, bars, and whether the pen only widens them (see paint).
+        self._groups: list[tuple[QPen, QBrush, list[QRectF], bool]] | None = None
         self._grown: dict[tuple, list[QRectF]] | None = None
         super().setOpts(**opts)
 
@@ -162,15 +163,17 @@ class GroupedBars(pg.BarGraphItem):
             rects = self._rectarray.instances()
             for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
                 looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
-            self._groups = list(looks.values())
-            self._grown = None
+            self._groups = [
+                (pen, brush, bars, _outline_is_fill(pen, brush))
+                for pen, brush, bars in looks.values()
+            ]
         transform = painter.transform()
         scale = (transform.m11(), transform.m22())
         outlined = painter.testRenderHint(QPainter.RenderHint.Antialiasing) or (
             transform.type().value > QTransform.TransformationType.TxScale.value
         )
-        for index, (pen, brush, rects) in enumerate(self._groups):
-            if outlined or not _outline_is_fill(pen, brush):
+        for index, (pen, brush, rects, widens) in enumerate(self._groups):
+            if outlined or not widens:
                 painter.setPen(pen)
                 painter.setBrush(brush)
                 painter.drawRects(rects)
