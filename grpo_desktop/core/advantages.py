@@ -343,23 +343,27 @@ def _advantages_2d(
     return advantages, std, divisor
 
 
-# The blocked batch path scores this many float64 values per block (512 KiB): a block of the output
-# and the scratch for its squares together fill one core's 1 MiB L2 cache, so every stage after the
-# read from memory runs in cache. Bigger blocks spill to L3 and measured no faster; smaller ones
-# pay numpy's per-call overhead more often.
-_BLOCK_VALUES = 65_536
+# The blocked batch path scores this many float64 values per block (1 MiB): a block of the output
+# fills one core's 1 MiB L2 cache and the scratch for its squares sits in L3, so no stage after the
+# read from memory waits for memory. With one thread, 512 KiB blocks (output and scratch both in
+# L2) measured as fast; with two, 1 MiB blocks measured 6-9 % faster (2.13x the floor against
+# 2.25-2.34x, six interleaved runs): each numpy call gives up and retakes the GIL, which the other
+# thread may hold, and bigger blocks make fewer calls. Blocks stay well under 2**19 values: at that
+# size OpenBLAS splits each matrix-vector product across threads of its own, which fight ours
+# (measured 10-14x slower).
+_BLOCK_VALUES = 131_072
 # A row whose variance ends below this and is not all-equal had squares that fell below the
 # smallest normal float (2**-1022) and lost digits: the full path rescales it first. Above it, the
 # at most 2**-1075 each such square loses is below 2**-100 of the row's sum of squares.
 _BLOCK_TINY_VARIANCE = 2.0**-969
 # At most this many threads share the blocks of one large batch (never more than the cores this
-# process may use), each with at least _BLOCK_PER_THREAD blocks so a thread earns its start-up.
-# They take _BLOCK_PER_CHUNK blocks (4 MiB of output) at a time: alternating single blocks measured
-# slower than halves of the batch (two threads first touching the same huge pages, most likely);
-# chunks measured as fast as halves, and a thread slowed by another process takes fewer of them.
+# process may use), each with at least _BLOCK_PER_THREAD blocks (2 MiB) so a thread earns its
+# start-up. They take _BLOCK_PER_CHUNK blocks (4 MiB of output) at a time: alternating single blocks
+# measured slower than halves of the batch (two threads first touching the same huge pages, most
+# likely); chunks measured as fast as halves, and a thread slowed by another process takes fewer.
 _BLOCK_THREADS = 4
-_BLOCK_PER_THREAD = 4
-_BLOCK_PER_CHUNK = 8
+_BLOCK_PER_THREAD = 2
+_BLOCK_PER_CHUNK = 4
 
 
 def _blocked_applies(rewards: object, convention: Convention) -> bool:
