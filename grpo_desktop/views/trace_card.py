@@ -270,6 +270,22 @@ def _final_answer(card: CardState) -> str:
     return "→ (no answer)" if card.final_answer is None else f"→ {card.final_answer}"
 
 
+# What a card's layer (all but its advantage lines) draws of its state: all but the numbers a
+# click changes (the sign of A counts as well: it colours the box).
+_LAYER_FIELDS = tuple(f.name for f in fields(CardState) if f.name not in ("advantage", "centered"))
+
+
+def _only_advantage_changed(shown: CardState | None, card: CardState) -> bool:
+    """Whether ``card`` differs from the card ``shown`` only in the size of its advantage, so the
+    card's layer is the same and only the advantage lines need new pixels."""
+    return (
+        shown is not None
+        and (shown.advantage > 0) == (card.advantage > 0)
+        and (shown.advantage < 0) == (card.advantage < 0)
+        and all(getattr(shown, name) == getattr(card, name) for name in _LAYER_FIELDS)
+    )
+
+
 class TraceCard(QWidget):
     """One answer of the group, painted from a :class:`CardState`; emits ``toggle_requested``."""
 
@@ -359,6 +375,11 @@ class TraceCard(QWidget):
         )
         if self._card is None or card.text != self._card.text:
             self._first_line = 0
+        footer_only = (
+            compact == self._compact
+            and reward_range == self._reward_range
+            and _only_advantage_changed(self._card, card)
+        )
         self._reward_range = reward_range
         self._card = card
         self._compact = compact
@@ -376,7 +397,13 @@ class TraceCard(QWidget):
             self._shown_texts = texts
         if hint_changes:
             self.updateGeometry()
-        self.update()
+        if footer_only:
+            # The layer beneath the advantage lines is the same: repaint only their pixels (at
+            # 200 % zoom a whole card's blit is most of its paint, and a click repaints them all).
+            style = self._current_style()
+            self.update(self._footer_rect(style, self._content_rect(style)))
+        else:
+            self.update()
 
     def _describe(self, card: CardState) -> tuple[str, str]:
         """The accessible description and the tooltip of ``card`` (cached per state: answers
