@@ -305,6 +305,8 @@ class TraceCard(QWidget):
         self._style: _Style | None = None
         self._style_key: tuple[QFont, Theme] | None = None
         self._style_token = -1  # _STYLE_TOKENS' number for the style, set with it
+        # The text and advantage-line rectangles, per size and look (see _text_rects).
+        self._rects: tuple[tuple, QRectF, QRect] | None = None
         self._wrap_cache: dict[tuple[str, float], tuple[_Line, ...]] = {}
         self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
         self._trace_html: tuple[str, str | None] = ("", None)  # the tooltip's trace, per text
@@ -400,8 +402,7 @@ class TraceCard(QWidget):
         if footer_only:
             # The layer beneath the advantage lines is the same: repaint only their pixels (at
             # 200 % zoom a whole card's blit is most of its paint, and a click repaints them all).
-            style = self._current_style()
-            self.update(self._footer_rect(style, self._content_rect(style)))
+            self.update(self._text_rects(self._current_style())[1])
         else:
             self.update()
 
@@ -624,10 +625,18 @@ class TraceCard(QWidget):
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._layer(style, card, accent, advantage))
         if card is not None:
-            content = self._content_rect(style)
-            footer = self._footer_rect(style, content)
+            content, footer = self._text_rects(style)
             painter.drawPixmap(footer.topLeft(), self._footer(style, card, accent, content, footer))
         painter.end()
+
+    def _text_rects(self, style: _Style) -> tuple[QRectF, QRect]:
+        """``_content_rect`` and ``_footer_rect``, kept per size and look: a click asks for them
+        twice for every card (its repaint region, then its paint)."""
+        key = (self.width(), self.height(), self._compact, self._reward_range, self._style_token)
+        if self._rects is None or self._rects[0] != key:
+            content = self._content_rect(style)
+            self._rects = (key, content, self._footer_rect(style, content))
+        return self._rects[1], self._rects[2]
 
     def _footer_rect(self, style: _Style, content: QRectF) -> QRect:
         """Whole pixels that hold the advantage lines (and nothing a click leaves alone)."""
