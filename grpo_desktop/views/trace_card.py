@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from PySide6.QtCore import Property, QPointF, QRect, QRectF, QSize, QSizeF, Qt, Signal
 from PySide6.QtGui import (
@@ -271,8 +272,10 @@ def _final_answer(card: CardState) -> str:
 
 
 # What a card's layer (all but its advantage lines) draws of its state: all but the numbers a
-# click changes (the sign of A counts as well: it colours the box).
-_LAYER_FIELDS = tuple(f.name for f in fields(CardState) if f.name not in ("advantage", "centered"))
+# click changes (the sign of A counts as well: it colours the box). One C call reads them all.
+_layer_fields = attrgetter(
+    *(f.name for f in fields(CardState) if f.name not in ("advantage", "centered"))
+)
 
 
 def _only_advantage_changed(shown: CardState | None, card: CardState) -> bool:
@@ -282,7 +285,7 @@ def _only_advantage_changed(shown: CardState | None, card: CardState) -> bool:
         shown is not None
         and (shown.advantage > 0) == (card.advantage > 0)
         and (shown.advantage < 0) == (card.advantage < 0)
-        and all(getattr(shown, name) == getattr(card, name) for name in _LAYER_FIELDS)
+        and _layer_fields(shown) == _layer_fields(card)
     )
 
 
