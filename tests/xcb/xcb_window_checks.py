@@ -336,3 +336,26 @@ def test_a_tool_button_under_the_pointer_shows_its_hover_look_and_loses_it_after
     qtbot.waitUntil(lambda: not button.underMouse())
     qtbot.waitUntil(lambda: channel_steps(on_screen(), resting).max() <= 4)
     assert channel_steps(rendered(), resting).max() <= 4
+
+
+def test_cards_repainting_only_their_advantage_lines_show_what_a_full_render_draws(qtbot, active):
+    """A card whose advantage changes size but not sign repaints only its advantage lines
+    (views/trace_card.py): on a real display every card must still show what it draws whole."""
+    window = active
+    window.install_deferred_features()
+    window.workbench.set_group_size(8)
+    screen = QGuiApplication.primaryScreen()
+    cards = window.lab.trace_grid.cards()[:8]
+    for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_2):
+        before = rewards(window)
+        press(qtbot, window, key)
+        qtbot.waitUntil(lambda before=before: rewards(window) != before)
+        for _ in range(3):
+            QGuiApplication.processEvents()
+        for card in cards:
+            corner = card.mapTo(window, card.rect().topLeft())
+            on_screen = screen.grabWindow(
+                window.winId(), corner.x(), corner.y(), card.width(), card.height()
+            )
+            apart = channel_steps(on_screen.toImage(), card.grab().toImage())
+            assert apart.max() <= 4, f"after {key.name}: card {card.objectName()} is stale"
