@@ -707,10 +707,7 @@ class TraceCard(QWidget):
         ratio = self.devicePixelRatioF()
         backdrop = self.palette().color(QPalette.ColorRole.Window)
         key = (
-            None
-            if card is None
-            else (card.index, card.text, card.final_answer, card.reward, card.correct),
-            card is not None and card.breakdown,
+            None if card is None else _layer_fields(card),
             self._reward_range,
             self._first_line,
             self._compact,
