@@ -291,26 +291,37 @@ def display_problem(screenshot: bool) -> str | None:
     return None
 
 
+HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts")
+
+
+def run_headless(name: str, argv: list[str]) -> int:
+    """One of :data:`HEADLESS_COMMANDS`; each loads its own module, so the window's start-up
+    never pays for them."""
+    if name == "score":
+        return run_score(argv)
+    if name == "loss":
+        from grpo_desktop.loss_cli import run_loss
+
+        return run_loss(argv)
+    if name == "train":
+        from grpo_desktop.train_cli import run_train
+
+        return run_train(argv)
+    from grpo_desktop.rollouts_cli import run_rollouts
+
+    return run_rollouts(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from grpo_desktop.error_handling import ensure_streams
 
     ensure_streams()  # a gui-script on Windows has no console: stderr may be None
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] == "score":
-        return run_score(args_list[1:])
-    # Each subcommand loads its own module: the window's start-up never pays for them.
-    if args_list and args_list[0] == "loss":
-        from grpo_desktop.loss_cli import run_loss
+    if args_list and args_list[0] in HEADLESS_COMMANDS:
+        from grpo_desktop.cli_exit import run_command
 
-        return run_loss(args_list[1:])
-    if args_list and args_list[0] == "train":
-        from grpo_desktop.train_cli import run_train
-
-        return run_train(args_list[1:])
-    if args_list and args_list[0] == "rollouts":
-        from grpo_desktop.rollouts_cli import run_rollouts
-
-        return run_rollouts(args_list[1:])
+        name, rest = args_list[0], args_list[1:]
+        return run_command(f"grpo-desktop {name}", lambda: run_headless(name, rest))
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.list_problems:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from grpo_desktop.core.unsafe_text import unsafe_character
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -111,30 +111,6 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(descriptor)
-
-
-# Control characters (C0, DEL, C1), bidirectional overrides, isolates and marks (U+202E turns
-# "gpj.exe" into "exe.jpg" on screen), zero-width and line/paragraph separators: none belongs in
-# a title, a prompt or a trace, and each can make text read differently from what it is.
-_INVISIBLE = "\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff"
-_UNSAFE_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}]")
-_UNSAFE_MULTILINE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
-
-
-def unsafe_character(text: str, multiline: bool = False) -> str | None:
-    """The first control or bidi character in ``text``, described for a message
-    (``"U+202E (RIGHT-TO-LEFT OVERRIDE)"``), or ``None``. ``multiline`` text may hold
-    newlines and tabs."""
-    match = (_UNSAFE_MULTILINE if multiline else _UNSAFE_ONE_LINE).search(text)
-    if match is None:
-        return None
-    char = match.group(0)
-    name = unicodedata.name(char, "")
-    if not name:
-        name = {"\n": "a line break", "\t": "a tab", "\r": "a carriage return"}.get(
-            char, "a control character"
-        )
-    return f"U+{ord(char):04X} ({name})"
 
 
 def unsafe_character_problem(text: str, multiline: bool = False) -> str | None:
