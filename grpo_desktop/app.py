@@ -188,7 +188,7 @@ class LabSetup:
     sample_seed: int | None
     convention: str = "textbook"
     view: str | None = None  # None: the scenario's view, else advantages
-    workspace: str = "lab"  # lab, update or compare
+    workspace: str | None = None  # asked for on the command line; else the scenario's, or lab
     theme: str | None = None
     zoom: float | None = None
     lesson: str | None = None
@@ -200,7 +200,11 @@ class LabSetup:
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
-    from grpo_desktop.core.lab_limits import check_group_size, parse_reward_pattern
+    from grpo_desktop.core.lab_limits import (
+        check_group_size,
+        check_sample_seed,
+        parse_reward_pattern,
+    )
     from grpo_desktop.core.lessons import get_lesson
     from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, get_problem
     from grpo_desktop.core.scenario import load_scenario
@@ -215,15 +219,17 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
             raise ValueError(
                 f"--rewards has {len(correct)} values but --group-size is {args.group_size}"
             )
-    if args.sample is not None and correct is not None:
-        raise ValueError("use either --rewards or --sample, not both")
+    if args.sample is not None:
+        if correct is not None:
+            raise ValueError("use either --rewards or --sample, not both")
+        check_sample_seed(args.sample)
     convention = args.convention or "textbook"
     get_convention(convention)  # lists the valid names
     if args.theme is not None:
         get_theme(args.theme)
     if args.lesson is not None:
         get_lesson(args.lesson)  # UnknownLessonError lists the valid ids
-    workspace = args.workspace or ("compare" if args.compare else "lab")
+    workspace = args.workspace or ("compare" if args.compare else None)
     if args.compare and workspace != "compare":
         raise ValueError(f"--compare opens the compare workspace; --workspace says {workspace}")
     scenario = None
@@ -345,6 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_window(setup: LabSetup):
     """The main window with the lab the command line asked for (a QApplication must exist)."""
+    from grpo_desktop.core.lab_limits import next_sample_seed
     from grpo_desktop.model.lab_state import LabState
     from grpo_desktop.model.workbench import Workbench
     from grpo_desktop.window.main_window import MainWindow
@@ -357,7 +364,7 @@ def build_window(setup: LabSetup):
         state.sample(setup.sample_seed)
     workbench = Workbench(state)
     if setup.sample_seed is not None:
-        workbench.next_sample_seed = setup.sample_seed + 1
+        workbench.next_sample_seed = next_sample_seed(setup.sample_seed)
     window = MainWindow(workbench=workbench)
     workbench.setParent(window)
     if setup.scenario is not None:
@@ -368,7 +375,8 @@ def build_window(setup: LabSetup):
         window.presentation.set_theme(setup.theme, remember=False)
     if setup.zoom is not None:
         window.presentation.set_zoom(setup.zoom, remember=False)
-    window.workbench.set_workspace(setup.workspace)
+    if setup.workspace is not None:
+        window.workbench.set_workspace(setup.workspace)
     if setup.lesson is not None:
         window.install_deferred_features()
         window.lessons.start(setup.lesson)

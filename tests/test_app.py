@@ -345,3 +345,70 @@ def test_a_bad_rollouts_file_with_screenshot_does_not_wait_on_its_message(tmp_pa
     result = run_app("--open-rollouts", str(bad), "--screenshot", str(out))
     assert result.returncode == 0, result.stderr
     assert out.exists()
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [("-5", "got -5"), (str(2**64), f"got {2**64}"), (str(10**40), "a very large integer")],
+)
+def test_a_sample_seed_outside_the_savable_range_is_refused_in_one_line(capsys, seed, shown):
+    assert main(["--sample", seed]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "sample seed must be an integer from 0 to 2**64 − 1" in err and shown in err
+
+
+def test_the_largest_sample_seed_opens_and_the_next_draw_wraps_to_0(qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    largest = str(2**64 - 1)
+    window = build_window(check_lab_arguments(build_parser().parse_args(["--sample", largest])))
+    qtbot.addWidget(window)
+    assert window.workbench.next_sample_seed == 0
+    assert window.workbench.sample() == 0
+
+
+@pytest.mark.parametrize("workspace", ["update", "training", "compare"])
+def test_a_scenario_opens_on_the_workspace_it_was_saved_in(tmp_path, qtbot, workspace):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.scenario import Scenario, save_scenario
+
+    path = tmp_path / f"{workspace}.grpo.json"
+    problem = get_problem("mult-23x47")
+    scenario = Scenario(
+        problem=problem,
+        custom_problem=False,
+        correct=(True, False, False, True),
+        convention="textbook",
+        view="advantage",
+        sample_seed=None,
+        workspace=workspace,
+    )
+    save_scenario(scenario, path)
+    setup = check_lab_arguments(build_parser().parse_args(["--scenario", str(path)]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.workbench.workspace == workspace
+
+
+def test_the_workspace_flag_wins_over_the_scenarios(tmp_path, qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.scenario import Scenario, save_scenario
+
+    path = tmp_path / "update.grpo.json"
+    scenario = Scenario(
+        problem=get_problem("mult-23x47"),
+        custom_problem=False,
+        correct=(True, False, False, True),
+        convention="textbook",
+        view="advantage",
+        sample_seed=None,
+        workspace="update",
+    )
+    save_scenario(scenario, path)
+    args = build_parser().parse_args(["--scenario", str(path), "--workspace", "lab"])
+    window = build_window(check_lab_arguments(args))
+    qtbot.addWidget(window)
+    assert window.workbench.workspace == "lab"

@@ -11,6 +11,7 @@ MAX_GROUP_SIZE = 64
 VIEWS = ("advantage", "reward")  # what the charts show; the first is where the app starts
 DEFAULT_VIEW = VIEWS[0]
 WORKSPACES = ("lab", "update", "training", "compare")  # the group, its update, a run, easy/hard
+MAX_SAMPLE_SEED = 2**64 - 1  # numpy's generators take any such seed, and a scenario stores it
 
 
 def group_size_problem(group_size: int) -> str | None:
@@ -25,6 +26,18 @@ def check_group_size(group_size: int) -> None:
     problem = group_size_problem(group_size)
     if problem is not None:
         raise ValueError(f"group size {problem}")
+
+
+def check_sample_seed(seed: int) -> None:
+    """A seed a sampled group can be drawn, replayed and saved with."""
+    if not 0 <= seed <= MAX_SAMPLE_SEED:
+        shown = "a very large integer" if abs(seed) >= 10**30 else str(seed)
+        raise ValueError(f"a sample seed must be an integer from 0 to 2**64 − 1, got {shown}")
+
+
+def next_sample_seed(seed: int) -> int:
+    """The seed after ``seed``: counting on wraps to 0 rather than leaving the savable range."""
+    return 0 if seed >= MAX_SAMPLE_SEED else seed + 1
 
 
 def check_view(view: str) -> None:

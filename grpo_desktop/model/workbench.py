@@ -26,6 +26,7 @@ from grpo_desktop.core.lab_limits import (
     WORKSPACES,
     check_group_size,
     check_view,
+    next_sample_seed,
 )
 from grpo_desktop.core.presets import (
     EASY_PROBLEM_ID,
@@ -230,7 +231,7 @@ class Workbench(QObject):
     def sample(self) -> int:
         """Draw the active group at its problem's pass rate; returns the (visible) seed."""
         seed = self.next_sample_seed
-        self.next_sample_seed += 1
+        self.next_sample_seed = next_sample_seed(seed)
         lab = self._active
         self.undo_stack.push(commands.sample_group(lab, seed, self._prefixes[lab]))
         return seed
