@@ -349,10 +349,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_window(setup, args.size, args.screenshot)
 
 
-def build_window(setup: LabSetup):
-    """The main window with the lab the command line asked for (a QApplication must exist)."""
+def build_window(setup: LabSetup, remember_settings: bool = True):
+    """The main window with the lab the command line asked for (a QApplication must exist).
+
+    ``remember_settings=False`` (a screenshot) reads the user's settings and writes none."""
     from grpo_desktop.core.lab_limits import next_sample_seed
     from grpo_desktop.model.lab_state import LabState
+    from grpo_desktop.model.settings import AppSettings
     from grpo_desktop.model.workbench import Workbench
     from grpo_desktop.window.main_window import MainWindow
 
@@ -365,7 +368,7 @@ def build_window(setup: LabSetup):
     workbench = Workbench(state)
     if setup.sample_seed is not None:
         workbench.next_sample_seed = next_sample_seed(setup.sample_seed)
-    window = MainWindow(workbench=workbench)
+    window = MainWindow(workbench=workbench, settings=AppSettings(remember=remember_settings))
     workbench.setParent(window)
     if setup.scenario is not None:
         window.document.apply(setup.scenario, setup.scenario_path)
@@ -465,7 +468,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     for icon_size in ICON_SIZES:
         icon.addFile(str(icon_path(icon_size)), QSize(icon_size, icon_size))
     app.setWindowIcon(icon)
-    window = build_window(setup)
+    window = build_window(setup, remember_settings=screenshot is None)
     if screenshot is not None:
         try:
             written = save_screenshot(window, size, screenshot)

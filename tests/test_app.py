@@ -412,3 +412,31 @@ def test_the_workspace_flag_wins_over_the_scenarios(tmp_path, qtbot):
     window = build_window(check_lab_arguments(args))
     qtbot.addWidget(window)
     assert window.workbench.workspace == "lab"
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [
+        b"[view]\ntheme=dark\nzoom=1.5\n[window]\ngeometry=@ByteArray(not a geometry)\n",
+        b"[view\x00\xff\xfe corrupt \n=\n",
+    ],
+    ids=["saved", "corrupt"],
+)
+def test_a_screenshot_leaves_the_settings_file_untouched(tmp_path, private_home, contents):
+    settings_file = private_home / ".config" / "GRPO Desktop" / "GRPO Desktop.ini"
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_bytes(contents)
+    before = settings_file.stat()
+    result = run_app(
+        "--screenshot", str(tmp_path / "shot.png"), "--size", "727x484", "--zoom", "200"
+    )
+    assert result.returncode == 0, result.stderr
+    assert settings_file.read_bytes() == contents
+    assert settings_file.stat().st_mtime_ns == before.st_mtime_ns
+    assert sorted(p.name for p in settings_file.parent.iterdir()) == ["GRPO Desktop.ini"]
+
+
+def test_a_screenshot_of_a_first_run_creates_no_settings_file(tmp_path, private_home):
+    result = run_app("--screenshot", str(tmp_path / "shot.png"))
+    assert result.returncode == 0, result.stderr
+    assert not (private_home / ".config" / "GRPO Desktop").exists()

@@ -26,10 +26,16 @@ APPLICATION = "GRPO Desktop"
 
 
 class AppSettings:
-    """Typed, validated access to the app's QSettings."""
+    """Typed, validated access to the app's QSettings.
 
-    def __init__(self, settings: QSettings | None = None) -> None:
+    ``remember=False`` reads the user's settings but keeps every change in memory: a
+    ``--screenshot`` run lays the window out at its own size and must leave the saved geometry,
+    theme and recent files — and the file itself, even a corrupt one — exactly as they were.
+    """
+
+    def __init__(self, settings: QSettings | None = None, remember: bool = True) -> None:
         self._settings: QSettings | None = settings
+        self._remember = remember
         self._file_name = settings.fileName() if settings is not None else ""
         if settings is None:
             path = user_settings_path()
@@ -61,14 +67,14 @@ class AppSettings:
         return self._file_name
 
     def _value(self, key: str, default: object) -> object:
-        if self._settings is None:
+        if key in self._memory or self._settings is None:
             return self._memory.get(key, default)
         if not self._usable:
             return default
         return self._settings.value(key, default)
 
     def _set(self, key: str, value: object) -> None:
-        if self._settings is None:
+        if self._settings is None or not self._remember:
             self._memory[key] = value
         else:
             self._settings.setValue(key, value)
@@ -142,7 +148,7 @@ class AppSettings:
         self._set("files/recent", [p for p in self.recent_files if p != path])
 
     def sync(self) -> None:
-        if self._settings is not None:
+        if self._settings is not None and self._remember:
             self._settings.sync()
 
 

@@ -120,3 +120,16 @@ def test_an_oversized_settings_file_is_not_read(caplog):
     with caplog.at_level(logging.WARNING, logger="grpo_desktop.model.settings"):
         assert AppSettings().theme == "light"
     assert "unusable" in caplog.text
+
+
+def test_settings_that_do_not_remember_read_the_file_and_keep_changes_in_memory(tmp_path):
+    path = tmp_path / "s.ini"
+    path.write_text("[view]\ntheme=dark\nzoom=1.5\n", encoding="utf-8")
+    settings = AppSettings(ini_settings(path), remember=False)
+    assert (settings.theme, settings.zoom) == ("dark", 1.5)
+    settings.theme = "projector"
+    settings.add_recent_file(tmp_path / "a.grpo.json")
+    settings.sync()
+    assert settings.theme == "projector"
+    assert settings.recent_files == [str((tmp_path / "a.grpo.json").resolve())]
+    assert path.read_text(encoding="utf-8") == "[view]\ntheme=dark\nzoom=1.5\n"
