@@ -58,6 +58,7 @@ __all__ = [
     "METRICS",
     "AlgorithmInfo",
     "CandidateLibrary",
+    "Divergence",
     "SampledGroup",
     "TrainingConfig",
     "TrainingRun",
@@ -179,6 +180,57 @@ class SampledGroup:
     used: bool  # entered the update (DAPO drops all-equal groups)
 
 
+# --- divergence --------------------------------------------------------------------------------
+
+#: Metrics of the policy after a step: none once a seed's logits have left the float range.
+_POLICY_METRICS = ("pass_rate", "entropy", "kl", "critic_error")
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Which of an algorithm's seeds diverged and from which step, so no one reads NaN as a
+    result: a seed diverges when its logits overflow (a large β or learning rate with several
+    epochs can do it), and from that step on it has no numbers."""
+
+    algorithm: str
+    steps: tuple[int | None, ...]  # per seed: the step it diverged at, None if it never did
+
+    @property
+    def diverged(self) -> bool:
+        return any(step is not None for step in self.steps)
+
+    @property
+    def first_step(self) -> int | None:
+        """The earliest step at which any seed diverged."""
+        return min((step for step in self.steps if step is not None), default=None)
+
+    @property
+    def seed_count(self) -> int:
+        """How many seeds diverged."""
+        return sum(step is not None for step in self.steps)
+
+    @property
+    def all_seeds(self) -> bool:
+        return self.seed_count == len(self.steps)
+
+    def sentence(self) -> str:
+        """One plain sentence: which algorithm, from which step, in how many seeds ("" if none)."""
+        if not self.diverged:
+            return ""
+        label = ALGORITHM_INFO[self.algorithm].label
+        total = len(self.steps)
+        seeds = f"{self.seed_count} of {total} seed{'s' if total != 1 else ''}"
+        rest = (
+            "it has no numbers after that"
+            if self.all_seeds
+            else f"its numbers after that are the other {total - self.seed_count}'s"
+        )
+        return (
+            f"{label} diverged at step {self.first_step} ({seeds}): its logits overflowed, "
+            f"so {rest}. A smaller learning rate, β or fewer epochs keep it stable."
+        )
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -188,6 +240,7 @@ class _AlgorithmState:
     values: np.ndarray  # (S, P): the critic (PPO only)
     history: dict[str, np.ndarray]  # metric → (steps + 1, S), filled as the run goes
     pass_rates: np.ndarray  # (steps + 1, S, P)
+    diverged_at: np.ndarray  # (S,) the step each seed's logits overflowed at; 0 = never
     groups: list[tuple[np.ndarray, ...]] = field(default_factory=list)  # per step, for the Lab
 
 
@@ -220,6 +273,7 @@ class TrainingRun:
                 values=np.full((config.seeds, len(self.library.problems)), 0.5),
                 history={metric: np.full((rows, config.seeds), np.nan) for metric in METRICS},
                 pass_rates=np.full((rows, config.seeds, len(self.library.problems)), np.nan),
+                diverged_at=np.zeros(config.seeds, dtype=np.int64),
             )
             self._record(name, state, None)
             self._states[name] = state
@@ -245,11 +299,20 @@ class TrainingRun:
         """(steps recorded, S, P): each problem's exact pass rate after every step."""
         return _read_only(self._states[algorithm].pass_rates[: self.step_count + 1])
 
+    def divergence(self, algorithm: str) -> Divergence:
+        """Which of ``algorithm``'s seeds diverged so far, and at which step."""
+        steps = self._states[algorithm].diverged_at
+        return Divergence(algorithm, tuple(int(step) or None for step in steps))
+
     def groups(self, algorithm: str, step: int, seed: int = 0) -> tuple[SampledGroup, ...]:
-        """The groups ``algorithm``'s run ``seed`` drew at ``step`` (1 = the first update)."""
+        """The groups ``algorithm``'s run ``seed`` drew at ``step`` (1 = the first update); none
+        after that seed diverged (they were drawn from a policy that is not a number)."""
         if not 1 <= step <= self.step_count:
             raise ValueError(f"step must be from 1 to {self.step_count}; got {step}")
-        problems, candidates, advantages, used = self._states[algorithm].groups[step - 1]
+        state = self._states[algorithm]
+        if 0 < state.diverged_at[seed] < step:
+            return ()
+        problems, candidates, advantages, used = state.groups[step - 1]
         library = self.library
         result = []
         for group in range(problems.shape[1]):
@@ -270,13 +333,18 @@ class TrainingRun:
     # --- advancing --------------------------------------------------------------------------
 
     def step(self) -> None:
-        """One update of every algorithm on every seed (a no-op once the run is finished)."""
+        """One update of every algorithm on every seed (a no-op once the run is finished).
+
+        Numpy's warnings stay here: an overflow is either harmless (a clamped KL term) or a
+        divergence, which the run records per seed (:meth:`divergence`) rather than printing.
+        """
         if self.finished:
             return
         self.step_count += 1
-        draws = self._draw_randoms()
-        for name, state in self._states.items():
-            self._step_algorithm(name, state, draws)
+        with np.errstate(all="ignore"):
+            draws = self._draw_randoms()
+            for name, state in self._states.items():
+                self._step_algorithm(name, state, draws)
 
     def run(self, steps: int | None = None) -> None:
         for _ in range(self.config.steps if steps is None else steps):
@@ -347,6 +415,8 @@ class TrainingRun:
         grad_norm = self._update(name, state, problems, candidates, advantages, lengths, used)
         if name == "ppo_critic":
             self._update_critic(state, problems, rewards)
+        finite = np.where(library.valid, np.isfinite(state.logits), True).all(axis=(1, 2))
+        state.diverged_at[~finite & (state.diverged_at == 0)] = self.step_count
 
         right = library.correct[problems[..., None], candidates]  # the checker's, not the sum
         record = {
@@ -480,6 +550,17 @@ class TrainingRun:
             if value is not None:
                 state.history[metric][row] = value
         state.pass_rates[row] = pass_rates
+        diverged = state.diverged_at > 0
+        if diverged.any():
+            # From its divergence on a seed's policy is not a number; the groups of that step
+            # were still drawn from a real one, the groups after it were not.
+            for metric in _POLICY_METRICS:
+                state.history[metric][row, diverged] = np.nan
+            state.pass_rates[row, diverged] = np.nan
+            earlier = diverged & (state.diverged_at < row)
+            for metric in METRICS:
+                if metric not in _POLICY_METRICS:
+                    state.history[metric][row, earlier] = np.nan
 
 
 def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:

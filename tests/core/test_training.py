@@ -831,3 +831,57 @@ def test_config_from_dict_reads_reward_weights():
 def test_check_training_config_refuses_weights_that_are_not_reward_weights():
     with pytest.raises(ValueError, match="reward_weights must be RewardWeights"):
         check_training_config(replace(TrainingConfig(), reward_weights={"accuracy": 1}))
+
+
+# --- divergence ---------------------------------------------------------------------------------
+
+#: β 10 with 8 epochs overflows DAPO's logits at step 1 in most seeds (issue 24, item 7); the other
+#: algorithms stay finite.
+DIVERGING = TrainingConfig(algorithms=("grpo", "dapo"), steps=6, seeds=3, beta=10.0, epochs=8)
+
+
+def test_a_diverging_run_names_the_algorithm_the_seeds_and_the_first_step():
+    run = ran(DIVERGING)
+    dapo = run.divergence("dapo")
+    assert dapo.diverged and dapo.first_step == 1
+    assert len(dapo.steps) == 3 and dapo.seed_count >= 1
+    sentence = dapo.sentence()
+    assert sentence.startswith("DAPO diverged at step 1 (")
+    assert "nan" not in sentence.lower()
+    assert not run.divergence("grpo").diverged and run.divergence("grpo").sentence() == ""
+
+
+def test_a_diverged_seed_has_no_numbers_from_its_divergence_on_and_none_are_nan_before():
+    run = ran(DIVERGING)
+    history = run.history("dapo")
+    for seed, step in enumerate(run.divergence("dapo").steps):
+        if step is None:
+            continue
+        for metric in ("pass_rate", "entropy", "kl"):
+            assert np.isfinite(history[metric][:step, seed]).all()
+            assert np.isnan(history[metric][step:, seed]).all()
+        # The groups of the diverging step were drawn from a real policy; later ones were not.
+        assert np.isfinite(history["groups_used"][step, seed])
+        assert np.isnan(history["groups_used"][step + 1 :, seed]).all()
+        assert np.isnan(run.pass_rates("dapo")[step:, seed]).all()
+        assert run.groups("dapo", step, seed)
+        if step < run.step_count:
+            assert run.groups("dapo", step + 1, seed) == ()
+
+
+def test_a_training_step_raises_no_numpy_warning_even_when_it_diverges():
+    import warnings
+
+    run = TrainingRun(DIVERGING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any RuntimeWarning that would reach stderr fails here
+        run.run()
+    assert run.divergence("dapo").diverged
+
+
+def test_a_stable_run_reports_no_divergence():
+    run = ran(SMALL)
+    for name in SMALL.algorithms:
+        divergence = run.divergence(name)
+        assert not divergence.diverged and divergence.first_step is None
+        assert divergence.steps == (None,) * SMALL.seeds
