@@ -213,21 +213,36 @@ class Divergence:
     def all_seeds(self) -> bool:
         return self.seed_count == len(self.steps)
 
+    @property
+    def last_step(self) -> int | None:
+        """The latest step at which a seed diverged."""
+        return max((step for step in self.steps if step is not None), default=None)
+
     def sentence(self) -> str:
         """One plain sentence: which algorithm, from which step, in how many seeds ("" if none)."""
         if not self.diverged:
             return ""
         label = ALGORITHM_INFO[self.algorithm].label
         total = len(self.steps)
-        seeds = f"{self.seed_count} of {total} seed{'s' if total != 1 else ''}"
-        rest = (
-            "it has no numbers after that"
-            if self.all_seeds
-            else f"its numbers after that are the other {total - self.seed_count}'s"
-        )
+        first, last = self.first_step, self.last_step
+        if self.all_seeds and first == last:
+            where = f"at step {first} in {'every seed' if total > 1 else 'its seed'}"
+            after = f"so it has no numbers from step {first} on"
+        elif self.all_seeds:
+            where = f"in every seed, the first at step {first} and the last at step {last}"
+            after = (
+                f"so from step {first} on its numbers come from the seeds still running, "
+                f"and from step {last} on it has none"
+            )
+        else:
+            at = f"at step {first}" if self.seed_count == 1 else f"the first at step {first}"
+            where = f"in {self.seed_count} of {total} seeds, {at}"
+            others = total - self.seed_count
+            whose = "the other seed's" if others == 1 else f"the other {others} seeds'"
+            after = f"so from step {first} on its numbers are {whose} only"
         return (
-            f"{label} diverged at step {self.first_step} ({seeds}): its logits overflowed, "
-            f"so {rest}. A smaller learning rate, β or fewer epochs keep it stable."
+            f"{label} diverged {where}: its logits overflowed, {after}. "
+            "A smaller learning rate or β, or fewer epochs, may keep it finite."
         )
 
 

@@ -846,7 +846,7 @@ def test_a_diverging_run_names_the_algorithm_the_seeds_and_the_first_step():
     assert dapo.diverged and dapo.first_step == 1
     assert len(dapo.steps) == 3 and dapo.seed_count >= 1
     sentence = dapo.sentence()
-    assert sentence.startswith("DAPO diverged at step 1 (")
+    assert sentence.startswith("DAPO diverged ") and "step 1" in sentence
     assert "nan" not in sentence.lower()
     assert not run.divergence("grpo").diverged and run.divergence("grpo").sentence() == ""
 
@@ -885,3 +885,32 @@ def test_a_stable_run_reports_no_divergence():
         divergence = run.divergence(name)
         assert not divergence.diverged and divergence.first_step is None
         assert divergence.steps == (None,) * SMALL.seeds
+
+
+@pytest.mark.parametrize(
+    ("steps", "sentence"),
+    [
+        (
+            (1, 1),
+            "DAPO diverged at step 1 in every seed: its logits overflowed, so it has no "
+            "numbers from step 1 on.",
+        ),
+        (
+            (None, 3, 4),
+            "DAPO diverged in 2 of 3 seeds, the first at step 3: its logits "
+            "overflowed, so from step 3 on its numbers are the other seed's only.",
+        ),
+        (
+            (1, 2),
+            "DAPO diverged in every seed, the first at step 1 and the last at step 2: its "
+            "logits overflowed, so from step 1 on its numbers come from the seeds still running, "
+            "and from step 2 on it has none.",
+        ),
+    ],
+)
+def test_the_divergence_sentence_says_which_algorithm_which_seeds_and_from_which_step(
+    steps, sentence
+):
+    text = training_module.Divergence("dapo", steps).sentence()
+    assert text.startswith(sentence)
+    assert text.endswith("A smaller learning rate or β, or fewer epochs, may keep it finite.")
