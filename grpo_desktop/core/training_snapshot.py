@@ -60,6 +60,7 @@ class AlgorithmSeries:
     advantage: str  # its advantage formula, for legends and tooltips
     index: int  # position in ALGORITHMS: picks its colour and line style
     bands: dict[str, MetricBand]  # "pass_rate" and the snapshot's second metric
+    diverged_at: int | None = None  # the first step a seed's logits overflowed at, if any
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,9 @@ class TrainingSnapshot:
     status: str  # one plain sentence
     groups: tuple[GroupSummary, ...] = ()  # the selected step's groups (focus algorithm, seed 1)
     note: str = STANDIN_NOTE
+    #: One sentence per algorithm that diverged (which, from which step, in how many seeds);
+    #: "" when none did. A line that ends or thins out must say why.
+    divergence_note: str = ""
 
     @property
     def total_steps(self) -> int:
@@ -151,6 +155,7 @@ def build_training_snapshot(
     if focus not in config.algorithms:
         focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
     series = []
+    divergences = {name: run.divergence(name) for name in config.algorithms}
     for name in config.algorithms:
         history = run.history(name)
         info = ALGORITHM_INFO[name]
@@ -162,14 +167,21 @@ def build_training_snapshot(
                 index=ALGORITHMS.index(name),
                 # The two charts' metrics only: a snapshot is built every frame of a run.
                 bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
+                diverged_at=divergences[name].first_step,
             )
         )
     p, curves = _frontier_curves(config.group_size)
-    latest = run.pass_rates(focus)[-1].mean(axis=0)  # (P,): mean over seeds, now
-    informative = informative_probability(latest, config.group_size)
+    # (P,): mean over the seeds that have a pass rate now (a diverged seed has none).
+    latest = _band(run.pass_rates(focus)[-1].T).mean
+    placed = np.isfinite(latest)
+    informative = informative_probability(latest[placed], config.group_size)
     dots = tuple(
         FrontierDot(problem.id, problem.title, float(rate), float(share))
-        for problem, rate, share in zip(run.library.problems, latest, informative)
+        for problem, rate, share in zip(
+            (problem for problem, ok in zip(run.library.problems, placed) if ok),
+            latest[placed],
+            informative,
+        )
     )
     if selected_step is not None and not 1 <= selected_step <= run.step_count:
         selected_step = None
@@ -188,6 +200,9 @@ def build_training_snapshot(
         selected_step=selected_step,
         status=_status(run, playing, focus),
         groups=groups,
+        divergence_note=" ".join(
+            divergence.sentence() for divergence in divergences.values() if divergence.diverged
+        ),
     )
 
 
@@ -233,9 +248,15 @@ def _status(run: TrainingRun, playing: bool, focus: str) -> str:
             f"{config.seeds} seed{'s' if config.seeds != 1 else ''}, {config.steps} steps of "
             f"{config.batch} group{'s' if config.batch != 1 else ''} of G = {config.group_size}."
         )
+    state = "playing" if playing else "finished" if run.finished else "paused"
+    divergence = run.divergence(focus)
+    if divergence.all_seeds:
+        return (
+            f"Step {run.step_count} of {config.steps} ({state}): "
+            f"{ALGORITHM_INFO[focus].label} diverged at step {divergence.first_step}."
+        )
     degenerate = run.history(focus)["degenerate_fraction"][-1]
     share = float(np.nanmean(degenerate)) if np.isfinite(degenerate).any() else 0.0
-    state = "playing" if playing else "finished" if run.finished else "paused"
     return (
         f"Step {run.step_count} of {config.steps} ({state}): "
         f"{share:.0%} of {ALGORITHM_INFO[focus].label}'s groups this step had all-equal rewards "

@@ -54,3 +54,40 @@ def test_an_all_equal_group_is_named_by_the_checkers_verdicts_not_by_its_reward(
     assert _no_signal((False, False)) == "all wrong: no signal"
     # A right answer without the format and a wrong one with it can both score 1.
     assert _no_signal((True, False)) == "all rewards equal: no signal"
+
+
+def diverged_run() -> TrainingRun:
+    """DAPO's logits overflow at step 1 with β 10 and 8 epochs (issue 24, item 7)."""
+    run = TrainingRun(
+        TrainingConfig(algorithms=("grpo", "dapo"), steps=6, seeds=2, beta=10.0, epochs=8)
+    )
+    run.run()
+    assert run.divergence("dapo").first_step == 1 and not run.divergence("grpo").diverged
+    return run
+
+
+def test_a_diverged_algorithm_is_named_in_the_snapshots_note_with_its_first_step():
+    snapshot = build_training_snapshot(diverged_run())
+    assert snapshot.divergence_note.startswith("DAPO diverged ")
+    assert "step 1" in snapshot.divergence_note
+    assert "nan" not in snapshot.divergence_note.lower()
+    by_name = {series.name: series for series in snapshot.series}
+    assert by_name["dapo"].diverged_at == 1 and by_name["grpo"].diverged_at is None
+
+
+def test_a_stable_run_has_no_divergence_note():
+    run = TrainingRun(TrainingConfig(algorithms=("grpo",), steps=5, seeds=2))
+    run.run()
+    snapshot = build_training_snapshot(run)
+    assert snapshot.divergence_note == ""
+    assert snapshot.series[0].diverged_at is None
+
+
+def test_the_frontier_of_a_diverged_algorithm_shows_only_the_problems_it_has_numbers_for():
+    run = diverged_run()
+    snapshot = build_training_snapshot(run, focus="dapo")  # raised on NaN pass rates before
+    assert all(np.isfinite(dot.pass_rate) and np.isfinite(dot.informative) for dot in snapshot.dots)
+    if run.divergence("dapo").all_seeds:
+        assert snapshot.dots == ()
+        assert snapshot.status.endswith("DAPO diverged at step 1.")
+    assert "nan" not in snapshot.status.lower()
