@@ -71,6 +71,9 @@ _OPTION_OF = {
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _ASCII_EXTRA = (("→", "->"), ("–", "-"), ("…", "..."), ("≈", "~"))
 
+#: Marks an algorithm that diverged in the table; its summary line says where.
+DIVERGED_MARK = "*"
+
 
 # --- the run -----------------------------------------------------------------------------------
 
@@ -118,8 +121,7 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
 
 def train(config: TrainingConfig) -> TrainingRun:
     run = TrainingRun(config)
-    with np.errstate(all="ignore"):
-        run.run()
+    run.run()  # numpy's warnings stay in the core, which records a divergence instead
     return run
 
 
@@ -165,12 +167,22 @@ def seed_steps(run: TrainingRun, name: str, seed: int) -> list[dict[str, Any]]:
     return steps
 
 
+def diverged_at_steps(run: TrainingRun, name: str) -> list[int | None]:
+    """Per seed, the step its logits overflowed at (from then on its numbers are null), or
+    None when it never diverged."""
+    return list(run.divergence(name).steps)
+
+
 def run_as_dict(run: TrainingRun) -> dict[str, Any]:
-    """``{"config": {...}, "algorithms": {NAME: {"runs": [[STEP, ...] per seed]}}}``."""
+    """``{"config": {...}, "algorithms": {NAME: {"runs": [[STEP, ...] per seed],
+    "diverged_at_step": [STEP or null per seed]}}}``."""
     return {
         "config": config_as_dict(run.config),
         "algorithms": {
-            name: {"runs": [seed_steps(run, name, seed) for seed in range(run.config.seeds)]}
+            name: {
+                "runs": [seed_steps(run, name, seed) for seed in range(run.config.seeds)],
+                "diverged_at_step": diverged_at_steps(run, name),
+            }
             for name in run.config.algorithms
         },
     }
@@ -189,7 +201,7 @@ def iter_json(run: TrainingRun) -> Iterator[str]:
         for seed in range(run.config.seeds):
             steps = ", ".join(dump(step) for step in seed_steps(run, name, seed))
             yield (", " if seed else "") + "[" + steps + "]"
-        yield "]}"
+        yield '], "diverged_at_step": ' + dump(diverged_at_steps(run, name)) + "}"
     yield "}}"
 
 
@@ -225,37 +237,63 @@ def _no_signal(run: TrainingRun) -> str:
     return "all right or all wrong" if run.config.reward_weights.plain else "all-equal rewards"
 
 
+def _seed_mean(values: np.ndarray) -> float:
+    """The mean over the seeds that have a value (NaN when none has: every seed diverged)."""
+    finite = values[np.isfinite(values)]
+    return float(finite.mean()) if finite.size else math.nan
+
+
+def _seed_extreme(values: np.ndarray, pick) -> float:
+    finite = values[np.isfinite(values)]
+    return float(pick(finite)) if finite.size else math.nan
+
+
 def _summary(run: TrainingRun, name: str) -> dict[str, float]:
+    """The last step's numbers over the seeds that have them (a diverged seed has none)."""
     history = run.history(name)
     rates = history["pass_rate"]
     return {
-        "start": float(rates[0].mean()),
-        "end": float(rates[-1].mean()),
-        "end_min": float(rates[-1].min()),
-        "end_max": float(rates[-1].max()),
-        "degenerate": float(history["degenerate_fraction"][-1].mean()),
-        "used": float(history["groups_used"][-1].mean()),
-        "sampled": float(history["groups_sampled"][-1].mean()),
-        "kl": float(history["kl"][-1].mean()),
+        "start": _seed_mean(rates[0]),
+        "end": _seed_mean(rates[-1]),
+        "end_min": _seed_extreme(rates[-1], np.min),
+        "end_max": _seed_extreme(rates[-1], np.max),
+        "degenerate": _seed_mean(history["degenerate_fraction"][-1]),
+        "used": _seed_mean(history["groups_used"][-1]),
+        "sampled": _seed_mean(history["groups_sampled"][-1]),
+        "kl": _seed_mean(history["kl"][-1]),
     }
+
+
+def _number_or_dash(value: float, spec: str) -> str:
+    """``value`` formatted, or "–" where there is no number (never "nan")."""
+    return format(value, spec) if math.isfinite(value) else "–"
 
 
 def _summary_line(run: TrainingRun, name: str, stats: dict[str, float]) -> str:
     info = ALGORITHM_INFO[name]
     config = run.config
+    subject = f"{info.label} ({info.advantage})"
+    divergence = run.divergence(name)
+    if not math.isfinite(stats["end"]):  # every seed diverged: no end to compare
+        return divergence.sentence(subject)
     change = stats["end"] - stats["start"]
     if abs(change) < 5e-4:
         moved = f"stayed at {_rate(stats['end'])}"
     else:
         moved = f"went {'up' if change > 0 else 'down'} {abs(change):.3f} to {_rate(stats['end'])}"
-    sampled = ""
-    if stats["sampled"] != config.batch:
-        sampled = f" ({stats['sampled']:.1f} drawn)"
-    return (
-        f"{info.label} ({info.advantage}): the pass rate {moved} in {run.step_count} steps; "
-        f"at the last step {stats['degenerate']:.0%} of its groups had {_no_signal(run)} "
-        f"and {stats['used']:.1f} of {config.batch} groups were used{sampled}."
-    )
+    line = f"{subject}: the pass rate {moved} in {run.step_count} steps"
+    if math.isfinite(stats["degenerate"]) and math.isfinite(stats["used"]):
+        sampled = ""
+        if math.isfinite(stats["sampled"]) and stats["sampled"] != config.batch:
+            sampled = f" ({stats['sampled']:.1f} drawn)"
+        line += (
+            f"; at the last step {stats['degenerate']:.0%} of its groups had {_no_signal(run)} "
+            f"and {stats['used']:.1f} of {config.batch} groups were used{sampled}"
+        )
+    line += "."
+    if divergence.diverged:
+        line += " " + divergence.sentence("It")
+    return line
 
 
 def run_as_table(run: TrainingRun) -> str:
@@ -267,15 +305,24 @@ def run_as_table(run: TrainingRun) -> str:
     )
     lines.append(header)
     summaries = {name: _summary(run, name) for name in config.algorithms}
+    diverged = [name for name in config.algorithms if run.divergence(name).diverged]
     for name, stats in summaries.items():
-        rates = (
-            f"{_rate(stats['start'])} → {_rate(stats['end'])} "
-            f"({_rate(stats['end_min'])}–{_rate(stats['end_max'])})"
-        )
-        used = f"{stats['used']:.1f}/{config.batch}"
+        if math.isfinite(stats["end"]):
+            rates = (
+                f"{_rate(stats['start'])} → {_rate(stats['end'])} "
+                f"({_rate(stats['end_min'])}–{_rate(stats['end_max'])})"
+            )
+        else:
+            rates = (
+                f"{_rate(stats['start'])} → diverged from step {run.divergence(name).first_step}"
+            )
+        used = "–"
+        if math.isfinite(stats["used"]):
+            used = f"{stats['used']:.1f}/{config.batch}"
+        label = ALGORITHM_INFO[name].label + (DIVERGED_MARK if name in diverged else "")
         lines.append(
-            f"{ALGORITHM_INFO[name].label:<13}  {rates:<31}  {stats['degenerate']:>10.3f}  "
-            f"{used:>11}  {stats['kl']:>7.3f}"
+            f"{label:<13}  {rates:<31}  {_number_or_dash(stats['degenerate'], '.3f'):>10}  "
+            f"{used:>11}  {_number_or_dash(stats['kl'], '.3f'):>7}"
         )
     lines.append("")
     lines.append(
@@ -283,6 +330,12 @@ def run_as_table(run: TrainingRun) -> str:
         f"degenerate: share of the last step's groups with {_no_signal(run)}; "
         "KL: to the initial policy, nats."
     )
+    if diverged:
+        lines.append(
+            f"{DIVERGED_MARK} diverged: its logits overflowed in one or more seeds, which have "
+            "no numbers from then on; the row counts the seeds that still have numbers, and its "
+            "summary below says from which step."
+        )
     lines.append("")
     lines.extend(_summary_line(run, name, stats) for name, stats in summaries.items())
     return "\n".join(lines)
@@ -332,8 +385,9 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
             f"{', '.join(REWARD_COMPONENTS)} (--weight; default accuracy only, the checker's 0/1);"
             "\nthe pass rate always counts the answers the checker calls right."
             + '\n\n--json prints one object: {"config": {...}, "algorithms": {NAME: {"runs": '
-            "[[STEP, ...] per seed]}}};\nstep 0 is the initial policy (sampled metrics are null "
-            "there)."
+            '[[STEP, ...] per seed], "diverged_at_step": [STEP or null per seed]}}};\nstep 0 is '
+            "the initial policy (sampled metrics are null there); a seed that diverged (its\n"
+            "logits overflowed) has null numbers from its diverged_at_step on."
         ),
     )
     parser.add_argument(

@@ -47,7 +47,8 @@ def test_json_has_every_step_of_every_seed_with_the_documented_keys(capsys):
     assert list(data["algorithms"]) == list(ALGORITHMS)
     problem_ids = build_library().problem_ids
     for name, entry in data["algorithms"].items():
-        assert set(entry) == {"runs"}
+        assert set(entry) == {"runs", "diverged_at_step"}
+        assert entry["diverged_at_step"] == [None, None], name
         runs = entry["runs"]
         assert len(runs) == 2, name
         for steps in runs:
@@ -330,3 +331,44 @@ def test_the_help_lists_the_weight_option_and_the_reward_functions(capsys):
         main(["train", "--help"])
     out = capsys.readouterr().out
     assert "--weight NAME=W" in out and "accuracy, format, partial" in out
+
+
+# --- a run that diverges (issue 24, item 7) --------------------------------------------------
+
+#: β 10 with 8 epochs overflows DAPO's logits: every seed by step 4, the first at step 1.
+DIVERGING = ["--beta", "10", "--epochs", "8", "--seeds", "3", "-a", "grpo,dapo"]
+
+
+def test_a_diverged_run_names_the_algorithm_and_its_step_and_prints_no_nan(capsys):
+    status, out, err = run(capsys, *DIVERGING, "--steps", "5")
+    assert (status, err) == (0, "")
+    assert "nan" not in out.lower() and "n/a" not in out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("DAPO", "GRPO"))}
+    assert "0.554 → diverged from step 1" in rows["DAPO*"]
+    assert rows["DAPO*"].split()[-3:] == ["–", "–", "–"]
+    assert "GRPO" in rows and "diverged" not in rows["GRPO"]
+    summary = next(line for line in out.splitlines() if line.startswith("DAPO ("))
+    assert " diverged in every seed, the first at step 1 " in summary
+    assert "* diverged: its logits overflowed" in out
+
+
+def test_a_partly_diverged_run_reports_the_other_seeds_and_says_which_diverged(capsys):
+    status, out, _ = run(capsys, *DIVERGING, "--steps", "2")
+    assert status == 0 and "nan" not in out.lower()
+    row = next(line for line in out.splitlines() if line.startswith("DAPO*"))
+    assert "diverged" not in row and "–" not in row.split("  ")[-1]
+    summary = next(line for line in out.splitlines() if line.startswith("DAPO ("))
+    assert "It diverged in 2 of 3 seeds, the first at step 1" in summary
+
+
+def test_the_json_of_a_diverged_run_has_null_numbers_and_each_seeds_diverged_at_step(capsys):
+    status, out, _ = run(capsys, *DIVERGING, "--steps", "5", "--json")
+    assert status == 0
+    algorithms = strict_json(out)["algorithms"]  # strict: no NaN anywhere
+    assert algorithms["grpo"]["diverged_at_step"] == [None, None, None]
+    diverged = algorithms["dapo"]["diverged_at_step"]
+    assert min(diverged) == 1 and all(isinstance(step, int) for step in diverged)
+    for steps, at in zip(algorithms["dapo"]["runs"], diverged):
+        assert all(step["pass_rate"] is None for step in steps[at:])
+        assert all(isinstance(step["pass_rate"], float) for step in steps[:at])
+

@@ -218,11 +218,12 @@ class Divergence:
         """The latest step at which a seed diverged."""
         return max((step for step in self.steps if step is not None), default=None)
 
-    def sentence(self) -> str:
-        """One plain sentence: which algorithm, from which step, in how many seeds ("" if none)."""
+    def sentence(self, subject: str | None = None) -> str:
+        """One plain sentence: which algorithm, from which step, in how many seeds ("" if none).
+        ``subject`` names the algorithm instead of its label ("It" after a sentence about it)."""
         if not self.diverged:
             return ""
-        label = ALGORITHM_INFO[self.algorithm].label
+        label = ALGORITHM_INFO[self.algorithm].label if subject is None else subject
         total = len(self.steps)
         first, last = self.first_step, self.last_step
         if self.all_seeds and first == last:
