@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, fields
@@ -36,6 +35,7 @@ from grpo_desktop.core.training import (
     check_training_config,
 )
 from grpo_desktop.core.training_config import weights_from_dict
+from grpo_desktop.core.unsafe_text import visible
 
 PROG = "grpo-desktop train"
 
@@ -68,7 +68,6 @@ _OPTION_OF = {
     "epochs": "--epochs",
 }
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _ASCII_EXTRA = (("→", "->"), ("–", "-"), ("…", "..."), ("≈", "~"))
 
 #: Marks an algorithm that diverged in the table; its summary line says where.
@@ -361,8 +360,8 @@ class _TrainArgumentParser(OneLineArgumentParser):
     """The one-line parser, whose help and errors also fall back to ASCII."""
 
     def _print_message(self, message: str, file: TextIO | None = None) -> None:
-        if message:
-            write_text(message.rstrip("\n"), file or sys.stderr)
+        if message:  # an unrecognised argument is the user's text: shown escaped, never obeyed
+            write_text(visible(message.rstrip("\n"), multiline=True), file or sys.stderr)
 
 
 def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -453,10 +452,6 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
     return parser
 
 
-def _one_line(message: str) -> str:
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", message)
-
-
 def run_train(argv: Sequence[str]) -> int:
     """Entry point of ``grpo-desktop train``; returns the process exit status."""
     parser = build_train_parser()
@@ -464,7 +459,7 @@ def run_train(argv: Sequence[str]) -> int:
     try:
         config = config_from_args(args)
     except ValueError as error:
-        write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
+        write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
         return 2
     run = train(config)
     if args.json:

@@ -4,6 +4,7 @@ toy is, a repeatable --algorithm, one clear line and status 2 on any bad argumen
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -372,3 +373,23 @@ def test_the_json_of_a_diverged_run_has_null_numbers_and_each_seeds_diverged_at_
         assert all(step["pass_rate"] is None for step in steps[at:])
         assert all(isinstance(step["pass_rate"], float) for step in steps[:at])
 
+
+# --- text from outside ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bogus\x1b]0;pwned\x07"],
+        ["-a", "\u202eevil\x1b[31m"],
+        ["--weight", "f\x1b[2Jormat=1"],
+        ["--convention", "text\u2066book\x9b"],
+    ],
+)
+def test_argument_text_reaches_the_terminal_escaped(capsys, args):
+    with contextlib.suppress(SystemExit):  # argparse exits; our own checks return 2
+        main(["train", *args])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert not set(err) & {"\x1b", "\x07", "\u202e", "\u2066", "\x9b"}, repr(err)
+    assert "\\x1b" in err or "\\u202e" in err or "\\u2066" in err
