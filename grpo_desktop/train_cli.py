@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, fields
 from typing import Any, TextIO
@@ -72,6 +74,8 @@ _ASCII_EXTRA = (("→", "->"), ("–", "-"), ("…", "..."), ("≈", "~"))
 
 #: Marks an algorithm that diverged in the table; its summary line says where.
 DIVERGED_MARK = "*"
+#: The progress line is redrawn at most this often (a terminal need not repaint every step).
+PROGRESS_INTERVAL_S = 0.1
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -118,9 +122,83 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
         raise ValueError(message) from None
 
 
-def train(config: TrainingConfig) -> TrainingRun:
+class ProgressLine:
+    """One line on a terminal's stderr, redrawn in place (carriage return) and wiped when done.
+
+    Only when ``stream`` is a terminal: a pipe, a file or a test's capture gets nothing, so
+    ``train > out.txt`` and ``train 2> log`` stay clean. Wiped on any exit (Ctrl-C included),
+    so the next thing printed never lands on half a progress line.
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream if stream is not None and _is_terminal(stream) else None
+        self._shown = 0  # characters on the line now
+        self._last = -math.inf
+
+    @property
+    def active(self) -> bool:
+        return self._stream is not None
+
+    def show(self, text: str, force: bool = False) -> None:
+        """Replace the line with ``text`` (cut to the terminal's width; at most every
+        PROGRESS_INTERVAL_S unless ``force``)."""
+        if self._stream is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < PROGRESS_INTERVAL_S:
+            return
+        self._last = now
+        width = max(shutil.get_terminal_size(fallback=(80, 24)).columns - 1, 1)
+        text = text[:width]
+        pad = " " * max(self._shown - len(text), 0)  # what a longer line left behind
+        self._stream.write("\r" + text + pad)
+        self._stream.flush()
+        self._shown = len(text) + len(pad)
+
+    def clear(self) -> None:
+        """Wipe the line and leave the cursor at its start."""
+        if self._stream is None or not self._shown:
+            return
+        try:
+            self._stream.write("\r" + " " * self._shown + "\r")
+            self._stream.flush()
+        except (OSError, ValueError):  # stderr went away: nothing left to wipe
+            pass
+        self._shown = 0
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal (a closed or odd stream is not)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def progress_text(step: int, total: int, elapsed: float) -> str:
+    """``grpo-desktop train: step 120 of 200 (60 %), about 40 s left`` (ASCII: any terminal)."""
+    text = f"{PROG}: step {step} of {total} ({100 * step // total} %)"
+    if 0 < step < total and elapsed >= 1.0:
+        left = elapsed / step * (total - step)
+        text += f", about {left:.0f} s left" if left < 120 else f", about {left / 60:.0f} min left"
+    return text
+
+
+def train(config: TrainingConfig, progress: TextIO | None = None) -> TrainingRun:
+    """Run ``config`` to the end; a progress line on ``progress`` when it is a terminal."""
     run = TrainingRun(config)
-    run.run()  # numpy's warnings stay in the core, which records a divergence instead
+    line = ProgressLine(progress)
+    if not line.active:
+        run.run()
+        return run
+    start = time.monotonic()
+    try:
+        line.show(progress_text(0, config.steps, 0.0), force=True)
+        while not run.finished:
+            run.step()
+            line.show(progress_text(run.step_count, config.steps, time.monotonic() - start))
+    finally:
+        line.clear()
     return run
 
 
@@ -461,7 +539,7 @@ def run_train(argv: Sequence[str]) -> int:
     except ValueError as error:
         write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
         return 2
-    run = train(config)
+    run = train(config, progress=sys.stderr)
     if args.json:
         for chunk in iter_json(run):
             sys.stdout.write(chunk)

@@ -5,6 +5,7 @@ toy is, a repeatable --algorithm, one clear line and status 2 on any bad argumen
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
@@ -372,6 +373,65 @@ def test_the_json_of_a_diverged_run_has_null_numbers_and_each_seeds_diverged_at_
     for steps, at in zip(algorithms["dapo"]["runs"], diverged):
         assert all(step["pass_rate"] is None for step in steps[at:])
         assert all(isinstance(step["pass_rate"], float) for step in steps[:at])
+
+
+# --- progress on a terminal (issue 24, item 20) ---------------------------------------------
+
+
+class FakeTerminal(io.StringIO):
+    """A stderr that says it is a terminal, and keeps what was written."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_run_on_a_terminal_shows_its_progress_in_place_and_wipes_it(monkeypatch, capsys):
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr("grpo_desktop.train_cli.PROGRESS_INTERVAL_S", 0.0)  # every step
+    assert main(["train", *SMALL, "-a", "grpo"]) == 0
+    written = terminal.getvalue()
+    assert "\n" not in written, "one line, redrawn in place"
+    assert written.startswith("\rgrpo-desktop train: step 0 of 6 (0 %)")
+    assert "\rgrpo-desktop train: step 6 of 6 (100 %)" in written
+    last = written.rsplit("\r", 2)
+    assert last[-1] == "" and last[-2].strip() == "", "wiped at the end"
+    assert "GRPO" in capsys.readouterr().out
+
+
+def test_a_run_prints_no_progress_when_stderr_is_not_a_terminal(capsys):
+    status, out, err = run(capsys, *SMALL, "-a", "grpo")
+    assert (status, err) == (0, "")
+    assert "\r" not in out
+
+
+def test_ctrl_c_during_a_run_wipes_the_progress_line_before_saying_interrupted(monkeypatch):
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr("grpo_desktop.train_cli.PROGRESS_INTERVAL_S", 0.0)
+    real_step = TrainingRun.step
+
+    def step_then_interrupt(self):
+        if self.step_count == 2:
+            raise KeyboardInterrupt
+        real_step(self)
+
+    monkeypatch.setattr(TrainingRun, "step", step_then_interrupt)
+    assert main(["train", *SMALL, "-a", "grpo"]) == 130
+    progress, said = terminal.getvalue().rsplit("\r", 1)
+    assert said == "grpo-desktop train: interrupted\n"
+    assert progress.rsplit("\r", 1)[-1].strip() == "", "the progress line was wiped first"
+
+
+def test_the_progress_text_counts_steps_and_estimates_what_is_left():
+    from grpo_desktop.train_cli import progress_text
+
+    assert progress_text(0, 200, 0.0) == "grpo-desktop train: step 0 of 200 (0 %)"
+    assert progress_text(50, 200, 10.0) == (
+        "grpo-desktop train: step 50 of 200 (25 %), about 30 s left"
+    )
+    assert progress_text(20, 200, 60.0).endswith(", about 9 min left")
+    assert progress_text(200, 200, 90.0) == "grpo-desktop train: step 200 of 200 (100 %)"
 
 
 # --- text from outside ----------------------------------------------------------------------
