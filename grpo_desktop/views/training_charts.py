@@ -238,6 +238,11 @@ class TrainingCharts(QWidget):
         self._steps_done = 0
         self._legend_columns = 0
 
+        # Which algorithm diverged and from which step: a line that ends early says why.
+        self.divergence_note = QLabel(objectName="trainingDivergenceNote")
+        self.divergence_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.divergence_note.setWordWrap(True)
+        self.divergence_note.setVisible(False)
         self.pass_title = QLabel(PASS_RATE_TITLE, objectName="trainingPassTitle")
         self.metric_title = QLabel("", objectName="trainingMetricTitle")
         for label in (self.pass_title, self.metric_title):
@@ -270,6 +275,7 @@ class TrainingCharts(QWidget):
         column.setContentsMargins(8, 6, 8, 6)
         column.setSpacing(2)
         column.addLayout(self._legend)
+        column.addWidget(self.divergence_note)
         column.addWidget(self.pass_title)
         column.addWidget(self.pass_plot.widget, 1)
         column.addWidget(self.metric_title)
@@ -302,6 +308,7 @@ class TrainingCharts(QWidget):
             self.metric_plot.widget.setAccessibleName(f"{title} chart")
             for slot in self.metric_plot.slots:
                 slot.shown = None
+        self._show_divergence(snapshot.divergence_note)
         self._set_x(snapshot.total_steps)
         used = {series.index for series in snapshot.series}
         lows: list[float] = []
@@ -338,9 +345,12 @@ class TrainingCharts(QWidget):
             legend_font = scaled_font(0.95 * scale)
             for label in self.legend_labels:
                 label.setFont(legend_font)
+            self.divergence_note.setFont(scaled_font(scale, bold=True))
             self.setStyleSheet(
                 f"#trainingCharts {{ background: {theme.surface}; }}"
                 f" #trainingCharts QLabel {{ color: {theme.text}; }}"
+                f" #trainingCharts QLabel#trainingDivergenceNote {{ background: "
+                f"{theme.banner_fill}; color: {theme.banner_text}; padding: 4px 6px; }}"
             )
             self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
             tick_font = scaled_font(0.95 * scale)
@@ -467,6 +477,15 @@ class TrainingCharts(QWidget):
             slot.line.setVisible(False)
             slot.band.setVisible(False)
         slot.shown = None
+
+    def _show_divergence(self, note: str) -> None:
+        """The snapshot's divergence sentences over the charts, shown only when there are any."""
+        if note == self.divergence_note.text():
+            return
+        self.divergence_note.setText(note)
+        self.divergence_note.setAccessibleName(note)
+        self.divergence_note.setVisible(bool(note))
+        self.updateGeometry()  # a wrapped note more or less over the plots
 
     def _show_marker(self, step: int | None) -> None:
         if step == self._selected:

@@ -231,3 +231,22 @@ def test_a_flat_non_negative_metric_starts_at_zero(charts):
     charts.show_snapshot(build_training_snapshot(fresh, metric="kl"))  # 0 for all at step 0
     low, high = charts.metric_plot.viewbox.viewRange()[1]
     assert low == pytest.approx(0) and high > 0
+
+
+def test_a_diverged_algorithm_is_named_in_a_visible_note_over_the_charts(charts):
+    run = TrainingRun(
+        TrainingConfig(algorithms=("grpo", "dapo"), steps=6, seeds=2, beta=10.0, epochs=8)
+    )
+    run.run()
+    charts.show_snapshot(build_training_snapshot(run))
+    note = charts.divergence_note
+    assert note.isVisible()
+    assert note.text().startswith("DAPO diverged ") and "step 1" in note.text()
+    assert note.textFormat() == Qt.TextFormat.PlainText
+    assert note.geometry().bottom() < charts.pass_plot.widget.geometry().top()
+    assert charts.slot_visible(0, "grpo")
+
+
+def test_a_stable_run_shows_no_divergence_note(charts, run):
+    charts.show_snapshot(build_training_snapshot(run))
+    assert not charts.divergence_note.isVisible() and charts.divergence_note.text() == ""

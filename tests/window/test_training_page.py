@@ -47,13 +47,16 @@ def click_step(qtbot, page, step: int, chart: int = 0) -> None:
     qtbot.mouseClick(band_plot.widget.viewport(), LEFT, pos=point)
 
 
-def type_group_size(qtbot, page, text: str) -> None:
-    """Type a new G into the run's settings and press Return, as a user does."""
-    spin = page.controls.group_spin
+def type_into(qtbot, spin, text: str) -> None:
+    """Type a new value into one of the run's settings and press Return, as a user does."""
     spin.setFocus()
     spin.selectAll()
     qtbot.keyClicks(spin, text)
     qtbot.keyClick(spin, Qt.Key.Key_Return)
+
+
+def type_group_size(qtbot, page, text: str) -> None:
+    type_into(qtbot, page.controls.group_spin, text)
 
 
 def take_steps(qtbot, page, count: int) -> None:
@@ -215,6 +218,33 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
     assert window.workbench.training_config.group_size == 8
     assert page.controls.group_spin.value() == 8, "the control shows the old value again"
     assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
+
+
+# --- a run that diverges (issue 24, item 7) --------------------------------------------------
+
+
+def test_a_diverging_run_says_which_algorithm_diverged_and_warns_nothing_on_stderr(
+    qtbot, window, recwarn
+):
+    page = show_training(qtbot, window)
+    type_into(qtbot, page.controls.beta_spin, "10")
+    type_into(qtbot, page.controls.epochs_spin, "8")
+    assert page.state.run.config.beta == 10.0 and page.state.run.config.epochs == 8
+    assert not page.charts.divergence_note.isVisible()
+    take_steps(qtbot, page, 5)
+    note = page.charts.divergence_note
+    assert note.isVisible()
+    assert note.text().startswith("DAPO diverged ") and "step 1" in note.text()
+    assert "nan" not in (note.text() + page.status.text()).lower()
+    assert page.charts.slot_visible(0, "grpo"), "the others' lines stay"
+    runtime = [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert runtime == [], [str(w.message) for w in runtime]
+    # The frontier can show DAPO's problems too: no crash on a policy that is not a number.
+    page.controls.focus_combo.setFocus()
+    index = page.controls.focus_combo.findData("dapo")
+    page.controls.focus_combo.setCurrentIndex(index)
+    page.controls.focus_combo.activated.emit(index)
+    assert page.state.snapshot.focus == "dapo"
 
 
 # --- the reward the run uses -----------------------------------------------------------------
