@@ -20,6 +20,8 @@ Pure Python + numpy; no Qt.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import math
@@ -28,7 +30,7 @@ import re
 import stat
 import time
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -66,6 +68,11 @@ _PROGRESS_INTERVAL = 0.05  # seconds: at most ~20 progress calls a second
 _TRL_NAME = re.compile(r"^completions_(\d+)\.parquet$")
 _VERL_NAME = re.compile(r"^(\d+)\.jsonl$")
 _BATCH_ROWS = 8192
+#: Rewards beyond this magnitude are refused: no reward function returns them, and their squares
+#: (a std) or a step's sum would overflow float64 into inf and NaN.
+MAX_REWARD_MAGNITUDE = 1e100
+#: Steps are counters: a whole number a parquet int64 column can hold.
+MAX_STEP = 2**63 - 1
 
 Progress = Callable[[float], None]
 
@@ -106,6 +113,7 @@ class StepSummary:
     convention_match: str | None = None  # TRL: the convention reproducing the advantage column
     max_abs_diff: float | None = None  # that convention's max |diff| (or the closest one's)
     problems: tuple[str, ...] = ()  # sentences: what could not be grouped or checked
+    notes: tuple[str, ...] = ()  # sentences: what was left unread, and why (not a problem)
 
     @property
     def answers(self) -> int:
@@ -136,8 +144,20 @@ class _Throttle:
             self.progress(1.0)
 
 
-def _open_regular(path: Path) -> BinaryIO:
-    """The file opened for reading, refused unread if it is a FIFO, a device or a folder."""
+_Stamp = tuple[int, int]  # a file's size and modification time (ns), as it was read
+
+
+def _stamp(info: os.stat_result) -> _Stamp:
+    return info.st_size, info.st_mtime_ns
+
+
+def _changed(path: Path) -> RolloutError:
+    return RolloutError(f"{path.name}: the file changed since it was read; open it again")
+
+
+def _open_regular(path: Path, stamp: _Stamp | None = None) -> BinaryIO:
+    """The file opened for reading, refused unread if it is a FIFO, a device or a folder, or
+    (given the ``stamp`` it had when first read) if it changed since."""
     try:
         check_regular_file(path)
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -151,6 +171,9 @@ def _open_regular(path: Path) -> BinaryIO:
     if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO after the check
         os.close(descriptor)
         raise RolloutError(f"{path.name}: cannot read the file (it is not a regular file)")
+    if stamp is not None and _stamp(info) != stamp:
+        os.close(descriptor)
+        raise _changed(path)
     if hasattr(os, "set_blocking"):
         os.set_blocking(descriptor, True)
     return os.fdopen(descriptor, "rb")
@@ -193,6 +216,8 @@ class _Step:
     scattered: list[str] = field(default_factory=list)  # prompts whose rows are not consecutive
     missing_advantages: int = 0
     has_advantages: bool = False
+    problems: list[str] = field(default_factory=list)  # found while reading (the file's name)
+    notes: list[str] = field(default_factory=list)  # what was read differently, and why
 
 
 def _step_for(steps: dict[int, _Step], step: int, file: Path) -> _Step:
@@ -204,6 +229,84 @@ def _step_for(steps: dict[int, _Step], step: int, file: Path) -> _Step:
             f"{file.name}: step {step} is also in {found.file.name}; keep one file per step"
         )
     return found
+
+
+class _FileSteps:
+    """The steps of one file's rows, in file order. Both libraries write one step per file, so
+    a step whose rows come back after another step's rows is two dumps joined: refused, never
+    merged into groups twice the size. Steps other than the one the file is named for are said
+    (:meth:`finish`)."""
+
+    def __init__(self, path: Path, steps: dict[int, _Step], name_step: int | None) -> None:
+        self.path = path
+        self.steps = steps
+        self.name_step = name_step
+        self.current: _Step | None = None
+        self.seen: dict[int, _Step] = {}
+
+    def entry(self, step: int, where: str) -> _Step:
+        current = self.current
+        if current is not None and current.step == step:
+            return current
+        if step in self.seen:
+            raise RolloutError(
+                f"{self.path.name}: {where} is step {step} again, after rows of step "
+                f"{current.step if current else '?'}: the file joins separate dumps (each step's "
+                "rows come in one block); split it into one file per step"
+            )
+        self.current = self.seen[step] = _step_for(self.steps, step, self.path)
+        return self.current
+
+    def finish(self) -> None:
+        """Say so when the rows' steps are not the step in the file's name."""
+        if self.name_step is None or set(self.seen) <= {self.name_step}:
+            return
+        listed = sorted(self.seen)
+        named = ", ".join(map(str, listed[:-1])) + (" and " if len(listed) > 1 else "")
+        holds = f"step{'s' * (len(listed) > 1)} {named}{listed[-1]}"
+        for entry in self.seen.values():
+            entry.problems.append(
+                f"step {entry.step}: {self.path.name} is named for step {self.name_step} but its "
+                f"rows say {holds}; each step is shown as its rows say"
+            )
+
+
+def _whole_step(value: object) -> int | None:
+    """``value`` as a step number, or None unless it is a whole number from 0 to MAX_STEP."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return None
+    step = int(value)
+    return step if 0 <= step <= MAX_STEP else None
+
+
+def _described(value: object) -> str:
+    """A value from a file, short enough for a one-line message (a 5,000-digit integer is not
+    printed; ``repr`` of an int that long would raise)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "an integer of more than 19 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _reward_value(value: float, where: str) -> float:
+    """``value`` as a float reward, or a RolloutError (``where`` names the file, line and key)."""
+    try:
+        reward = float(value)
+    except OverflowError:  # an integer beyond float64
+        raise RolloutError(
+            f"{where} is too large ({_described(value)}); rewards beyond ±{MAX_REWARD_MAGNITUDE:g} "
+            "are refused"
+        ) from None
+    if not math.isfinite(reward):
+        raise RolloutError(f"{where} must be a finite number, got {_described(value)}")
+    if abs(reward) > MAX_REWARD_MAGNITUDE:
+        raise RolloutError(
+            f"{where} is {reward:.3g}; rewards beyond ±{MAX_REWARD_MAGNITUDE:g} are refused (no "
+            "reward function gives them, and their squares overflow)"
+        )
+    return reward
 
 
 def _add(
@@ -237,12 +340,19 @@ def _step_from_name(path: Path, pattern: re.Pattern[str]) -> int | None:
 def _parse_line(path: Path, number: int, raw: bytes) -> dict[str, Any]:
     try:
         record = json.loads(raw)
-    except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else "not valid UTF-8 JSON"
-        raise RolloutError(f"{path.name}: line {number} is not valid JSON ({reason})") from None
-    if not isinstance(record, dict):
-        raise RolloutError(f"{path.name}: line {number} is not a JSON object")
-    return record
+    except json.JSONDecodeError as error:
+        reason = error.msg
+    except UnicodeDecodeError:
+        reason = "not valid UTF-8"
+    except RecursionError:
+        reason = "nested too deeply"
+    except ValueError as error:  # Python refuses an integer of more than 4,300 digits
+        reason = "a number has too many digits" if "digits" in str(error) else "unreadable"
+    else:
+        if not isinstance(record, dict):
+            raise RolloutError(f"{path.name}: line {number} is not a JSON object")
+        return record
+    raise RolloutError(f"{path.name}: line {number} is not valid JSON ({reason})")
 
 
 def _verl_score(path: Path, number: int, record: dict[str, Any]) -> float:
@@ -255,19 +365,46 @@ def _verl_score(path: Path, number: int, record: dict[str, Any]) -> float:
     if not isinstance(record["input"], str):
         raise RolloutError(f"{path.name}: line {number}: 'input' must be text")
     score = record["score"]
-    if not _is_number(score) or not math.isfinite(score):
+    if not _is_number(score):
         raise RolloutError(
-            f"{path.name}: line {number}: 'score' must be a finite number, got {score!r}"
+            f"{path.name}: line {number}: 'score' must be a finite number, got {_described(score)}"
         )
-    return float(score)
+    return _reward_value(score, f"{path.name}: line {number}: 'score'")
 
 
-def _read_verl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, done: int) -> int:
+def _verl_step(path: Path, number: int, record: dict[str, Any], name_step: int | None) -> int:
+    """The line's ``step``, or the file name's when the line has none."""
+    value = record.get("step")
+    if value is None:
+        if name_step is None:
+            raise RolloutError(
+                f"{path.name}: line {number} has no whole-number 'step', and the file is not "
+                "named {step}.jsonl"
+            )
+        return name_step
+    step = _whole_step(value)
+    if step is None:
+        raise RolloutError(
+            f"{path.name}: line {number}: 'step' must be a whole number from 0 to 2**63 − 1, "
+            f"got {_described(value)}"
+        )
+    return step
+
+
+def _read_verl_file(
+    path: Path,
+    steps: dict[int, _Step],
+    throttle: _Throttle,
+    done: int,
+    stamps: dict[Path, _Stamp],
+) -> int:
     """Adds the file's groups to ``steps``; returns the bytes read (for progress)."""
     name_step = _step_from_name(path, _VERL_NAME)
+    file_steps = _FileSteps(path, steps, name_step)
     offset = 0
     lines = 0
     with _open_regular(path) as handle:
+        stamps[path] = _stamp(os.fstat(handle.fileno()))
         for number, raw in enumerate(handle, start=1):
             position = offset
             offset += len(raw)
@@ -276,39 +413,261 @@ def _read_verl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, do
                 continue
             record = _parse_line(path, number, raw)
             score = _verl_score(path, number, record)
-            step = record.get("step", name_step)
-            if not _is_number(step) or step != int(step):
-                if name_step is None:
-                    raise RolloutError(
-                        f"{path.name}: line {number} has no whole-number 'step', and the file "
-                        "is not named {step}.jsonl"
-                    )
-                step = name_step
-            entry = _step_for(steps, int(step), path)
+            step = _verl_step(path, number, record, name_step)
+            entry = file_steps.entry(step, f"line {number}")
             _add(entry, record["input"], score, position, None, check=False)
             lines += 1
     if lines == 0:
         raise RolloutError(f"{path.name}: the file is empty (no rollout lines)")
+    file_steps.finish()
     return offset
+
+
+def _component(value: object) -> float | None:
+    """A numeric extra key's value as a reward component, or None if it is not one to show."""
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) and abs(number) <= MAX_REWARD_MAGNITUDE else None
 
 
 def _verl_answer(path: Path, offset: int, handle: BinaryIO) -> RolloutAnswer:
     handle.seek(offset)
     record = _parse_line(path, 0, handle.readline())
-    components = {"score": float(record["score"])}
+    score = _verl_score(path, 0, record)
+    components = {"score": score}
     for key, value in record.items():
-        if key not in VERL_FIXED and _is_number(value):
-            components[key] = float(value)
+        if key not in VERL_FIXED:
+            extra = _component(value)
+            if extra is not None:
+                components[key] = extra
     output = record["output"]
     truth = record.get("gts")
     return RolloutAnswer(
         text=output if isinstance(output, str) else json.dumps(output, ensure_ascii=False),
-        reward=float(record["score"]),
+        reward=score,
         components=components,
         advantage=None,
         prompt=record["input"],
         answer_key=truth if isinstance(truth, str) else str(truth) if _is_number(truth) else None,
     )
+
+
+# --- the parquet footer, read without pyarrow ------------------------------------------------
+#
+# pyarrow builds a file's Arrow schema as it opens it, from the ``ARROW:schema`` entry of the
+# footer's key-value metadata; an extension type named there is rebuilt by its registered class,
+# and pyarrow before 14.0.1 registered ``arrow.py_extension_type``, which unpickles (runs code:
+# CVE-2023-47248). So before pyarrow sees a file, the footer is walked here (Thrift's compact
+# protocol, the few lines parquet needs) and a schema that declares any extension type is
+# refused: the app reads none. Anything the walk does not understand is refused as well.
+
+_PARQUET_MAGIC = b"PAR1"
+_ENCRYPTED_MAGIC = b"PARE"
+_EXTENSION_KEY = b"ARROW:extension:name"
+_ARROW_SCHEMA_KEY = b"ARROW:schema"
+_MAX_FOOTER_BYTES = 64 * 1024 * 1024
+_THRIFT_MAX_DEPTH = 64
+_BASE64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+# Thrift compact protocol type ids (Thrift's doc/specs/thrift-compact-protocol.md).
+_T_TRUE, _T_FALSE, _T_BYTE, _T_I16, _T_I32, _T_I64, _T_DOUBLE = 1, 2, 3, 4, 5, 6, 7
+_T_BINARY, _T_LIST, _T_SET, _T_MAP, _T_STRUCT, _T_UUID = 8, 9, 10, 11, 12, 13
+_KEY_VALUE_METADATA = 5  # FileMetaData.key_value_metadata: list<KeyValue{1: key, 2: value}>
+
+
+class _FooterError(ValueError):
+    """The footer is not what a parquet writer writes; the message says what is wrong."""
+
+
+class _CompactReader:
+    """Just enough of Thrift's compact protocol to walk a parquet footer: every value is bounded
+    by the bytes left, and nesting by :data:`_THRIFT_MAX_DEPTH`."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def take(self, count: int) -> bytes:
+        if count < 0 or self.at + count > len(self.data):
+            raise _FooterError("the footer ends inside a value")
+        chunk = self.data[self.at : self.at + count]
+        self.at += count
+        return chunk
+
+    def varint(self) -> int:
+        value = shift = 0
+        for _ in range(10):
+            byte = self.take(1)[0]
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value
+            shift += 7
+        raise _FooterError("the footer holds an overlong number")
+
+    def fields(self) -> Iterator[tuple[int, int]]:
+        """A struct's (field id, type) pairs up to its stop byte; the caller reads or skips each
+        value before asking for the next."""
+        field_id = 0
+        while True:
+            header = self.take(1)[0]
+            if header == 0:
+                return
+            delta, kind = header >> 4, header & 0x0F
+            if delta:
+                field_id += delta
+            else:
+                zigzag = self.varint()
+                field_id = (zigzag >> 1) ^ -(zigzag & 1)
+            yield field_id, kind
+
+    def binary(self) -> bytes:
+        return self.take(self.varint())
+
+    def count(self) -> int:
+        """A collection's element count, which cannot exceed the bytes left (each takes one)."""
+        count = self.varint()
+        if count > len(self.data) - self.at:
+            raise _FooterError("the footer declares more elements than it holds")
+        return count
+
+    def list_header(self) -> tuple[int, int]:
+        header = self.take(1)[0]
+        size = header >> 4
+        return (self.count() if size == 15 else size), header & 0x0F
+
+    def skip(self, kind: int, depth: int = 0, in_collection: bool = False) -> None:
+        if depth > _THRIFT_MAX_DEPTH:
+            raise _FooterError("the footer is nested too deeply")
+        if kind in (_T_TRUE, _T_FALSE):
+            if in_collection:  # a struct field's bool is in its type; an element's is a byte
+                self.take(1)
+        elif kind == _T_BYTE:
+            self.take(1)
+        elif kind in (_T_I16, _T_I32, _T_I64):
+            self.varint()
+        elif kind == _T_DOUBLE:
+            self.take(8)
+        elif kind == _T_BINARY:
+            self.binary()
+        elif kind == _T_UUID:
+            self.take(16)
+        elif kind in (_T_LIST, _T_SET):
+            size, element = self.list_header()
+            for _ in range(size):
+                self.skip(element, depth + 1, in_collection=True)
+        elif kind == _T_MAP:
+            size = self.count()
+            if size:
+                kinds = self.take(1)[0]
+                for _ in range(size):
+                    self.skip(kinds >> 4, depth + 1, in_collection=True)
+                    self.skip(kinds & 0x0F, depth + 1, in_collection=True)
+        elif kind == _T_STRUCT:
+            for _, field_kind in self.fields():
+                self.skip(field_kind, depth + 1)
+        else:
+            raise _FooterError(f"the footer holds an unknown Thrift type {kind}")
+
+
+def _footer_bytes(handle: BinaryIO) -> bytes:
+    """The Thrift-encoded FileMetaData at the end of a parquet file."""
+    size = handle.seek(0, os.SEEK_END)
+    if size < 12:
+        raise _FooterError("it is too short to be parquet")
+    handle.seek(size - 8)
+    tail = handle.read(8)
+    if tail[4:] == _ENCRYPTED_MAGIC:
+        raise _FooterError("its footer is encrypted")
+    if tail[4:] != _PARQUET_MAGIC:
+        raise _FooterError("it does not end with parquet's PAR1 marker")
+    length = int.from_bytes(tail[:4], "little")
+    if length > min(size - 12, _MAX_FOOTER_BYTES):
+        raise _FooterError(f"its footer claims {length:,} bytes")
+    handle.seek(size - 8 - length)
+    return handle.read(length)
+
+
+def _key_values(footer: bytes) -> list[tuple[list[bytes], list[bytes]]]:
+    """Every entry of FileMetaData.key_value_metadata as (keys, values): a struct that repeats a
+    field keeps each copy, so nothing another reader might pick is left unchecked."""
+    reader = _CompactReader(footer)
+    entries: list[tuple[list[bytes], list[bytes]]] = []
+    for field_id, kind in reader.fields():
+        if field_id != _KEY_VALUE_METADATA or kind != _T_LIST:
+            reader.skip(kind)
+            continue
+        size, element = reader.list_header()
+        if element != _T_STRUCT:
+            raise _FooterError("its key-value metadata is not a list of pairs")
+        for _ in range(size):
+            keys: list[bytes] = []
+            values: list[bytes] = []
+            for entry_field, entry_kind in reader.fields():
+                if entry_kind == _T_BINARY and entry_field in (1, 2):
+                    (keys if entry_field == 1 else values).append(reader.binary())
+                else:
+                    reader.skip(entry_kind, 1)
+            entries.append((keys, values))
+    return entries
+
+
+def _declares_extension_type(serialized_schema: bytes) -> bool:
+    """Whether an ``ARROW:schema`` value names an extension type anywhere (a field, a nested
+    child, the schema): the IPC flatbuffer keeps every metadata key as its plain bytes."""
+    if _EXTENSION_KEY in serialized_schema:
+        return True
+    if _BASE64.fullmatch(serialized_schema) is None:
+        raise _FooterError("its stored Arrow schema is not base64")
+    try:
+        decoded = base64.b64decode(serialized_schema + b"=" * (-len(serialized_schema) % 4))
+    except binascii.Error:
+        raise _FooterError("its stored Arrow schema is not base64") from None
+    return _EXTENSION_KEY in decoded
+
+
+def _refuse_extension_types(path: Path, handle: BinaryIO) -> None:
+    """Raise unless the file's stored Arrow schema is plain columns; reads only the footer."""
+    try:
+        entries = _key_values(_footer_bytes(handle))
+        for keys, values in entries:
+            if _ARROW_SCHEMA_KEY in keys and any(map(_declares_extension_type, values)):
+                raise RolloutError(
+                    f"{path.name}: refused unread: its schema declares an Arrow extension type "
+                    "(ARROW:extension:name), which this app does not read and which pyarrow "
+                    "before 14.0.1 would unpickle, running code from the file"
+                )
+    except _FooterError as error:
+        raise RolloutError(f"{path.name}: not a readable parquet file ({error})") from None
+    finally:
+        handle.seek(0)
+
+
+def _extension_column(schema: Any) -> tuple[str, str] | None:
+    """The first column (or nested child) whose type pyarrow built as an extension type, e.g.
+    from a parquet logical type it maps to one; None when every type is plain."""
+    import pyarrow as pa
+
+    def children(data_type: Any) -> list[tuple[str, Any]]:
+        found = [
+            (name, getattr(data_type, name))
+            for name in ("value_type", "key_type", "item_type")
+            if hasattr(data_type, name)
+        ]
+        if isinstance(data_type, (pa.StructType, pa.UnionType)):
+            found += [(f.name, f.type) for f in (data_type[i] for i in range(data_type.num_fields))]
+        return found
+
+    pending = [(f.name, f.type, 0) for f in schema]
+    while pending:
+        where, data_type, depth = pending.pop(0)
+        if isinstance(data_type, pa.BaseExtensionType):
+            return where, str(data_type.extension_name)
+        if depth < _THRIFT_MAX_DEPTH:
+            pending += [(f"{where}.{n}", t, depth + 1) for n, t in children(data_type)]
+    return None
 
 
 # --- TRL parquet -------------------------------------------------------------------------------
@@ -325,18 +684,58 @@ def _pyarrow(path: Path) -> Any:
     return parquet
 
 
-def _parquet_file(path: Path) -> tuple[Any, BinaryIO]:
+def _parquet_file(path: Path, stamp: _Stamp | None = None) -> tuple[Any, BinaryIO]:
+    """The file opened by pyarrow, after its footer was checked for extension types (pyarrow
+    reads the handle that was checked, so a file swapped in between is never opened).
+    ``stamp``: the file as it was first read; a file that changed since is refused."""
     parquet = _pyarrow(path)
-    handle = _open_regular(path)
+    handle = _open_regular(path, stamp)
     try:
-        return parquet.ParquetFile(handle), handle
+        _refuse_extension_types(path, handle)
+        parquet_file = parquet.ParquetFile(handle)
+        extension = _extension_column(parquet_file.schema_arrow)
+    except RolloutError:
+        handle.close()
+        raise
     except Exception as error:  # pyarrow's ArrowInvalid / OSError for a file that is not parquet
         handle.close()
         raise RolloutError(f"{path.name}: not a readable parquet file ({error})") from None
+    if extension is not None:
+        handle.close()
+        column, name = extension
+        raise RolloutError(
+            f"{path.name}: column {column!r} has the Arrow extension type {name!r}, which this "
+            "app does not read"
+        )
+    return parquet_file, handle
 
 
-def _trl_columns(path: Path, schema: Any) -> tuple[list[str], bool, bool]:
-    """The reward columns, and whether ``advantage`` and ``step`` are there."""
+@dataclass(frozen=True)
+class _TrlColumns:
+    rewards: list[str]  # one per reward function: float or integer columns
+    ignored: list[tuple[str, str]]  # (column, what it holds): neither fixed nor a reward
+    has_advantage: bool
+    has_step: bool
+
+    def ignored_text(self) -> str:
+        return ", ".join(f"{name!r} ({kind})" for name, kind in self.ignored)
+
+
+def _column_kind(data_type: Any) -> str:
+    import pyarrow as pa
+
+    if pa.types.is_boolean(data_type):
+        return "true/false"
+    if pa.types.is_string(data_type) or pa.types.is_large_string(data_type):
+        return "text"
+    if pa.types.is_decimal(data_type):
+        return "decimal"
+    return str(data_type)
+
+
+def _trl_columns(path: Path, schema: Any) -> _TrlColumns:
+    """The reward columns, the columns left unread, and whether ``advantage`` and ``step`` are
+    there."""
     import pyarrow as pa
 
     names = schema.names
@@ -346,16 +745,23 @@ def _trl_columns(path: Path, schema: Any) -> tuple[list[str], bool, bool]:
             f"{path.name}: no {' or '.join(repr(m) for m in missing)} column (a TRL completions "
             "file has step, prompt, completion, one column per reward function and advantage)"
         )
-    rewards = [
-        f.name
-        for f in schema
-        if f.name not in TRL_FIXED and (pa.types.is_floating(f.type) or pa.types.is_integer(f.type))
-    ]
+    rewards: list[str] = []
+    ignored: list[tuple[str, str]] = []
+    for column in schema:
+        if column.name in TRL_FIXED:
+            continue
+        if pa.types.is_floating(column.type) or pa.types.is_integer(column.type):
+            rewards.append(column.name)
+        else:
+            ignored.append((column.name, _column_kind(column.type)))
+    columns = _TrlColumns(rewards, ignored, "advantage" in names, "step" in names)
     if not rewards:
+        unread = f"; not read: {columns.ignored_text()}" if ignored else ""
         raise RolloutError(
-            f"{path.name}: no reward column (a numeric column named after a reward function)"
+            f"{path.name}: no reward column (a float or integer column named after a reward "
+            f"function){unread}"
         )
-    return rewards, "advantage" in names, "step" in names
+    return columns
 
 
 def _float_column(batch: Any, name: str) -> np.ndarray:
@@ -364,16 +770,42 @@ def _float_column(batch: Any, name: str) -> np.ndarray:
     return batch.column(name).cast(pa.float64()).to_numpy(zero_copy_only=False)
 
 
-def _read_trl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, done: int) -> int:
+def _check_rewards(path: Path, first_row: int, components: np.ndarray, names: list[str]) -> None:
+    """Refuse an infinite reward, or one beyond ±MAX_REWARD_MAGNITUDE (NaN is TRL's "does not
+    apply"), naming its row and column."""
+    with np.errstate(invalid="ignore"):
+        bad = np.isinf(components) | (np.abs(components) > MAX_REWARD_MAGNITUDE)
+    if not bad.any():
+        return
+    i, j = (int(k[0]) for k in np.nonzero(bad))
+    value = float(components[i, j])
+    where = f"{path.name}: row {first_row + i + 1}: reward {names[j]!r}"
+    if math.isinf(value):
+        raise RolloutError(f"{where} is infinite")
+    raise RolloutError(
+        f"{where} is {value:.3g}; rewards beyond ±{MAX_REWARD_MAGNITUDE:g} are refused (no "
+        "reward function gives them, and their squares overflow)"
+    )
+
+
+def _read_trl_file(
+    path: Path,
+    steps: dict[int, _Step],
+    throttle: _Throttle,
+    done: int,
+    stamps: dict[Path, _Stamp],
+) -> int:
     """Adds the file's groups to ``steps``; returns the rows read (for progress)."""
-    name_step = _step_from_name(path, _TRL_NAME)
+    file_steps = _FileSteps(path, steps, _step_from_name(path, _TRL_NAME))
     parquet_file, handle = _parquet_file(path)
     with handle:
-        rewards, has_advantage, has_step = _trl_columns(path, parquet_file.schema_arrow)
+        stamps[path] = _stamp(os.fstat(handle.fileno()))
+        layout = _trl_columns(path, parquet_file.schema_arrow)
+        rewards = layout.rewards
         columns = ["prompt", *rewards]
-        if has_advantage:
+        if layout.has_advantage:
             columns.append("advantage")
-        if has_step:
+        if layout.has_step:
             columns.append("step")
         if parquet_file.metadata.num_rows == 0:
             raise RolloutError(f"{path.name}: the file is empty (no rows)")
@@ -383,24 +815,20 @@ def _read_trl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, don
             for batch in batches:
                 prompts = batch.column("prompt").to_pylist()
                 components = np.column_stack([_float_column(batch, name) for name in rewards])
-                infinite = np.isinf(components)
-                if infinite.any():
-                    i, j = (int(k[0]) for k in np.nonzero(infinite))
-                    raise RolloutError(
-                        f"{path.name}: row {row + i + 1}: reward {rewards[j]!r} is infinite"
-                    )
+                _check_rewards(path, row, components, rewards)
                 totals = np.nansum(components, axis=1).tolist()  # TRL: NaN does not apply
-                advantages = _float_column(batch, "advantage").tolist() if has_advantage else None
-                row_steps = batch.column("step").to_pylist() if has_step else None
+                advantages = (
+                    _float_column(batch, "advantage").tolist() if layout.has_advantage else None
+                )
+                row_steps = batch.column("step").to_pylist() if layout.has_step else None
                 for i, prompt in enumerate(prompts):
                     _add_trl_row(
-                        path,
-                        steps,
+                        file_steps,
                         row + i,
                         prompt,
                         totals[i],
                         None if advantages is None else advantages[i],
-                        row_steps[i] if row_steps is not None else name_step,
+                        None if row_steps is None else row_steps[i],
                     )
                 row += len(prompts)
                 throttle(done + row)
@@ -410,73 +838,93 @@ def _read_trl_file(path: Path, steps: dict[int, _Step], throttle: _Throttle, don
             raise RolloutError(
                 f"{path.name}: cannot read the rows after row {row} ({error})"
             ) from None
+    file_steps.finish()
+    if layout.ignored:
+        plural = "s" if len(layout.ignored) > 1 else ""
+        for entry in file_steps.seen.values():
+            entry.notes.append(
+                f"step {entry.step}: column{plural} not read as rewards: "
+                f"{layout.ignored_text()} (a reward function's column holds float or integer "
+                "scores)"
+            )
     return row
 
 
+def _prompt_text(prompt: object) -> str:
+    """A logged prompt as text: a conversation (TRL's list of messages) as JSON."""
+    return (
+        prompt if isinstance(prompt, str) else json.dumps(prompt, ensure_ascii=False, default=str)
+    )
+
+
 def _add_trl_row(
-    path: Path,
-    steps: dict[int, _Step],
+    file_steps: _FileSteps,
     row: int,
     prompt: object,
     reward: float,
     advantage: float | None,
-    step: object,
+    step_value: object,
 ) -> None:
+    path = file_steps.path
     if prompt is None:
         raise RolloutError(f"{path.name}: row {row + 1} has no prompt, so it cannot be grouped")
-    if not isinstance(prompt, str):
-        prompt = json.dumps(prompt, ensure_ascii=False, default=str)
-    entry = steps.get(step) if type(step) is int else None  # type: ignore[arg-type]
-    if entry is None or entry.file != path:
-        if step is None or not _is_number(step) or step != int(step):
+    if step_value is None:
+        step = file_steps.name_step
+        if step is None:
             raise RolloutError(
                 f"{path.name}: row {row + 1} has no whole-number step, and the file is not "
                 "named completions_N.parquet"
             )
-        entry = _step_for(steps, int(step), path)
+    else:
+        step = _whole_step(step_value)
+        if step is None:
+            raise RolloutError(
+                f"{path.name}: row {row + 1}: 'step' must be a whole number from 0 to "
+                f"2**63 − 1, got {_described(step_value)}"
+            )
+    entry = file_steps.entry(step, f"row {row + 1}")
     if advantage is not None:
         entry.has_advantages = True
         if advantage != advantage or advantage in (math.inf, -math.inf):
             entry.missing_advantages += 1
-    _add(entry, prompt, reward, row, advantage, check=True)
+    _add(entry, _prompt_text(prompt), reward, row, advantage, check=True)
 
 
-def _trl_answers(path: Path, rows: list[int]) -> list[RolloutAnswer]:
-    parquet_file, handle = _parquet_file(path)
-    with handle:
-        rewards, has_advantage, _ = _trl_columns(path, parquet_file.schema_arrow)
-        columns = ["prompt", "completion", *rewards] + (["advantage"] if has_advantage else [])
-        wanted = {row: i for i, row in enumerate(rows)}
-        found: dict[int, RolloutAnswer] = {}
-        start = 0
-        for batch in parquet_file.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
-            end = start + batch.num_rows
-            inside = [row for row in rows if start <= row < end]
-            if inside:
-                texts = batch.column("completion")
-                prompts = batch.column("prompt")
-                values = {name: _float_column(batch, name) for name in rewards}
-                advantages = _float_column(batch, "advantage") if has_advantage else None
-                for row in inside:
-                    i = row - start
-                    text = texts[i].as_py()
-                    prompt = prompts[i].as_py()
-                    components = {name: float(values[name][i]) for name in rewards}
-                    advantage = None if advantages is None else float(advantages[i])
-                    found[row] = RolloutAnswer(
-                        text=text if isinstance(text, str) else json.dumps(text, default=str),
-                        reward=float(np.nansum(list(components.values()))),
-                        components=components,
-                        advantage=advantage
-                        if advantage is None or math.isfinite(advantage)
-                        else None,
-                        prompt=prompt
-                        if isinstance(prompt, str)
-                        else json.dumps(prompt, ensure_ascii=False, default=str),
-                    )
-            start = end
-            if len(found) == len(wanted):
-                break
+def _trl_answers(path: Path, parquet_file: Any, rows: list[int]) -> list[RolloutAnswer]:
+    """The answers at ``rows`` (row numbers in the file), in that order."""
+    layout = _trl_columns(path, parquet_file.schema_arrow)
+    rewards = layout.rewards
+    columns = ["prompt", "completion", *rewards]
+    if layout.has_advantage:
+        columns.append("advantage")
+    wanted = set(rows)
+    found: dict[int, RolloutAnswer] = {}
+    start = 0
+    for batch in parquet_file.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+        end = start + batch.num_rows
+        inside = [row for row in rows if start <= row < end]
+        if inside:
+            texts = batch.column("completion")
+            prompts = batch.column("prompt")
+            values = {name: _float_column(batch, name) for name in rewards}
+            advantages = _float_column(batch, "advantage") if layout.has_advantage else None
+            for row in inside:
+                i = row - start
+                text = texts[i].as_py()
+                components = {name: float(values[name][i]) for name in rewards}
+                advantage = None if advantages is None else float(advantages[i])
+                found[row] = RolloutAnswer(
+                    text=text if isinstance(text, str) else json.dumps(text, default=str),
+                    reward=float(np.nansum(list(components.values()))),
+                    components=components,
+                    advantage=advantage if advantage is None or math.isfinite(advantage) else None,
+                    prompt=_prompt_text(prompts[i].as_py()),
+                )
+        start = end
+        if len(found) == len(wanted):
+            break
+    if len(found) != len(wanted):  # rows removed since the file was read
+        raise _changed(path)
     return [found[row] for row in rows]
 
 
@@ -529,10 +977,13 @@ def _check_advantages(groups: list[_Group], size: int) -> tuple[str | None, floa
         if size < CONVENTIONS[name].min_group_size:
             continue
         try:
-            computed = _advantages(rewards, name)
+            with np.errstate(all="ignore"):  # a diff that overflows is simply not a match
+                computed = _advantages(rewards, name)
+                diff = float(np.abs(computed[known] - logged[known]).max())
         except (ValueError, MemoryError):
             continue
-        diff = float(np.abs(computed[known] - logged[known]).max())
+        if not math.isfinite(diff):
+            continue
         if best is None or diff < best[0]:
             best = (diff, name)
     if best is None:
@@ -543,7 +994,7 @@ def _check_advantages(groups: list[_Group], size: int) -> tuple[str | None, floa
 
 def _summarise(entry: _Step, trl: bool) -> tuple[StepSummary, list[array]]:
     groups = list(entry.groups.values())
-    problems: list[str] = []
+    problems: list[str] = list(entry.problems)
     summaries = []
     floats: dict[float, float] = {}  # one object per distinct reward (most are 0 or 1)
     for group in groups:
@@ -609,6 +1060,7 @@ def _summarise(entry: _Step, trl: bool) -> tuple[StepSummary, list[array]]:
         convention_match=match,
         max_abs_diff=diff,
         problems=tuple(problems),
+        notes=tuple(entry.notes),
     )
     return summary, [g.positions for g in groups]
 
@@ -624,18 +1076,29 @@ class RolloutSource:
     """The summaries of one run's rollouts (a file or a folder), and its answers on demand."""
 
     def __init__(
-        self, path: Path, format: str, steps: tuple[StepSummary, ...], index: dict[int, Any]
+        self,
+        path: Path,
+        format: str,
+        steps: tuple[StepSummary, ...],
+        index: dict[int, Any],
+        stamps: dict[Path, _Stamp] | None = None,
     ) -> None:
         self.path = path
         self.format = format  # "verl" or "trl"
         self.steps = steps
-        self._index = index  # step -> (file, [positions per group])
+        self._index = index  # step -> (file, [positions per group], [prompt key per group])
+        self._stamps = stamps or {}  # file -> its size and mtime when read
 
     @property
     def problems(self) -> tuple[str, ...]:
         return tuple(problem for step in self.steps for problem in step.problems)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(note for step in self.steps for note in step.notes)
+
     def step(self, step: int) -> StepSummary:
+        _check_int(step, "step")
         for summary in self.steps:
             if summary.step == step:
                 return summary
@@ -643,23 +1106,54 @@ class RolloutSource:
         raise RolloutError(f"{self.path.name}: no step {step}; the steps are {available}")
 
     def group_answers(self, step: int, group_index: int) -> list[RolloutAnswer]:
-        """The answers of one group (``group_index`` counts from 0), read back from the file."""
+        """The answers of one group (``group_index`` counts from 0), read back from the file.
+
+        A file that changed since it was read (another size or time, rows gone, other prompts)
+        is one RolloutError saying so, never another group's answers or a KeyError."""
         self.step(step)
-        file, positions = self._index[step]
+        _check_int(group_index, "group_index")
+        file, positions, keys = self._index[step]
         if not 0 <= group_index < len(positions):
             raise RolloutError(
                 f"{file.name}: step {step} has {len(positions)} groups; no group {group_index}"
             )
         wanted = list(positions[group_index])
-        if self.format == "trl":
-            return _trl_answers(file, wanted)
-        with _open_regular(file) as handle:
+        stamp = self._stamps.get(file)
+        # Opening refuses a file of another size or time, and (parquet) one that turned unsafe.
+        parquet_file, handle = (
+            _parquet_file(file, stamp)
+            if self.format == "trl"
+            else (None, _open_regular(file, stamp))
+        )
+        with handle:
             try:
-                return [_verl_answer(file, offset, handle) for offset in wanted]
-            except (RolloutError, KeyError, TypeError, ValueError):
-                raise RolloutError(
-                    f"{file.name}: the file changed since it was read; open it again"
-                ) from None
+                if parquet_file is not None:
+                    answers = _trl_answers(file, parquet_file, wanted)
+                else:
+                    answers = [_verl_answer(file, offset, handle) for offset in wanted]
+            except _READ_BACK_ERRORS:  # rows moved under the positions kept: the file changed
+                raise _changed(file) from None
+        if any(_prompt_key(answer.prompt) != keys[group_index] for answer in answers):
+            raise _changed(file)
+        return answers
+
+
+#: What reading a group back raises when the rows are no longer where they were (pyarrow's own
+#: errors derive from these too).
+_READ_BACK_ERRORS = (
+    RolloutError,
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    OSError,
+    ArithmeticError,
+)
+
+
+def _check_int(value: object, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
 
 
 def _files_in(folder: Path) -> tuple[str, list[Path]]:
@@ -734,8 +1228,18 @@ def open_rollouts(path: str | os.PathLike[str], progress: Progress | None = None
     """Read a verl ``{step}.jsonl`` or TRL ``completions_*.parquet`` file, or a folder of them.
 
     ``progress`` is called with the fraction done (0..1), at most about 20 times a second.
-    Raises :class:`RolloutError` with one sentence naming the file for anything unreadable.
+    Raises :class:`RolloutError` with one sentence naming the file for anything unreadable, and
+    TypeError for a ``path`` that is not a path or a ``progress`` that cannot be called.
     """
+    if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes):
+        raise TypeError(
+            "open_rollouts: path must be a str or os.PathLike naming a rollout file or folder, "
+            f"not {type(path).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            f"open_rollouts: progress must be callable (or None), not {type(progress).__name__}"
+        )
     location = Path(path)
     try:
         info = os.stat(location)
@@ -756,16 +1260,19 @@ def open_rollouts(path: str | os.PathLike[str], progress: Progress | None = None
     sizes = _sizes(files, kind)
     throttle = _Throttle(progress, sum(sizes))
     steps: dict[int, _Step] = {}
+    stamps: dict[Path, _Stamp] = {}
     done = 0
     reader = _read_trl_file if kind == "trl" else _read_verl_file
     for file, size in zip(files, sizes):
-        reader(file, steps, throttle, done)
+        reader(file, steps, throttle, done, stamps)
         done += size
     summaries = []
     index: dict[int, Any] = {}
     for number in sorted(steps):
-        summary, positions = _summarise(steps[number], trl=kind == "trl")
+        entry = steps[number]
+        keys = list(entry.groups)
+        summary, positions = _summarise(entry, trl=kind == "trl")
         summaries.append(summary)
-        index[number] = (steps[number].file, positions)
+        index[number] = (entry.file, positions, keys)
     throttle.finish()
-    return RolloutSource(location, kind, tuple(summaries), index)
+    return RolloutSource(location, kind, tuple(summaries), index, stamps)

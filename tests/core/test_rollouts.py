@@ -13,6 +13,7 @@ import os
 import sys
 import threading
 import tracemalloc
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -387,3 +388,380 @@ def test_a_large_batch_checks_trl_batch_std_in_linear_memory(tmp_path):
     (step,) = open_rollouts(path).steps
     assert len(step.groups) == groups
     assert step.convention_match == "trl_batch" and step.max_abs_diff < 1e-6
+
+
+# --- hostile parquet: extension types are refused before pyarrow opens the file ------------------
+
+HARMLESS_EXTENSION = {
+    # What CVE-2023-47248's files declare, with bytes that are no pickle at all: pyarrow before
+    # 14.0.1 would hand them to pickle.loads; the app must refuse the file before that.
+    b"ARROW:extension:name": b"arrow.py_extension_type",
+    b"ARROW:extension:metadata": b"harmless bytes, not a pickle",
+}
+
+
+def extension_field(where: str):
+    plain = pa.field("payload", pa.binary(), metadata=HARMLESS_EXTENSION)
+    if where == "column":
+        return plain, [b"x"]
+    if where == "struct child":
+        return pa.field("payload", pa.struct([plain])), [{"payload": b"x"}]
+    return pa.field("payload", pa.list_(plain)), [[b"x"]]  # a list's item
+
+
+@needs_pyarrow
+@pytest.mark.parametrize("where", ["column", "struct child", "list item"])
+def test_a_parquet_declaring_an_extension_type_is_refused_before_pyarrow_opens_it(
+    tmp_path, monkeypatch, where
+):
+    field, values = extension_field(where)
+    schema = pa.schema(
+        [
+            pa.field("prompt", pa.string()),
+            pa.field("completion", pa.string()),
+            pa.field("reward", pa.float64()),
+            field,
+        ]
+    )
+    table = pa.table({"prompt": ["p"], "completion": ["c"], "reward": [1.0], "payload": values})
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(table.cast(schema), path)
+
+    def never(*args, **kwargs):
+        raise AssertionError("pyarrow opened a file declaring an extension type")
+
+    monkeypatch.setattr(pq, "ParquetFile", never)
+    for opened in (path, tmp_path):  # the file, and the folder holding it
+        with pytest.raises(RolloutError) as caught:
+            open_rollouts(opened)
+        message = str(caught.value)
+        assert message.startswith("completions_00001.parquet: refused unread: its schema declares")
+        assert "extension type" in message and "14.0.1" in message and "\n" not in message
+
+
+@needs_pyarrow
+def test_a_stored_arrow_schema_that_is_not_base64_is_refused_unopened(tmp_path, monkeypatch):
+    path = tmp_path / "completions_00001.parquet"
+    table = pa.table({"prompt": ["p"], "completion": ["c"], "reward": [1.0]})
+    garbage = {b"ARROW:schema": b"not base64 at all!"}  # how pyarrow would decode it is unknown
+    pq.write_table(table.replace_schema_metadata(garbage), path)  # kept as written
+    monkeypatch.setattr(pq, "ParquetFile", lambda *a, **k: pytest.fail("pyarrow opened it"))
+    with pytest.raises(
+        RolloutError,
+        match=r"^completions_00001\.parquet: not a readable parquet file \(its "
+        r"stored Arrow schema is not base64\)$",
+    ):
+        open_rollouts(path)
+
+
+def parquet_with_footer(tmp_path: Path, footer: bytes) -> Path:
+    """A file with parquet's markers around a hand-written Thrift footer."""
+    path = tmp_path / "completions_00001.parquet"
+    path.write_bytes(b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1")
+    return path
+
+
+@needs_pyarrow
+@pytest.mark.parametrize(
+    ("footer", "reason"),
+    [
+        (b"\x59\xfc\xff\xff\xff\x0f", "the footer declares more elements than it holds"),
+        (b"\x1c" * 200, "the footer is nested too deeply"),
+        (b"\x1e", "the footer holds an unknown Thrift type 14"),
+        (b"\x18\x80\x80", "the footer ends inside a value"),
+        (b"\x59\x18", "its key-value metadata is not a list of pairs"),
+    ],
+)
+def test_a_parquet_footer_the_walk_does_not_understand_is_refused_unopened(
+    tmp_path, monkeypatch, footer, reason
+):
+    monkeypatch.setattr(pq, "ParquetFile", lambda *a, **k: pytest.fail("pyarrow opened it"))
+    with pytest.raises(RolloutError) as caught:
+        open_rollouts(parquet_with_footer(tmp_path, footer))
+    assert str(caught.value) == f"completions_00001.parquet: not a readable parquet file ({reason})"
+
+
+def thrift_binary(data: bytes) -> bytes:
+    size, out = len(data), bytearray()
+    while size > 0x7F:
+        out.append(size & 0x7F | 0x80)
+        size >>= 7
+    return bytes(out) + bytes([size]) + data
+
+
+@needs_pyarrow
+def test_an_extension_type_in_a_repeated_metadata_list_is_found(tmp_path, monkeypatch):
+    """A footer whose key-value list appears twice: whichever copy a reader keeps, it is checked."""
+    import base64
+
+    schema = base64.b64encode(
+        b"\x00flatbuffer ... ARROW:extension:name ... arrow.py_extension_type"
+    )
+
+    def pair(key: bytes, value: bytes) -> bytes:  # a KeyValue struct
+        return b"\x18" + thrift_binary(key) + b"\x18" + thrift_binary(value) + b"\x00"
+
+    harmless = b"\x49\x1c" + pair(b"pandas", b"{}")  # field 1 + 4 = 5: a list of one struct
+    hostile = b"\x09\x0a" + b"\x1c" + pair(b"ARROW:schema", schema)  # field 5 again (long form)
+    monkeypatch.setattr(pq, "ParquetFile", lambda *a, **k: pytest.fail("pyarrow opened it"))
+    with pytest.raises(RolloutError, match="refused unread: its schema declares an Arrow ext"):
+        open_rollouts(parquet_with_footer(tmp_path, b"\x15\x04" + harmless + hostile + b"\x00"))
+
+
+@needs_pyarrow
+def test_an_ordinary_trl_file_passes_the_footer_check_unchanged(tmp_path):
+    """TRL's files (pandas metadata and pyarrow's stored schema) open as before."""
+    table = pa.table({"step": [1, 1], "prompt": ["p", "p"], "completion": ["a", "b"]})
+    table = table.append_column("reward", pa.array([1.0, 0.0]))
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(table.replace_schema_metadata({b"pandas": b'{"columns": []}'}), path)
+    (step,) = open_rollouts(path).steps
+    assert step.groups[0].rewards == (1.0, 0.0)
+
+
+# --- valid-looking lines that used to raise tracebacks ------------------------------------------
+
+
+def line_with(**fields) -> str:
+    """A verl line whose values are written as given (JSON literals, not Python values)."""
+    values = {"input": '"q"', "output": '"a"', "score": "1.0", "step": "3", **fields}
+    return "{" + ", ".join(f'"{key}": {value}' for key, value in values.items()) + "}"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (line_with(score="9" * 401), r"line 2: 'score' is too large \(an integer of more than 19"),
+        (
+            line_with(step="Infinity"),
+            r"line 2: 'step' must be a whole number from 0 to 2\*\*63 − 1, got inf",
+        ),
+        (line_with(step="NaN"), r"line 2: 'step' must be a whole number .*, got nan"),
+        (line_with(step="-1"), r"line 2: 'step' must be a whole number .*, got -1"),
+        (line_with(step="2.5"), r"line 2: 'step' must be a whole number .*, got 2\.5"),
+        (line_with(step='"3"'), r"line 2: 'step' must be a whole number .*, got '3'"),
+        (line_with(step="9" * 30), r"line 2: 'step' must be .*, got an integer of more than 19"),
+        (line_with(output="[" * 100_000 + "]" * 100_000), r"line 2 is not valid JSON \(nested too"),
+        (line_with(score="1" * 5000), r"line 2 is not valid JSON \(a number has too many digits\)"),
+    ],
+)
+def test_a_valid_looking_verl_line_is_one_error_naming_the_file_and_line(tmp_path, line, message):
+    with pytest.raises(RolloutError, match=rf"^3\.jsonl: {message}"):
+        open_rollouts(write_lines(tmp_path, [GOOD, line]))
+
+
+def test_a_line_that_is_not_utf8_says_so(tmp_path):
+    path = tmp_path / "3.jsonl"
+    path.write_bytes(GOOD.encode() + b"\n" + GOOD.encode().replace(b'"q"', b'"\xff"') + b"\n")
+    with pytest.raises(
+        RolloutError, match=r"^3\.jsonl: line 2 is not valid JSON \(not valid UTF-8\)$"
+    ):
+        open_rollouts(path)
+
+
+# --- absurd numbers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("score", ["1e308", "-1e101", "1" + "0" * 120])
+def test_a_reward_beyond_1e100_is_refused_naming_the_line(tmp_path, score):
+    with pytest.raises(RolloutError, match=r"^3\.jsonl: line 2: 'score' is .*beyond ±1e\+100"):
+        open_rollouts(write_lines(tmp_path, [GOOD, line_with(score=score)]))
+
+
+def test_large_rewards_within_range_give_finite_statistics_without_warnings(tmp_path):
+    lines = [line_with(score=s) for s in ("1e100", "-1e100", "1e100", "-1e100")]
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (step,) = open_rollouts(write_lines(tmp_path, lines)).steps
+    assert step.reward_quantiles == (-1e100, -1e100, 0.0, 1e100, 1e100)
+    assert step.groups[0].mean == 0 and sum(step.reward_histogram) == 4
+
+
+@needs_pyarrow
+def test_a_parquet_whose_rewards_would_sum_past_float64_is_refused(tmp_path):
+    path = tmp_path / "completions_00001.parquet"
+    rows = 20
+    table = pa.table({"prompt": ["p"] * rows, "completion": ["c"] * rows, "reward": [1e307] * rows})
+    pq.write_table(table, path)
+    with pytest.raises(
+        RolloutError,
+        match=r"^completions_00001\.parquet: row 1: reward 'reward' "
+        r"is 1e\+307; rewards beyond ±1e\+100 are refused",
+    ):
+        open_rollouts(path)
+
+
+@needs_pyarrow
+def test_logged_advantages_that_overflow_the_comparison_match_no_convention_quietly(tmp_path):
+    path = tmp_path / "completions_00001.parquet"
+    table = pa.table(
+        {
+            "prompt": ["p"] * 4,
+            "completion": ["c"] * 4,
+            "reward": [1.0, 0.0, 0.0, 1e100],
+            "advantage": [1.7e308, -1.7e308, 1.7e308, -1.7e308],
+        }
+    )
+    pq.write_table(table, path)
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (step,) = open_rollouts(path).steps
+    assert step.convention_match is None and np.isfinite(step.max_abs_diff)
+
+
+def test_an_extra_key_too_large_for_a_float_is_left_out_of_the_components(tmp_path):
+    line = line_with(acc="1" + "0" * 400, fmt="0.5", flag="true")
+    source = open_rollouts(write_lines(tmp_path, [line, GOOD]))
+    answers = source.group_answers(3, 0)
+    assert answers[0].components == {"score": 1.0, "fmt": 0.5}
+
+
+# --- the public API checks its arguments ----------------------------------------------------------
+
+
+def test_open_rollouts_refuses_what_is_not_a_path_with_a_message(tmp_path):
+    with pytest.raises(TypeError, match=r"path must be a str or os\.PathLike .*, not NoneType"):
+        open_rollouts(None)
+    with pytest.raises(TypeError, match=r"not bytes"):
+        open_rollouts(b"1.jsonl")
+    with pytest.raises(TypeError, match=r"progress must be callable \(or None\), not int"):
+        open_rollouts(write_verl(tmp_path), progress=5)
+
+
+def test_steps_and_groups_are_asked_for_by_int(tmp_path):
+    source = open_rollouts(write_verl(tmp_path))
+    with pytest.raises(TypeError, match=r"^step must be an int, not str$"):
+        source.step("1")
+    with pytest.raises(TypeError, match=r"^group_index must be an int, not float$"):
+        source.group_answers(1, 1.0)
+    with pytest.raises(TypeError, match=r"^step must be an int, not bool$"):
+        source.group_answers(True, 0)
+
+
+# --- files that changed after they were read -----------------------------------------------------
+
+
+@needs_pyarrow
+def test_a_trl_file_with_rows_removed_after_reading_says_it_changed(tmp_path):
+    path = write_trl(tmp_path)
+    source = open_rollouts(path)
+    table = pq.read_table(path)
+    pq.write_table(table.slice(0, 4), path)  # only the first group is left
+    with pytest.raises(RolloutError, match=r"^completions_00010\.parquet: the file changed since"):
+        source.group_answers(10, 2)
+
+
+def test_a_file_rewritten_with_the_same_size_and_time_is_caught_by_its_prompts(tmp_path):
+    path = write_verl(tmp_path) / "1.jsonl"
+    source = open_rollouts(path)
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b"question", b"QUESTION"))  # same length
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    with pytest.raises(RolloutError, match=r"^1\.jsonl: the file changed since it was read; open"):
+        source.group_answers(1, 0)
+
+
+# --- steps a file's name and its rows disagree on ------------------------------------------------
+
+
+def step_lines(blocks: list[tuple[int, int]]) -> list[str]:
+    """Lines in blocks of (step, answers), all answering prompt 'q'."""
+    return [
+        json.dumps({"input": "q", "output": f"a{i}", "score": float(i % 2), "step": step})
+        for step, count in blocks
+        for i in range(count)
+    ]
+
+
+def test_a_file_named_for_one_step_holding_others_says_so_and_keeps_them_apart(tmp_path):
+    path = write_lines(tmp_path, step_lines([(2, 4), (7, 4)]), name="3.jsonl")
+    source = open_rollouts(path)
+    assert [(s.step, [g.size for g in s.groups]) for s in source.steps] == [(2, [4]), (7, [4])]
+    for step in source.steps:
+        assert step.problems == (
+            f"step {step.step}: 3.jsonl is named for step 3 but its rows say steps 2 and 7; "
+            "each step is shown as its rows say",
+        )
+
+
+def test_a_step_whose_rows_come_back_after_another_step_is_refused_not_merged(tmp_path):
+    path = write_lines(tmp_path, step_lines([(7, 4), (2, 4), (7, 4)]), name="3.jsonl")
+    with pytest.raises(
+        RolloutError,
+        match=r"^3\.jsonl: line 9 is step 7 again, after rows of "
+        r"step 2: the file joins separate dumps",
+    ):
+        open_rollouts(path)
+
+
+def test_a_file_whose_rows_all_say_its_own_step_has_no_problem(tmp_path):
+    (step,) = open_rollouts(write_lines(tmp_path, step_lines([(3, 4)]), name="3.jsonl")).steps
+    assert step.problems == () and step.notes == ()
+
+
+@needs_pyarrow
+def test_trl_rows_of_a_step_that_comes_back_are_refused(tmp_path):
+    path = tmp_path / "completions_00007.parquet"
+    steps = [7, 7, 2, 2, 7, 7]
+    pq.write_table(
+        pa.table({"step": steps, "prompt": ["p"] * 6, "completion": ["c"] * 6, "r": [1.0] * 6}),
+        path,
+    )
+    with pytest.raises(RolloutError, match=r"row 5 is step 7 again, after rows of step 2"):
+        open_rollouts(path)
+
+
+@needs_pyarrow
+def test_columns_that_are_not_read_as_rewards_are_noted_with_why(tmp_path):
+    from decimal import Decimal
+
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "step": [1, 1],
+                "prompt": ["p", "p"],
+                "completion": ["a", "b"],
+                "accuracy": [1.0, 0.0],
+                "passed": [True, False],
+                "judge_score": ["1", "0"],
+                "cost": pa.array([Decimal("0.5"), Decimal("1.5")], pa.decimal128(4, 2)),
+            }
+        ),
+        path,
+    )
+    (step,) = open_rollouts(path).steps
+    assert step.groups[0].rewards == (1.0, 0.0)  # accuracy only
+    assert step.notes == (
+        "step 1: columns not read as rewards: 'passed' (true/false), 'judge_score' (text), "
+        "'cost' (decimal) (a reward function's column holds float or integer scores)",
+    )
+
+
+@needs_pyarrow
+def test_a_file_with_only_unreadable_reward_columns_names_them(tmp_path):
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(pa.table({"prompt": ["p"], "completion": ["c"], "passed": [True]}), path)
+    with pytest.raises(
+        RolloutError, match=r"no reward column .*; not read: 'passed' \(true/false\)"
+    ):
+        open_rollouts(path)
+
+
+@needs_pyarrow
+@pytest.mark.parametrize(
+    ("steps", "message"),
+    [
+        ([1.0, float("nan")], r"row 2: 'step' must be a whole number .*, got nan"),
+        ([1.0, float("inf")], r"row 2: 'step' must be a whole number .*, got inf"),
+    ],
+)
+def test_a_trl_step_that_is_not_a_whole_number_names_the_row(tmp_path, steps, message):
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(
+        pa.table({"step": steps, "prompt": ["p"] * 2, "completion": ["c"] * 2, "r": [1.0] * 2}),
+        path,
+    )
+    with pytest.raises(RolloutError, match=rf"^completions_00001\.parquet: {message}"):
+        open_rollouts(path)
