@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -22,10 +21,10 @@ from typing import Any, TextIO
 from grpo_desktop.cli import OneLineArgumentParser
 from grpo_desktop.core.formatting import ascii_fallback, number
 from grpo_desktop.core.rollouts import RolloutSource, StepSummary, open_rollouts
+from grpo_desktop.core.unsafe_text import visible
 
 PROG = "grpo-desktop rollouts"
 PROMPT_WIDTH = 60  # characters of a prompt in the table
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def build_rollouts_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -79,8 +78,10 @@ def summary_as_json(source: RolloutSource, steps: Sequence[StepSummary]) -> str:
 
 
 def _prompt_cell(prompt: str) -> str:
-    text = _CONTROL.sub(" ", prompt)
-    text = " ".join(text.split())
+    """The prompt on one line, cut to PROMPT_WIDTH: whitespace runs (newlines too) become one
+    space, and what could drive the terminal or reorder the line (ESC, U+202E, zero-width
+    characters) is written as an escape."""
+    text = visible(" ".join(prompt.split()))
     return text if len(text) <= PROMPT_WIDTH else text[: PROMPT_WIDTH - 1] + "…"
 
 
@@ -105,13 +106,14 @@ def _advantage_line(step: StepSummary) -> str | None:
 def summary_as_table(source: RolloutSource, steps: Sequence[StepSummary]) -> str:
     name = "verl" if source.format == "verl" else "TRL"
     total = len(source.steps)
-    where = source.path.name or str(source.path)
+    where = visible(source.path.name or str(source.path))
     lines = [f"{where}: {name} rollouts, {total} step{'s' * (total != 1)}"]
     for step in steps:
         low, q1, median, q3, high = step.reward_quantiles
         lines.append("")
         lines.append(
-            f"step {step.step} ({step.source}): {len(step.groups)} groups, {step.answers} answers, "
+            f"step {step.step} ({visible(step.source)}): {len(step.groups)} groups, "
+            f"{step.answers} answers, "
             f"{_percent(step.degenerate_fraction)} degenerate"
         )
         lines.append(
@@ -127,13 +129,9 @@ def summary_as_table(source: RolloutSource, steps: Sequence[StepSummary]) -> str
                 f"  {i:>4}  {group.size:>4}  {number(group.mean, 4):>8}  "
                 f"{'yes' if group.degenerate else '':<10}  {_prompt_cell(group.prompt)}"
             )
-        for problem in step.problems:
-            lines.append(f"  problem: {problem}")
+        lines.extend(f"  problem: {visible(problem)}" for problem in step.problems)
+        lines.extend(f"  note: {visible(note)}" for note in step.notes)
     return "\n".join(lines)
-
-
-def _one_line(message: str) -> str:
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", message)
 
 
 def write_text(text: str, stream: TextIO) -> None:
@@ -155,11 +153,13 @@ def run_rollouts(argv: Sequence[str]) -> int:
         steps = source.steps if args.step is None else (source.step(args.step),)
         text = summary_as_json(source, steps) if args.json else summary_as_table(source, steps)
     except ValueError as error:
-        write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
+        write_text(f"{parser.prog}: error: {visible(error)}", sys.stderr)
         return 2
     if args.json:  # the JSON keeps its exact shape; what could not be checked goes to stderr
         for step in steps:
             for problem in step.problems:
-                write_text(f"{parser.prog}: warning: {_one_line(problem)}", sys.stderr)
+                write_text(f"{parser.prog}: warning: {visible(problem)}", sys.stderr)
+            for note in step.notes:
+                write_text(f"{parser.prog}: note: {visible(note)}", sys.stderr)
     write_text(text, sys.stdout)
     return 0

@@ -285,3 +285,135 @@ def test_an_ascii_terminal_gets_ascii(tmp_path):
     assert (result.returncode, result.stderr) == (0, b"")
     out = result.stdout.decode("ascii")
     assert "-1.5" in out and "..." in out
+
+
+def verl_line(**fields: str) -> str:
+    """A verl line with the given values written as JSON literals."""
+    values = {"input": '"q"', "output": '"a"', "score": "1.0", "step": "1", **fields}
+    return "{" + ", ".join(f'"{key}": {value}' for key, value in values.items()) + "}\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (verl_line(score="9" * 401), "1.jsonl: line 2: 'score' is too large"),
+        (verl_line(step="Infinity"), "1.jsonl: line 2: 'step' must be a whole number"),
+        (verl_line(step="NaN"), "1.jsonl: line 2: 'step' must be a whole number"),
+        (
+            verl_line(output="[" * 50_000 + "]" * 50_000),
+            "1.jsonl: line 2 is not valid JSON (nested",
+        ),
+        (verl_line(score="1e308"), "1.jsonl: line 2: 'score' is 1e+308; rewards beyond ±1e+100"),
+    ],
+)
+def test_a_valid_looking_line_is_one_line_naming_file_and_line_without_a_traceback(
+    tmp_path, line, message
+):
+    path = tmp_path / "1.jsonl"
+    path.write_text(verl_line() + line, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "grpo_desktop", "rollouts", str(path)],
+        cwd=os.environ["HOME"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"grpo-desktop rollouts: error: {message}")
+    assert result.stderr.count("\n") == 1  # one line: no traceback, no RuntimeWarning
+
+
+def test_large_rewards_print_in_scientific_notation_without_nan_or_warnings(tmp_path):
+    path = tmp_path / "1.jsonl"
+    path.write_text("".join(verl_line(score=s) for s in ("1e99", "-1e99")), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "grpo_desktop", "rollouts", str(path)],
+        cwd=os.environ["HOME"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "rewards: min −1e+99, quartiles −5e+98 / 0 / 5e+98, max 1e+99" in result.stdout
+    assert "nan" not in result.stdout and "inf" not in result.stdout
+
+
+HOSTILE = "evil\u202eexe.txt\u200b\u2066\ufeff\x1b]0;title\x07"
+ESCAPED = "evil\\u202eexe.txt\\u200b\\u2066\\ufeff\\x1b]0;title\\x07"
+
+
+def test_file_folder_and_prompt_text_reach_the_terminal_escaped(tmp_path, capsys):
+    folder = tmp_path / f"run{HOSTILE}"
+    folder.mkdir()
+    (folder / "1.jsonl").write_text(
+        json.dumps({"input": f"What is\n2 + 2?{HOSTILE}", "output": "4", "score": 1, "step": 1})
+        + "\n",
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, str(folder))
+    assert (status, err) == (0, "")
+    assert out.startswith(f"run{ESCAPED}: verl rollouts, 1 step\n")
+    assert f"What is 2 + 2?{ESCAPED}"[:59] in out  # the prompt cell, cut at 60 characters
+    for raw in "\u202e\u200b\u2066\ufeff\x1b\x07":
+        assert raw not in out
+
+
+def test_an_error_naming_a_hostile_file_is_escaped(tmp_path, capsys):
+    path = tmp_path / f"{HOSTILE}.jsonl"
+    path.write_text("{oops\n", encoding="utf-8")
+    status, out, err = run(capsys, str(path))
+    assert (status, out) == (2, "")
+    assert err == f"grpo-desktop rollouts: error: {ESCAPED}.jsonl: line 1 is not valid JSON " + (
+        "(Expecting property name enclosed in double quotes)\n"
+    )
+
+
+@needs_pyarrow
+def test_columns_left_unread_are_a_note_in_the_table_and_on_stderr_with_json(tmp_path, capsys):
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(
+        pa.table(
+            {"prompt": ["p", "p"], "completion": ["a", "b"], "r": [1.0, 0.0], "ok": [True, False]}
+        ),
+        path,
+    )
+    note = (
+        "step 1: column not read as rewards: 'ok' (true/false) (a reward function's column holds "
+        "float or integer scores)"
+    )
+    status, out, err = run(capsys, str(path))
+    assert status == 0 and f"  note: {note}" in out
+    status, out, err = run(capsys, str(path), "--json")
+    assert status == 0 and f"grpo-desktop rollouts: note: {note}\n" in err
+
+
+@needs_pyarrow
+def test_a_parquet_declaring_an_extension_type_is_one_line_and_status_2(tmp_path, capsys):
+    metadata = {
+        b"ARROW:extension:name": b"arrow.py_extension_type",
+        b"ARROW:extension:metadata": b"x",
+    }
+    schema = pa.schema(
+        [
+            pa.field("prompt", pa.string()),
+            pa.field("completion", pa.string()),
+            pa.field("reward", pa.float64()),
+            pa.field("payload", pa.binary(), metadata=metadata),
+        ]
+    )
+    path = tmp_path / "completions_00001.parquet"
+    pq.write_table(
+        pa.table({"prompt": ["p"], "completion": ["c"], "reward": [1.0], "payload": [b"x"]}).cast(
+            schema
+        ),
+        path,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, out) == (2, "")
+    assert err.startswith(
+        "grpo-desktop rollouts: error: completions_00001.parquet: refused unread: its schema "
+        "declares an Arrow extension type"
+    )
+    assert err.count("\n") == 1
