@@ -367,6 +367,87 @@ def test_a_batch_std_over_a_large_batch_needs_memory_in_proportion_to_it():
     np.testing.assert_allclose(advantages, expected, rtol=1e-9, atol=1e-12)
 
 
+def _center_with_shift_matrix(rows):
+    """``_center`` as it was before issue 24: the shift as a product with a G x G matrix."""
+    group_size = rows.shape[1]
+    shift = np.eye(group_size)
+    shift[0, :] -= 1.0
+    centered = rows @ shift
+    shift_mean = (centered @ np.ones(group_size)) / group_size
+    centered -= shift_mean[:, None]
+    return centered, np.einsum("ij,ij->i", centered, centered)
+
+
+_ANY_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+_AWKWARD = st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 1e-310, -5e-324, 1e200, -1.7e308, 2.0**53])
+
+
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 40)),
+        elements=st.one_of(_ANY_FINITE, _AWKWARD),
+    ),
+    st.booleans(),
+)
+@settings(max_examples=300)
+def test_centering_is_bit_identical_to_the_shift_matrix_product(rows, fortran_order):
+    if fortran_order:
+        rows = np.asfortranarray(rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # both overflow alike on ±1.7e308
+        expected = _center_with_shift_matrix(rows)
+        actual = _adv._center(rows)
+    for new, old in zip(actual, expected):
+        assert new.flags.c_contiguous
+        _assert_same_bits(new, old)
+
+
+@given(
+    st.lists(st.one_of(_ANY_FINITE, _AWKWARD), min_size=1, max_size=40),
+    st.sampled_from(core.convention_names()),
+)
+@settings(max_examples=300)
+def test_scores_are_bit_identical_to_the_shift_matrix_centering(rewards, convention):
+    chosen = core.get_convention(convention)
+    if len(rewards) < chosen.min_group_size:
+        return
+    try:
+        new = group_stats(rewards, chosen)
+    except ValueError as error:  # a spread too wide for float64: refused alike
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_adv, "_center", _center_with_shift_matrix)
+            with pytest.raises(ValueError, match=re.escape(str(error))):
+                group_stats(rewards, chosen)
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_adv, "_center", _center_with_shift_matrix)
+        old = group_stats(rewards, chosen)
+        old_batch = group_advantages([rewards, rewards[::-1]], chosen)
+    for mine, theirs in zip(
+        (new.advantages, new.centered, np.array([new.mean, new.std, new.scale])),
+        (old.advantages, old.centered, np.array([old.mean, old.std, old.scale])),
+    ):
+        _assert_same_bits(mine, theirs)
+    _assert_same_bits(group_advantages([rewards, rewards[::-1]], chosen), old_batch)
+
+
+def test_scoring_a_large_group_needs_memory_in_proportion_to_it():
+    # _center once built a G x G shift matrix: 20,000 rewards took 3 GB, 200,000 a MemoryError.
+    import tracemalloc
+
+    rewards = np.tile([1.0, 0.0], 2_000)
+    tracemalloc.start()
+    stats = group_stats(rewards)
+    batch = group_advantages(rewards.reshape(1, -1), "dr_grpo")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 20 * rewards.nbytes
+    assert (stats.pushed_up, stats.pushed_down) == (2_000, 2_000)
+    np.testing.assert_array_equal(stats.advantages, np.tile([1.0, -1.0], 2_000))
+    np.testing.assert_array_equal(batch[0], np.tile([0.5, -0.5], 2_000))
+
+
 # --- the blocked batch path: exact where the full path is, a few ulps from exact elsewhere ------
 # Issue #14 scores batches in cache-sized row blocks, with per-block BLAS sums and a multiply by
 # the reciprocal of the divisor. All-equal rows stay exactly +0.0 (each row is shifted by its own
