@@ -21,10 +21,14 @@ __all__ = [
     "ALGORITHM_INFO",
     "MAX_STORED_GROUP_BYTES",
     "METRICS",
+    "SETTING_LABELS",
+    "TRAINING_LIMITS",
     "AlgorithmInfo",
     "TrainingConfig",
     "check_training_config",
     "config_from_dict",
+    "largest_stored_value",
+    "refused_change_text",
     "stored_group_bytes",
     "weights_from_dict",
 ]
@@ -131,6 +135,31 @@ _LIMITS = {
     "epochs": (1, 8),
     "dapo_max_draws": (1, 10),
 }
+_NUMBER_LIMITS = {
+    "learning_rate": (0.0, 100.0),
+    "eps_low": (0.0, 10.0),
+    "eps_high": (0.0, 10.0),
+    "beta": (0.0, 10.0),
+    "critic_lr": (0.0, 1.0),
+}
+#: Each numeric setting's range, as :func:`check_training_config` enforces it: a control that
+#: edits a setting takes its range from here, so it can never offer a value the run refuses.
+TRAINING_LIMITS: dict[str, tuple[float, float]] = {**_LIMITS, **_NUMBER_LIMITS}
+
+#: A setting as a person calls it, for messages about a change (the window's labels).
+SETTING_LABELS = {
+    "algorithms": "the algorithms",
+    "steps": "steps",
+    "seeds": "seeds",
+    "group_size": "G",
+    "batch": "batch",
+    "learning_rate": "learning rate",
+    "beta": "KL β",
+    "epochs": "epochs",
+}
+
+#: The settings whose product bounds what a run keeps (with the number of algorithms).
+_STORED_FACTORS = ("steps", "seeds", "batch", "group_size")
 
 
 MAX_STORED_GROUP_BYTES = 256 * 2**20  # every step's groups are kept, to open any of them
@@ -141,6 +170,17 @@ def stored_group_bytes(config: TrainingConfig) -> int:
     (1), and per answer its candidate (2) and advantage (8)."""
     per_group = 5 + 10 * config.group_size
     return config.steps * len(config.algorithms) * config.seeds * config.batch * per_group
+
+
+def _too_much_kept(config: TrainingConfig) -> str:
+    """What is wrong when ``config``'s run would keep too much of its groups ("" if nothing)."""
+    kept = stored_group_bytes(config)
+    if kept <= MAX_STORED_GROUP_BYTES:
+        return ""
+    return (
+        f"this run would keep {kept / 2**20:,.0f} MB of sampled groups (at most "
+        f"{MAX_STORED_GROUP_BYTES / 2**20:,.0f} MB)"
+    )
 
 
 def check_training_config(config: TrainingConfig) -> TrainingConfig:
@@ -158,13 +198,7 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
             raise ValueError(f"{name} must be a whole number; got {value!r}")
         if not low <= value <= high:
             raise ValueError(f"{name} must be from {low} to {high}; got {value}")
-    for name, low, high in (
-        ("learning_rate", 0.0, 100.0),
-        ("eps_low", 0.0, 10.0),
-        ("eps_high", 0.0, 10.0),
-        ("beta", 0.0, 10.0),
-        ("critic_lr", 0.0, 1.0),
-    ):
+    for name, (low, high) in _NUMBER_LIMITS.items():
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{name} must be a number; got {value!r}")
@@ -175,12 +209,10 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
     if config.convention not in convention_names():
         names = ", ".join(convention_names())
         raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
-    kept = stored_group_bytes(config)
-    if kept > MAX_STORED_GROUP_BYTES:
+    too_much = _too_much_kept(config)
+    if too_much:
         raise ValueError(
-            f"this run would keep {kept / 2**20:,.0f} MB of sampled groups (at most "
-            f"{MAX_STORED_GROUP_BYTES / 2**20:,.0f} MB): use fewer steps, seeds or algorithms, "
-            "or a smaller batch or G"
+            f"{too_much}: use fewer steps, seeds or algorithms, or a smaller batch or G"
         )
     if config.preset not in LOSS_PRESETS:
         raise ValueError(
@@ -189,6 +221,65 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
     for problem_id in config.problem_ids:
         get_problem(problem_id)  # UnknownProblemError lists the valid ids
     return config
+
+
+def largest_stored_value(config: TrainingConfig, name: str) -> int:
+    """The largest ``name`` (steps, seeds, batch or G) whose run keeps at most
+    MAX_STORED_GROUP_BYTES of groups, the other settings as in ``config`` (below the setting's
+    least value when none does); never above the setting's own limit."""
+    if name not in _STORED_FACTORS:
+        raise ValueError(f"{name!r} does not bound what a run keeps; choose from {_STORED_FACTORS}")
+    low, high = _LIMITS[name]
+    fits = [
+        value
+        for value in (low, high)
+        if stored_group_bytes(replace(config, **{name: value})) <= MAX_STORED_GROUP_BYTES
+    ]
+    if not fits:
+        return low - 1
+    if high in fits:
+        return high
+    while high - low > 1:  # bytes grow with the value: the last one that fits
+        middle = (low + high) // 2
+        if stored_group_bytes(replace(config, **{name: middle})) <= MAX_STORED_GROUP_BYTES:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def refused_change_text(current: TrainingConfig, requested: TrainingConfig) -> str:
+    """Why ``requested`` (``current`` with a change a person made) is refused, in the words of
+    the setting changed, and what stays in force; "" when it is not refused. E.g. "Batch 32 was
+    not applied: this run would keep 522 MB of sampled groups (at most 256 MB). With the other
+    settings as they are, batch can be at most 15; it stays 8." """
+    too_much = _too_much_kept(requested)
+    try:
+        check_training_config(requested)
+    except ValueError as error:
+        reason = too_much or str(error)
+    else:
+        return ""
+    changed = [
+        item.name
+        for item in fields(TrainingConfig)
+        if getattr(current, item.name) != getattr(requested, item.name)
+    ]
+    if len(changed) != 1:
+        return f"These settings were not applied: {reason}."
+    name = changed[0]
+    if name == "algorithms":
+        added = [other for other in requested.algorithms if other not in current.algorithms]
+        subject = f"Adding {ALGORITHM_INFO[added[0]].label}" if added else "This change"
+        return f"{subject} was not applied: {reason}."
+    label = SETTING_LABELS.get(name, name)
+    value = getattr(requested, name)
+    text = f"{label[:1].upper()}{label[1:]} {value:g} was not applied: {reason}"
+    if too_much and name in _STORED_FACTORS:
+        most = largest_stored_value(current, name)
+        if most >= _LIMITS[name][0]:
+            text += f". With the other settings as they are, {label} can be at most {most}"
+    return f"{text}; it stays {getattr(current, name):g}."
 
 
 def config_from_dict(data: dict) -> TrainingConfig:

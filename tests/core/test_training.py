@@ -665,6 +665,75 @@ def test_a_run_too_large_to_keep_its_groups_is_refused_up_front():
     assert stored_group_bytes(TrainingConfig()) < 2**23  # the default run keeps under 8 MB
 
 
+def test_the_published_limits_are_the_ones_the_check_enforces():
+    from grpo_desktop.core.training_config import TRAINING_LIMITS
+
+    small = TrainingConfig(algorithms=("grpo",), steps=10, seeds=1, batch=1, group_size=2)
+    for name, (low, high) in TRAINING_LIMITS.items():
+        whole = isinstance(getattr(small, name), int)
+        for value in (low, high):
+            check_training_config(replace(small, **{name: int(value) if whole else value}))
+        below, above = (low - 1, high + 1) if whole else (low - 1e-9, high + 1e-9)
+        for value in (below, above):
+            with pytest.raises(ValueError, match=name):
+                check_training_config(replace(small, **{name: value}))
+
+
+def test_the_largest_value_that_fits_is_the_last_one_the_check_accepts():
+    from grpo_desktop.core.training_config import largest_stored_value
+
+    config = TrainingConfig(steps=2000, seeds=16)
+    most = largest_stored_value(config, "batch")
+    assert most == 16
+    check_training_config(replace(config, batch=most))
+    with pytest.raises(ValueError, match="would keep"):
+        check_training_config(replace(config, batch=most + 1))
+    assert largest_stored_value(TrainingConfig(), "steps") == 5000  # the limit, not the memory
+    with pytest.raises(ValueError, match="does not bound"):
+        largest_stored_value(config, "beta")
+
+
+@pytest.mark.parametrize(
+    ("changes", "text"),
+    [
+        (
+            {"batch": 32},  # issue 24, item 6: the window crashed here
+            "Batch 32 was not applied: this run would keep 498 MB of sampled groups (at most "
+            "256 MB). With the other settings as they are, batch can be at most 16; it stays 8.",
+        ),
+        (
+            {"group_size": 64},
+            "G 64 was not applied: this run would keep 945 MB of sampled groups (at most 256 MB). "
+            "With the other settings as they are, G can be at most 16; it stays 8.",
+        ),
+        (
+            {"beta": 11.0},
+            "KL β 11 was not applied: beta must be from 0 to 10; got 11.0; it stays 0.",
+        ),
+        ({"batch": 16}, ""),
+    ],
+)
+def test_a_refused_change_is_explained_with_the_setting_its_limit_and_the_value_in_force(
+    changes, text
+):
+    from grpo_desktop.core.training_config import refused_change_text
+
+    current = TrainingConfig(steps=2000, seeds=16)
+    assert refused_change_text(current, replace(current, **changes)) == text
+
+
+def test_a_refused_algorithm_is_named():
+    from grpo_desktop.core.training_config import refused_change_text
+
+    current = replace(
+        TrainingConfig(steps=2000, seeds=16), algorithms=ALGORITHMS[:5], batch=12, group_size=16
+    )
+    assert refused_change_text(current, replace(current, algorithms=ALGORITHMS)) == (
+        "Adding DAPO was not applied: this run would keep 363 MB of sampled groups (at most "
+        "256 MB)."
+    )
+
+
 def test_config_from_dict():
     config = config_from_dict({"algorithms": ["grpo", "dapo"], "steps": 10, "problem_ids": []})
     assert config.algorithms == ("grpo", "dapo") and config.steps == 10 and config.problem_ids == ()
