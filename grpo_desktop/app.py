@@ -37,14 +37,26 @@ class WindowSize:
     height: int
 
 
+#: The window lays out every workspace at 800x600 (the light and dark themes, any zoom); the
+#: projector theme's larger type needs more, and a screenshot says so rather than grow.
+SMALLEST_SIZE = WindowSize(800, 600)
+LARGEST_SIZE = WindowSize(7680, 4320)
+
+
+class ScreenshotSizeError(ValueError):
+    """The window cannot be laid out at the size asked for: no picture is written."""
+
+
 def parse_size(text: str) -> WindowSize:
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size must look like 1280x800, got {text!r}") from None
-    if not (320 <= width <= 7680 and 240 <= height <= 4320):
+    low, high = SMALLEST_SIZE, LARGEST_SIZE
+    if not (low.width <= width <= high.width and low.height <= height <= high.height):
         raise argparse.ArgumentTypeError(
-            f"size {width}x{height} is out of range (320x240 to 7680x4320)"
+            f"size {width}x{height} is out of range ({low.width}x{low.height} to "
+            f"{high.width}x{high.height})"
         )
     return WindowSize(width, height)
 
@@ -393,8 +405,9 @@ def build_window(setup: LabSetup, remember_settings: bool = True):
 def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
     """Lay the window out at ``size`` and write it as a PNG (no display needed offscreen).
 
-    The zoom is fitted to ``size`` first, so the picture is exactly that size; returns the size
-    of the image written.
+    The zoom is fitted to ``size`` first, so the picture is exactly that size, or
+    :class:`ScreenshotSizeError` and no file when even the smallest zoom does not fit; returns
+    the size of the image written.
     """
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
@@ -408,6 +421,14 @@ def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
     window.resize(size.width, size.height)
     for _ in range(3):
         QApplication.processEvents()
+    laid_out = window.size()
+    if (laid_out.width(), laid_out.height()) != (size.width, size.height):
+        needs = WindowSize(max(laid_out.width(), size.width), max(laid_out.height(), size.height))
+        raise ScreenshotSizeError(
+            f"the window cannot be laid out at {size.width}x{size.height} in this theme, even "
+            f"at the smallest zoom (it needs {needs.width}x{needs.height}); nothing was "
+            f"written: ask for --size {needs.width}x{needs.height} or larger"
+        )
     image = window.grab()
     path.parent.mkdir(parents=True, exist_ok=True)
     if not image.save(str(path), "PNG"):
@@ -472,7 +493,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     if screenshot is not None:
         try:
             written = save_screenshot(window, size, screenshot)
-        except OSError as error:
+        except (OSError, ScreenshotSizeError) as error:
             print(f"grpo-desktop: error: {error}", file=sys.stderr)
             return 2
         print(f"wrote {screenshot} ({written.width}x{written.height})")

@@ -428,7 +428,7 @@ def test_a_screenshot_leaves_the_settings_file_untouched(tmp_path, private_home,
     settings_file.write_bytes(contents)
     before = settings_file.stat()
     result = run_app(
-        "--screenshot", str(tmp_path / "shot.png"), "--size", "727x484", "--zoom", "200"
+        "--screenshot", str(tmp_path / "shot.png"), "--size", "1024x768", "--zoom", "200"
     )
     assert result.returncode == 0, result.stderr
     assert settings_file.read_bytes() == contents
@@ -440,3 +440,53 @@ def test_a_screenshot_of_a_first_run_creates_no_settings_file(tmp_path, private_
     result = run_app("--screenshot", str(tmp_path / "shot.png"))
     assert result.returncode == 0, result.stderr
     assert not (private_home / ".config" / "GRPO Desktop").exists()
+
+
+def _scenario_with_a_long_problem(path, **changes) -> None:
+    from dataclasses import replace
+
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.scenario import Scenario, save_scenario
+
+    problem = replace(get_problem("mult-23x47"), id="custom-long", title="Long", **changes)
+    scenario = Scenario(
+        problem=problem,
+        custom_problem=True,
+        correct=(True, False, False, True),
+        convention="textbook",
+        view="advantage",
+        sample_seed=None,
+    )
+    save_scenario(scenario, path)
+
+
+def test_a_prompt_of_one_long_word_wraps_and_the_screenshot_keeps_its_size(tmp_path):
+    from PySide6.QtGui import QImage
+
+    scenario = tmp_path / "long.grpo.json"
+    _scenario_with_a_long_problem(scenario, prompt="Compute " + "7" * 300 + ".")
+    target = tmp_path / "long.png"
+    result = run_app("--scenario", str(scenario), "--screenshot", str(target), "--size", "1280x800")
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == (1280, 800)
+
+
+def test_a_size_the_window_cannot_take_is_refused_and_nothing_is_written(tmp_path):
+    target = tmp_path / "small.png"
+    result = run_app(
+        "--lesson", "why-runs-stall", "--theme", "projector",
+        "--screenshot", str(target), "--size", "800x600",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert not target.exists()
+    message = result.stderr.strip().splitlines()
+    assert len(message) == 1 and "cannot be laid out at 800x600" in message[0]
+    assert "--size 800x" in message[0]
+
+
+def test_sizes_below_the_smallest_layout_are_refused_by_argument_checking(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--screenshot", "x.png", "--size", "640x480"])
+    assert exit_info.value.code == 2
+    assert "out of range (800x600 to 7680x4320)" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,22 @@ if TYPE_CHECKING:
     from grpo_desktop.core.recorded_group import RecordedGroup
 
 CUSTOM_ROLE_MARK = "custom"
+
+#: A run of this many characters without a space gets break opportunities, so a label can wrap it.
+_LONG_RUN = re.compile(r"\S{24,}")
+_ZERO_WIDTH_SPACE = "\u200b"
+
+
+def breakable(text: str) -> str:
+    """``text`` with an invisible break opportunity every 12 characters of any word longer than
+    24, for display only: a QLabel wraps at word boundaries, so one long "word" (a pasted number,
+    a URL) would otherwise set the window's minimum width and push it past ``--size``."""
+    return _LONG_RUN.sub(
+        lambda match: _ZERO_WIDTH_SPACE.join(
+            match.group(0)[start : start + 12] for start in range(0, len(match.group(0)), 12)
+        ),
+        text,
+    )
 
 
 def _plain_tooltip(text: str) -> str:
@@ -57,6 +74,7 @@ class ProblemPanel(QFrame):
         self.answer_key = QLabel(objectName="answerKey")
         self.answer_key.setTextFormat(Qt.TextFormat.RichText)  # the key is escaped into <b>
         self.answer_key.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.answer_key.setWordWrap(True)  # a key of up to 100 characters wraps, never widens
         # A real run's prompt can be a page (a system prompt, few-shot examples): it scrolls in
         # a box a few lines high instead of pushing the cards off the screen. Built with the
         # first run's group (the first text box of the app costs 4 ms of start-up).
@@ -105,11 +123,12 @@ class ProblemPanel(QFrame):
         if self.run_prompt is not None:
             self.run_prompt.setVisible(recorded is not None)
         if recorded is None:
-            self.prompt.setText(problem.prompt)
+            self.prompt.setText(breakable(problem.prompt))
         elif self.run_prompt.toPlainText() != problem.prompt:
             self.run_prompt.setPlainText(problem.prompt)
         if problem.answer_key:
-            self.answer_key.setText(f"Answer key: <b>{html.escape(problem.answer_key)}</b>")
+            key = html.escape(breakable(problem.answer_key))
+            self.answer_key.setText(f"Answer key: <b>{key}</b>")
         else:
             self.answer_key.setText("No answer key logged")
         self._problem = problem
@@ -155,7 +174,7 @@ class ProblemPanel(QFrame):
                 f"Verifiable problem · {problem.difficulty} · the model solves it about "
                 f"{problem.pass_rate:.0%} of the time"
             )
-        self.details.setText(text)
+        self.details.setText(breakable(text))
 
     def _on_chosen(self, index: int) -> None:
         self.problem_requested.emit(self.chooser.itemData(index))

@@ -15,12 +15,13 @@ IMAGE = "<img src='data:image/png;base64,AAAA' width=20000 height=20000>"
 
 
 def shown_text(label) -> str:
-    """What a label shows: its text as Qt renders it, in its own text format."""
+    """What a label shows: its text as Qt renders it, in its own text format, without the
+    invisible break opportunities a long word gets (U+200B draws nothing)."""
     if label.textFormat() == Qt.TextFormat.PlainText:
-        return label.text()
+        return label.text().replace("\u200b", "")
     document = QTextDocument()
     document.setHtml(label.text())
-    return document.toPlainText()
+    return document.toPlainText().replace("\u200b", "")
 
 
 def make_panel(qtbot) -> ProblemPanel:
@@ -81,3 +82,28 @@ def test_the_runs_prompt_box_is_built_with_the_first_runs_group_and_follows_the_
     panel.show_problem(get_problem("mult-23x47"))
     assert box.isHidden() and not panel.prompt.isHidden()
     assert panel.findChildren(QPlainTextEdit, "runPrompt") == [box]
+
+
+def test_a_long_word_gets_break_opportunities_only_for_display():
+    from grpo_desktop.views.problem_panel import breakable
+
+    assert breakable("Compute 23 × 47.") == "Compute 23 × 47."
+    shown = breakable("Compute " + "7" * 30 + ".")
+    assert shown.replace("\u200b", "") == "Compute " + "7" * 30 + "."
+    assert all(len(part) <= 12 for part in shown.split(" ")[1].split("\u200b"))
+
+
+def test_a_long_prompt_or_answer_key_does_not_widen_the_panel(qtbot):
+    from dataclasses import replace
+
+    from grpo_desktop.core.problems import get_problem, load_problems
+    from grpo_desktop.views.problem_panel import ProblemPanel
+
+    panel = ProblemPanel(load_problems())
+    qtbot.addWidget(panel)
+    problem = get_problem("mult-23x47")
+    panel.show_problem(problem)
+    usual = panel.minimumSizeHint().width()
+    long_problem = replace(problem, id="c", prompt="Compute " + "x" * 300, answer_key="9" * 100)
+    panel.show_problem(long_problem)
+    assert panel.minimumSizeHint().width() <= usual
