@@ -7,7 +7,9 @@ Choosing a group (double click, Enter or "Open in Lab") emits ``group_requested(
 the browser never opens files and never computes a statistic, it shows the summaries it is given.
 
 Every text from a file is shown as plain text: prompts are item text or ``Qt.PlainText`` labels,
-and tooltips are escaped, so a prompt holding ``<b>`` shows the tag, never bold type.
+and tooltips are escaped, so a prompt holding ``<b>`` shows the tag, never bold type. Names and
+prompts also go through :func:`~grpo_desktop.core.unsafe_text.visible`: a bidi override or a
+zero-width character shows as its escape, so "evil\u202eexe.txt" never reads as "evil.txt.exe".
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from grpo_desktop.core.advantages import CONVENTIONS
 from grpo_desktop.core.formatting import number
 from grpo_desktop.core.rollouts import PROMPT_CHARS, GroupSummary, StepSummary
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.unsafe_text import visible
 from grpo_desktop.views.fonts import scaled_font
 
 TITLE = "Rollouts"
@@ -75,8 +78,9 @@ LIBRARIES = {"verl": "verl", "trl": "TRL"}
 
 
 def one_line(text: str) -> str:
-    """The text on one line: every run of whitespace (newlines too) becomes one space."""
-    return " ".join(text.split())
+    """The text on one line, safe to show: every run of whitespace (newlines too) becomes one
+    space, and control, bidi and zero-width characters are written as escapes."""
+    return visible(" ".join(text.split()))
 
 
 def shared_prefix(prompts: Sequence[str]) -> str:
@@ -289,7 +293,7 @@ class _GroupModel(QAbstractTableModel):
             return group.degenerate
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == PROMPT_COLUMN:
-                return plain_tooltip(group.prompt)
+                return plain_tooltip(visible(group.prompt, multiline=True))
             return self._text(row, column) if column == REWARDS_COLUMN else None
         if role == Qt.ItemDataRole.ForegroundRole:
             return self.muted if group.degenerate else None
@@ -347,6 +351,7 @@ class RolloutsBrowser(QDialog):
         self.quantiles = _plain_label("rewardQuantiles")
         self.convention = _plain_label("conventionMatch")
         self.problems = _plain_label("stepProblems")
+        self.notes = _plain_label("stepNotes")
         self.shared = _plain_label("sharedPrefix")
 
         self.search = QLineEdit(objectName="rolloutSearch")
@@ -412,6 +417,7 @@ class RolloutsBrowser(QDialog):
         words.addWidget(self.quantiles)
         words.addWidget(self.convention)
         words.addWidget(self.problems)
+        words.addWidget(self.notes)
         words.addStretch(1)
         stats_row.addLayout(words, 1)
         stats_row.addWidget(self.bars)
@@ -446,6 +452,7 @@ class RolloutsBrowser(QDialog):
 
     def show_source(self, name: str, run_format: str, steps: Sequence[StepSummary]) -> None:
         """A newly read run: ``name`` is its file or folder, ``run_format`` "verl" or "trl"."""
+        name = visible(name)
         self.steps = tuple(steps)
         library = LIBRARIES.get(run_format, run_format)
         answers = sum(step.answers for step in self.steps)
@@ -461,7 +468,7 @@ class RolloutsBrowser(QDialog):
         self.steps_list.clear()
         for step in self.steps:
             item = QListWidgetItem(f"Step {step.step} · {step.degenerate_fraction:.0%} degenerate")
-            item.setToolTip(plain_tooltip(step.source))
+            item.setToolTip(plain_tooltip(visible(step.source)))
             item.setData(Qt.ItemDataRole.UserRole, step.step)
             self.steps_list.addItem(item)
         self.steps_list.blockSignals(False)
@@ -490,7 +497,7 @@ class RolloutsBrowser(QDialog):
         degenerate = sum(group.degenerate for group in step.groups)
         sizes = sorted({group.size for group in step.groups})
         size_text = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
-        self.step_title.setText(f"Step {step.step} · {step.source}")
+        self.step_title.setText(f"Step {step.step} · {visible(step.source)}")
         self.step_stats.setText(
             f"{groups:,} groups of {size_text} answers.\n"
             f"Degenerate: {degenerate:,} of {groups:,} ({step.degenerate_fraction:.0%}): all "
@@ -504,8 +511,10 @@ class RolloutsBrowser(QDialog):
         self.bars.set_distribution(step.reward_histogram, q[0], q[4])
         self.convention.setText(self._convention_text(step))
         self.convention.setVisible(bool(self.convention.text()))
-        self.problems.setText("\n".join(f"⚠ {problem}" for problem in step.problems))
+        self.problems.setText("\n".join(f"⚠ {visible(problem)}" for problem in step.problems))
         self.problems.setVisible(bool(step.problems))
+        self.notes.setText("\n".join(f"Note: {visible(note)}" for note in step.notes))
+        self.notes.setVisible(bool(step.notes))
         self._fill_table(step.groups)
 
     @staticmethod
@@ -638,6 +647,7 @@ class RolloutsBrowser(QDialog):
             self.quantiles,
             self.convention,
             self.problems,
+            self.notes,
             self.shared,
             self.search,
             self.informative,
@@ -649,6 +659,7 @@ class RolloutsBrowser(QDialog):
         self.steps_heading.setFont(scaled_font(theme.type_scale, bold=True))
         self.step_title.setFont(scaled_font(theme.type_scale * 1.15, bold=True))
         self.shared.setStyleSheet(f"color: {theme.muted};")
+        self.notes.setStyleSheet(f"color: {theme.muted};")
         self.table.placeholder_colour = QColor(theme.muted)
         self.model.muted = QColor(theme.muted)
         self.problems.setStyleSheet(f"color: {theme.down};")

@@ -8,7 +8,9 @@ file, as plain text) and changes nothing. The browser then lists the steps and g
 one reads that group back (:func:`~grpo_desktop.core.recorded_group.recorded_group`) and hands it
 to ``workbench.open_recorded_group``, which shows it in the Lab as one undo step.
 
-The dialogs are methods (``ask_file``, ``ask_folder``, ``show_error``) that tests replace.
+The dialogs are methods (``ask_file``, ``ask_folder``, ``show_error``) that tests replace. Every
+text from outside (a file or folder name, a message quoting one) reaches a label through
+:func:`~grpo_desktop.core.unsafe_text.visible`, so a bidi override cannot disguise a name.
 """
 
 from __future__ import annotations
@@ -21,9 +23,18 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QEventLoop, QObject, QStandardPaths, Qt, QThread, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QStatusBar, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QProgressDialog,
+    QStatusBar,
+    QWidget,
+)
 
 from grpo_desktop.core.theme import Theme
+from grpo_desktop.core.unsafe_text import visible
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the browser loads on first use: start-up does not pay for it
@@ -181,7 +192,7 @@ class RolloutsController(QObject):
             self._parent(),
         )
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(message)
+        box.setText(visible(message))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.error_box = box
         # Window-modal but not a nested event loop: nothing waits on it (with --screenshot on a
@@ -226,8 +237,8 @@ class RolloutsController(QObject):
         browser.show_source(source.path.name or str(source.path), source.format, source.steps)
         self.browser_action.setEnabled(True)
         self.source_changed.emit(source)
-        for problem in source.problems[:1]:
-            self.window.statusBar().showMessage(f"Rollouts read; note: {problem}")
+        for remark in (source.problems + source.notes)[:1]:
+            self.window.statusBar().showMessage(f"Rollouts read; note: {visible(remark)}")
         self.show_browser()
         return True
 
@@ -238,9 +249,12 @@ class RolloutsController(QObject):
         the reading. An unreadable file shows one message; returns None then, or on Cancel.
         """
         progress = QProgressDialog(
-            f"Reading {path.name or path}…", "Cancel", 0, PROGRESS_STEPS, self._parent()
+            f"Reading {visible(path.name or path)}…", "Cancel", 0, PROGRESS_STEPS, self._parent()
         )
         progress.setObjectName("rolloutsProgress")
+        label = QLabel(progress.labelText(), progress)  # a file's name: plain text, never HTML
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        progress.setLabel(label)
         progress.setWindowTitle("Opening rollouts")
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
@@ -296,7 +310,7 @@ class RolloutsController(QObject):
             self._browser.hide()
         key = self.browser_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         self.window.statusBar().showMessage(
-            f"{group.title} · {group.file_name}. {key}: back to the groups"
+            f"{group.title} · {visible(group.file_name)}. {key}: back to the groups"
         )
         return True
 

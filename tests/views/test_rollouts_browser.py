@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -222,3 +224,37 @@ def test_a_sort_the_lecturer_chose_holds_on_the_next_step(browser, verl_source):
     browser.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     browser.select_step(1)
     assert [browser.proxy.index(row, 0).data() for row in range(3)] == ["1", "2", "3"]
+
+
+def test_bidi_zero_width_and_control_characters_from_a_file_show_as_escapes(browser):
+    """A bidi override must not make a run's "evil<RLO>exe.txt" read as "evil.txt.exe"."""
+    hidden = "\u202e\u200b\u2066\ufeff\x1b"
+    escaped = "\\u202e\\u200b\\u2066\\ufeff\\x1b"
+    step = replace(
+        summary([f"What is{hidden} 2 + 2?", "Other"], source=f"evil{hidden}exe.jsonl"),
+        problems=(f"step 3: odd prompt {hidden}",),
+        notes=(f"step 3: column not read as rewards: 'ok{hidden}' (text)",),
+    )
+    browser.show_source(f"run{hidden}", "verl", [step])
+    shown = [
+        browser.windowTitle(),
+        browser.source_label.text(),
+        browser.step_title.text(),
+        browser.problems.text(),
+        browser.notes.text(),
+        browser.steps_list.item(0).toolTip(),
+        *browser.visible_prompts(),
+        browser.proxy.index(0, PROMPT_COLUMN).data(Qt.ItemDataRole.ToolTipRole),
+    ]
+    for text in shown:
+        assert not any(char in text for char in hidden), text
+    assert browser.windowTitle() == f"Rollouts — run{escaped}"
+    assert browser.step_title.text() == f"Step 3 · evil{escaped}exe.jsonl"
+    assert browser.visible_prompts()[0] == f"What is{escaped} 2 + 2?"
+    assert browser.notes.text() == f"Note: step 3: column not read as rewards: 'ok{escaped}' (text)"
+    assert not browser.notes.isHidden() and browser.notes.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_a_step_without_notes_hides_the_notes_line(browser, verl_source):
+    show(browser, verl_source)
+    assert browser.notes.isHidden() and browser.notes.text() == ""
