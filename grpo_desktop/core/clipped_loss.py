@@ -23,25 +23,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 __all__ = [
+    "BLOCK_POSITIONS",
     "KL_ESTIMATORS",
     "LOSS_PRESETS",
     "LossPreset",
     "PolicyLossResult",
+    "PolicyLossSummary",
     "RunsLoss",
     "get_loss_preset",
     "loss_preset_names",
     "policy_loss",
     "policy_loss_runs",
+    "policy_loss_summary",
 ]
 
 KL_ESTIMATORS = ("k1", "k2", "k3")
 _LOG_RATIO_CLAMP = 20.0  # verl and OpenRLHF clamp log(ratio) to ±20 before exp
 _KL_CLAMP = 10.0  # verl clamps k3, OpenRLHF every estimator, to ±10
 _VERL_SEQ_EPS = 1e-8  # verl's seq-mean-token-mean divides by (n_i + 1e-8)
+#: policy_loss_summary computes a batch of up to this many positions (B × T) in one pass, exactly
+#: as policy_loss does, and a larger one a block of rows of about this size at a time: 64 × 16384
+#: in one pass, and about 250 MB of temporaries per block at most.
+BLOCK_POSITIONS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -252,9 +260,10 @@ class PolicyLossResult:
 # --- input checks ------------------------------------------------------------------------------
 
 
-def _matrix(name: str, values, shape: tuple[int, int] | None) -> np.ndarray:
+def _matrix(name: str, values, shape: tuple[int, int] | None, *, copy: bool = True) -> np.ndarray:
+    """``values`` as a (B, T) float64 array (``copy=False``: a float64 array is used as it is)."""
     try:
-        array = np.array(values, dtype=np.float64)
+        array = np.array(values, dtype=np.float64) if copy else np.asarray(values, np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a (B, T) array of numbers") from None
     if array.ndim != 2:
@@ -264,9 +273,9 @@ def _matrix(name: str, values, shape: tuple[int, int] | None) -> np.ndarray:
     return array
 
 
-def _mask(values, shape: tuple[int, int]) -> np.ndarray:
+def _mask(values, shape: tuple[int, int], *, copy: bool = True) -> np.ndarray:
     try:
-        mask = np.array(values, dtype=np.float64)
+        mask = np.array(values, dtype=np.float64) if copy else np.asarray(values, np.float64)
     except (TypeError, ValueError):
         raise ValueError("mask must be a (B, T) array of 0s and 1s") from None
     if mask.shape != shape:
@@ -386,24 +395,51 @@ def _kl_term(
     return kl, grad
 
 
+@dataclass(frozen=True)
+class _BatchTotals:
+    """A whole (B, T) batch's normalisers, so a block of its rows is weighted as in the batch."""
+
+    batch: int  # B, every answer, with tokens or not
+    width: int  # T
+    tokens: float  # N = Σ m
+    answers: int  # answers with at least one token (at least 1)
+
+    @classmethod
+    def of(cls, mask: np.ndarray) -> _BatchTotals:
+        lengths = mask.sum(axis=-1)
+        return cls(
+            batch=mask.shape[0],
+            width=mask.shape[1],
+            tokens=float(lengths.sum()),
+            answers=max(int((lengths > 0).sum()), 1),
+        )
+
+
 def _weights(
     preset: LossPreset,
     mask: np.ndarray,
     max_completion_length: int | None,
     loss_scale_factor: float | None,
     width: int | None = None,
+    totals: _BatchTotals | None = None,
 ) -> np.ndarray:
     """Each token's weight in the aggregated loss: loss = Σ weight · per-token loss.
 
     ``mask`` is (B, T), or (R, B, T) for R independent batches aggregated separately; a mask of
     token counts in one column stands for that many identical tokens (``width`` is then T).
+    With ``totals``, ``mask`` is a block of rows of the (B, T) batch ``totals`` describes.
     """
-    batch = mask.shape[-2]
-    width = width or mask.shape[-1]
     lengths = mask.sum(axis=-1)  # (..., B)
-    total = lengths.sum(axis=-1, keepdims=True)  # (..., 1)
     answered = lengths > 0
-    answers = np.maximum(answered.sum(axis=-1, keepdims=True), 1)  # (..., 1)
+    if totals is None:
+        batch = mask.shape[-2]
+        width = width or mask.shape[-1]
+        total = lengths.sum(axis=-1, keepdims=True)  # (..., 1)
+        answers = np.maximum(answered.sum(axis=-1, keepdims=True), 1)  # (..., 1)
+    else:
+        batch, width = totals.batch, totals.width
+        total = np.array([totals.tokens])
+        answers = np.array([totals.answers])
     aggregation = preset.aggregation
     if aggregation in ("token-mean", "dapo", "token"):
         return mask / total[..., None]
@@ -425,6 +461,62 @@ def _weights(
 
 
 # --- the function ------------------------------------------------------------------------------
+
+_NEEDS_REF = "beta > 0 needs ref_logp, the reference policy's log-probabilities"
+
+
+class _Options(NamedTuple):
+    """policy_loss's checked options, in _evaluate's argument order after the arrays."""
+
+    eps_low: float
+    eps_high: float
+    dual_c: float | None
+    beta: float
+    kl_estimator: str
+    max_completion_length: int | None
+    loss_scale_factor: float | None
+
+
+def _checked_options(
+    spec: LossPreset,
+    eps_low: float,
+    eps_high: float | None,
+    clip_ratio_c: float,
+    beta: float,
+    max_completion_length: int | None,
+    loss_scale_factor: float | None,
+    kl_estimator: str,
+    dual_clip: bool | None,
+) -> _Options:
+    """The options as numbers, or a readable ValueError: shared by policy_loss and its summary."""
+    eps_low = _positive("eps_low", eps_low)
+    eps_high = eps_low if eps_high is None else _positive("eps_high", eps_high)
+    beta = _positive("beta", beta)
+    if kl_estimator not in spec.kl_estimators:
+        raise ValueError(
+            f"{spec.library} offers the KL estimator{'s' if len(spec.kl_estimators) > 1 else ''} "
+            f"{', '.join(spec.kl_estimators)} only; got {kl_estimator!r}"
+        )
+    use_dual = spec.dual_clip if dual_clip is None else bool(dual_clip)
+    if use_dual != spec.dual_clip and not spec.dual_clip_optional:
+        rule = "always applies" if spec.dual_clip else "has no"
+        raise ValueError(f"{spec.name} {rule} dual clip; dual_clip={dual_clip!r} cannot change it")
+    if use_dual:
+        clip_ratio_c = _positive("clip_ratio_c", clip_ratio_c, minimum=1.0, strict=True)
+    if max_completion_length is not None:
+        length = _positive("max_completion_length", max_completion_length, strict=True)
+        max_completion_length = int(length)
+    if loss_scale_factor is not None:
+        loss_scale_factor = _positive("loss_scale_factor", loss_scale_factor, strict=True)
+    return _Options(
+        eps_low,
+        eps_high,
+        clip_ratio_c if use_dual else None,
+        beta,
+        kl_estimator,
+        max_completion_length,
+        loss_scale_factor,
+    )
 
 
 def policy_loss(
@@ -465,50 +557,27 @@ def policy_loss(
     old = _real_tokens("old_logp", old_raw, real)
     has_tokens = real.any(axis=1)
     adv = _advantages(advantages, shape[0], has_tokens)
-
-    eps_low = _positive("eps_low", eps_low)
-    eps_high = eps_low if eps_high is None else _positive("eps_high", eps_high)
-    beta = _positive("beta", beta)
-    if kl_estimator not in spec.kl_estimators:
-        raise ValueError(
-            f"{spec.library} offers the KL estimator{'s' if len(spec.kl_estimators) > 1 else ''} "
-            f"{', '.join(spec.kl_estimators)} only; got {kl_estimator!r}"
-        )
-    use_dual = spec.dual_clip if dual_clip is None else bool(dual_clip)
-    if use_dual != spec.dual_clip and not spec.dual_clip_optional:
-        rule = "always applies" if spec.dual_clip else "has no"
-        raise ValueError(f"{spec.name} {rule} dual clip; dual_clip={dual_clip!r} cannot change it")
-    if use_dual:
-        clip_ratio_c = _positive("clip_ratio_c", clip_ratio_c, minimum=1.0, strict=True)
-    if max_completion_length is not None:
-        length = _positive("max_completion_length", max_completion_length, strict=True)
-        max_completion_length = int(length)
-    if loss_scale_factor is not None:
-        loss_scale_factor = _positive("loss_scale_factor", loss_scale_factor, strict=True)
+    options = _checked_options(
+        spec,
+        eps_low,
+        eps_high,
+        clip_ratio_c,
+        beta,
+        max_completion_length,
+        loss_scale_factor,
+        kl_estimator,
+        dual_clip,
+    )
 
     ref = None
-    if beta > 0.0:
+    if options.beta > 0.0:
         if ref_logp is None:
-            raise ValueError("beta > 0 needs ref_logp, the reference policy's log-probabilities")
+            raise ValueError(_NEEDS_REF)
         ref = _real_tokens("ref_logp", _matrix("ref_logp", ref_logp, shape), real)
     elif ref_logp is not None:
         _matrix("ref_logp", ref_logp, shape)  # still checked: a wrong shape is a mistake
 
-    parts = _evaluate(
-        spec,
-        lp,
-        old,
-        adv,
-        weights_mask,
-        ref,
-        eps_low,
-        eps_high,
-        clip_ratio_c if use_dual else None,
-        beta,
-        kl_estimator,
-        max_completion_length,
-        loss_scale_factor,
-    )
+    parts = _evaluate(spec, lp, old, adv, weights_mask, ref, *options)
     return PolicyLossResult(
         preset=spec,
         loss=float(parts.loss),
@@ -525,6 +594,141 @@ def policy_loss(
         clip_fraction=float(parts.clip_fraction),
         kl=parts.kl,
         mask=weights_mask,
+    )
+
+
+@dataclass(frozen=True)
+class PolicyLossSummary:
+    """What a batch's loss comes to, without its (B, T) arrays: what a report of a large batch
+    needs, computed in memory that grows with one block of rows, not with the batch."""
+
+    preset: LossPreset
+    loss: float  # pg_loss + kl_loss
+    pg_loss: float
+    kl_loss: float
+    clip_fraction: float
+    kl_mean: float | None  # the mean KL estimate over real tokens; None when no KL (β = 0)
+    sequence_grad: np.ndarray  # (B,): Σ_t ∂loss/∂logp per answer
+    tokens: int  # N, the real tokens
+
+
+def _summary(result: PolicyLossResult) -> PolicyLossSummary:
+    tokens = result.mask.sum()
+    return PolicyLossSummary(
+        preset=result.preset,
+        loss=result.loss,
+        pg_loss=result.pg_loss,
+        kl_loss=result.kl_loss,
+        clip_fraction=result.clip_fraction,
+        kl_mean=None if result.kl is None else float(result.kl.sum() / tokens),
+        sequence_grad=result.sequence_grad,
+        tokens=int(tokens),
+    )
+
+
+def _check_finite_blocks(name: str, array: np.ndarray, real: np.ndarray, blocks) -> None:
+    """_real_tokens' check a block of rows at a time (no full-size copy of the real tokens)."""
+    for rows in blocks:
+        if not np.all(np.isfinite(array[rows][real[rows]])):
+            raise ValueError(f"{name} has a NaN or infinite value at a real (unmasked) token")
+
+
+def policy_loss_summary(
+    logp: Sequence | np.ndarray,
+    old_logp: Sequence | np.ndarray,
+    advantages: Sequence | np.ndarray,
+    mask: Sequence | np.ndarray,
+    *,
+    preset: str | LossPreset,
+    ref_logp: Sequence | np.ndarray | None = None,
+    eps_low: float = 0.2,
+    eps_high: float | None = None,
+    clip_ratio_c: float = 3.0,
+    beta: float = 0.0,
+    max_completion_length: int | None = None,
+    loss_scale_factor: float | None = None,
+    kl_estimator: str = "k3",
+    dual_clip: bool | None = None,
+    block_positions: int = BLOCK_POSITIONS,
+) -> PolicyLossSummary:
+    """:func:`policy_loss`'s loss, clip fraction, mean KL and per-answer gradient, in bounded
+    memory: the per-token arrays of a large batch would take some 25 times its size.
+
+    A batch of at most ``block_positions`` positions (B × T) is computed by policy_loss itself,
+    to the last bit. A larger one is computed a block of rows at a time (at least one row per
+    block) against the whole batch's normalisers: each answer's gradient is the same, and the
+    loss, its parts and the clip fraction are sums of the blocks' shares, equal to one pass up
+    to rounding. Float64 arrays are used in place, not copied. Same arguments and errors as
+    policy_loss.
+    """
+    spec = get_loss_preset(preset)
+    lp = _matrix("logp", logp, None, copy=False)
+    settings = {
+        "eps_low": eps_low,
+        "eps_high": eps_high,
+        "clip_ratio_c": clip_ratio_c,
+        "beta": beta,
+        "max_completion_length": max_completion_length,
+        "loss_scale_factor": loss_scale_factor,
+        "kl_estimator": kl_estimator,
+        "dual_clip": dual_clip,
+    }
+    if lp.size <= block_positions:
+        return _summary(
+            policy_loss(lp, old_logp, advantages, mask, preset=spec, ref_logp=ref_logp, **settings)
+        )
+
+    shape = lp.shape
+    old = _matrix("old_logp", old_logp, shape, copy=False)
+    weights_mask = _mask(mask, shape, copy=False)
+    real = weights_mask == 1.0
+    if not real.any():
+        raise ValueError("mask has no real tokens: there is nothing to compute a loss over")
+    rows = max(1, block_positions // max(shape[1], 1))
+    blocks = [slice(start, start + rows) for start in range(0, shape[0], rows)]
+    _check_finite_blocks("logp", lp, real, blocks)
+    _check_finite_blocks("old_logp", old, real, blocks)
+    adv = _advantages(advantages, shape[0], real.any(axis=1))
+    options = _checked_options(spec, **settings)
+    ref = None
+    if options.beta > 0.0:
+        if ref_logp is None:
+            raise ValueError(_NEEDS_REF)
+        ref = _matrix("ref_logp", ref_logp, shape, copy=False)
+        _check_finite_blocks("ref_logp", ref, real, blocks)
+    elif ref_logp is not None:
+        _matrix("ref_logp", ref_logp, shape, copy=False)  # still checked: a wrong shape
+
+    totals = _BatchTotals.of(weights_mask)
+    pg_loss = kl_loss = clip_fraction = kl_sum = 0.0
+    sequence_grad = np.empty(shape[0])
+    for block in blocks:
+        in_block = real[block]
+        parts = _evaluate(
+            spec,
+            np.where(in_block, lp[block], 0.0),
+            np.where(in_block, old[block], 0.0),
+            adv[block],
+            weights_mask[block],
+            None if ref is None else np.where(in_block, ref[block], 0.0),
+            *options,
+            totals=totals,
+        )
+        pg_loss += float(parts.pg_loss)
+        kl_loss += float(parts.kl_loss)
+        clip_fraction += float(parts.clip_fraction)
+        if parts.kl is not None:
+            kl_sum += float(parts.kl.sum())
+        sequence_grad[block] = parts.grad_logp.sum(axis=1)
+    return PolicyLossSummary(
+        preset=spec,
+        loss=pg_loss + kl_loss,
+        pg_loss=pg_loss,
+        kl_loss=kl_loss,
+        clip_fraction=clip_fraction,
+        kl_mean=None if ref is None else kl_sum / totals.tokens,
+        sequence_grad=sequence_grad,
+        tokens=int(totals.tokens),
     )
 
 
@@ -634,13 +838,19 @@ def _evaluate(
     max_completion_length: int | None,
     loss_scale_factor: float | None,
     width: int | None = None,
+    totals: _BatchTotals | None = None,
 ) -> _Parts:
     """The loss of (..., B, T) checked arrays (padding already 0), each leading index its own
-    batch: the one computation behind :func:`policy_loss` and :func:`policy_loss_runs`."""
+    batch: the one computation behind :func:`policy_loss` and :func:`policy_loss_runs`.
+
+    With ``totals`` the arrays are a block of rows of the batch ``totals`` describes, and the
+    loss, its parts and the clip fraction are this block's shares, which add up to the batch's.
+    """
     real = weights_mask > 0
     shape = lp.shape
     tokens = (-2, -1)
-    weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor, width)
+    weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor, width, totals)
+    token_count = weights_mask.sum(axis=tokens) if totals is None else totals.tokens
     adv_tokens = np.broadcast_to(adv[..., None], shape)
     log_ratio = lp - old
 
@@ -656,7 +866,10 @@ def _evaluate(
         ratio = np.where(real, seq_ratio[..., None], 0.0)
         clipped = real & seq_clipped[..., None]
         dual = np.zeros(shape, dtype=bool)
-        clip_fraction = seq_clipped.mean(axis=-1)  # TRL's metric for a (B, 1) ratio: a row mean
+        # TRL's metric for a (B, 1) ratio: a mean over the answers
+        clip_fraction = (
+            seq_clipped.mean(axis=-1) if totals is None else seq_clipped.sum() / totals.batch
+        )
     else:
         if spec.ratio_clamp:
             through = _clamp_pass(log_ratio, -_LOG_RATIO_CLAMP, _LOG_RATIO_CLAMP)
@@ -672,14 +885,15 @@ def _evaluate(
         ratio = np.where(real, ratio, 0.0)
         clipped = real & clipped
         dual = real & dual
-        clip_fraction = (clipped * weights_mask).sum(axis=tokens) / weights_mask.sum(axis=tokens)
+        clip_fraction = (clipped * weights_mask).sum(axis=tokens) / token_count
 
     kl = None
-    kl_weight = (
-        weight
-        if not spec.kl_token_mean
-        else weights_mask / weights_mask.sum(axis=tokens, keepdims=True)
-    )
+    if not spec.kl_token_mean:
+        kl_weight = weight
+    elif totals is None:
+        kl_weight = weights_mask / weights_mask.sum(axis=tokens, keepdims=True)
+    else:
+        kl_weight = weights_mask / totals.tokens
     kl_loss = np.zeros(shape[:-2]) if len(shape) > 2 else 0.0
     grad = grad_pg
     per_token = pg

@@ -17,6 +17,7 @@ Sources the expected values are derived from:
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ from grpo_desktop.core.clipped_loss import (
     _clipped_surrogate,
     get_loss_preset,
     policy_loss_runs,
+    policy_loss_summary,
 )
 
 ALL = tuple(LOSS_PRESETS)
@@ -402,3 +404,100 @@ def test_a_tie_in_a_min_or_a_max_splits_the_gradient_in_half_as_torch_does():
     assert d_ratio.tolist() == [[-1.0, -1.0, 0.0, 1.0, 0.5, 0.0]]
     assert clipped.tolist() == [[False, False, True, False, False, False]]
     assert dual.tolist() == [[False, False, False, False, False, True]]
+
+
+# --- the summary: a large batch in bounded memory ----------------------------------------------
+
+
+def summary_batch(answers: int = 12, width: int = 30):
+    """A random off-policy batch with an empty answer, so every normaliser is exercised."""
+    logp, old, ref, mask, adv = random_batch(31, batch=answers, width=width)
+    mask[3] = 0.0
+    return logp, old, ref, mask, adv
+
+
+@pytest.mark.parametrize("preset", ALL)
+@pytest.mark.parametrize("block_positions", [1, 60, 100])  # one row, two rows, rows of 30 × 3
+def test_a_summary_in_blocks_of_rows_equals_the_whole_batch_at_once(preset, block_positions):
+    logp, old, ref, mask, adv = summary_batch()
+    options = dict(preset=preset, ref_logp=ref, beta=0.2, eps_high=0.28)
+    whole = policy_loss(logp, old, adv, mask, **options)
+    blocked = policy_loss_summary(logp, old, adv, mask, block_positions=block_positions, **options)
+    assert blocked.loss == pytest.approx(whole.loss, rel=1e-13, abs=1e-15)
+    assert blocked.pg_loss == pytest.approx(whole.pg_loss, rel=1e-13, abs=1e-15)
+    assert blocked.kl_loss == pytest.approx(whole.kl_loss, rel=1e-13, abs=1e-15)
+    assert blocked.clip_fraction == pytest.approx(whole.clip_fraction, rel=1e-13, abs=1e-15)
+    assert blocked.kl_mean == pytest.approx(whole.kl.sum() / mask.sum(), rel=1e-13)
+    np.testing.assert_array_equal(blocked.sequence_grad, whole.sequence_grad)  # row by row
+    assert blocked.tokens == int(mask.sum())
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_a_summary_of_a_batch_within_one_block_is_policy_loss_to_the_last_bit(preset):
+    logp, old, ref, mask, adv = summary_batch()
+    whole = policy_loss(logp, old, adv, mask, preset=preset, ref_logp=ref, beta=0.2)
+    summary = policy_loss_summary(logp, old, adv, mask, preset=preset, ref_logp=ref, beta=0.2)
+    assert (summary.loss, summary.pg_loss, summary.kl_loss, summary.clip_fraction) == (
+        whole.loss,
+        whole.pg_loss,
+        whole.kl_loss,
+        whole.clip_fraction,
+    )
+    assert summary.kl_mean == float(whole.kl.sum() / whole.mask.sum())
+    np.testing.assert_array_equal(summary.sequence_grad, whole.sequence_grad)
+
+
+def test_a_summary_without_beta_has_no_kl_mean():
+    logp, old, _ref, mask, adv = summary_batch()
+    for block_positions in (1, 10_000):
+        summary = policy_loss_summary(
+            logp, old, adv, mask, preset="verl/token-mean", block_positions=block_positions
+        )
+        assert summary.kl_mean is None and summary.kl_loss == 0.0
+
+
+def test_a_summary_in_blocks_uses_memory_for_one_block_not_for_the_batch():
+    import tracemalloc
+
+    logp, old, ref, mask, adv = random_batch(41, batch=200, width=250)  # 50,000 positions
+    options = dict(preset="trl/grpo", ref_logp=ref, beta=0.1)
+    tracemalloc.start()
+    try:
+        policy_loss(logp, old, adv, mask, **options)
+        whole_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        policy_loss_summary(logp, old, adv, mask, block_positions=2_500, **options)
+        blocked_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # policy_loss keeps about 20 (B, T) arrays; the summary boolean masks and one block's arrays,
+    # less than two copies of one input in all.
+    assert whole_peak > 10 * logp.nbytes
+    assert blocked_peak < 2 * logp.nbytes
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (dict(mask_value=0.5), "mask must hold only 0 and 1"),
+        (dict(mask_value=0.0), "mask has no real tokens"),
+        (dict(logp_value=math.inf), "logp has a NaN or infinite value at a real"),
+        (dict(old_value=math.nan), "old_logp has a NaN or infinite value at a real"),
+        (dict(ref_value=math.inf), "ref_logp has a NaN or infinite value at a real"),
+        (dict(eps_low=-1.0), "eps_low must be a finite number >= 0"),
+        (dict(no_ref=True), "beta > 0 needs ref_logp"),
+    ],
+)
+def test_a_summary_in_blocks_refuses_what_policy_loss_refuses(change, message):
+    logp, old, ref, mask, adv = summary_batch()
+    if "mask_value" in change:
+        mask[:] = change["mask_value"]
+    for name, array in (("logp_value", logp), ("old_value", old), ("ref_value", ref)):
+        if name in change:
+            array[-1, 0] = change[name]  # in the last block: every block is checked
+    options = dict(preset="verl/token-mean", beta=0.2, eps_low=change.get("eps_low", 0.2))
+    options["ref_logp"] = None if change.get("no_ref") else ref
+    with pytest.raises(ValueError, match=re.escape(message)):
+        policy_loss(logp, old, adv, mask, **options)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        policy_loss_summary(logp, old, adv, mask, block_positions=30, **options)
