@@ -19,6 +19,7 @@ from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
 from grpo_desktop.core.lab_limits import WORKSPACES
+from grpo_desktop.core.unsafe_text import visible
 
 NO_DISPLAY_MESSAGE = (
     "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
@@ -349,8 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_desktop_entry(install=args.install_desktop_entry)
     try:
         setup = check_lab_arguments(args)
-    except ValueError as error:
-        print(f"grpo-desktop: error: {error}", file=sys.stderr)
+    except ValueError as error:  # the message may quote a file name or a value from outside
+        print(f"grpo-desktop: error: {visible(str(error))}", file=sys.stderr)
         return 2
     reason = display_problem(screenshot=args.screenshot is not None)
     if reason:
@@ -412,6 +413,9 @@ def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
 
+    from grpo_desktop.core.atomic import write_bytes_atomically
+    from grpo_desktop.window.export_controller import png_bytes
+
     window.install_deferred_features()  # the picture shows the complete menu bar
     window.resize(size.width, size.height)
     window.show()
@@ -430,9 +434,13 @@ def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
             f"written: ask for --size {needs.width}x{needs.height} or larger"
         )
     image = window.grab()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not image.save(str(path), "PNG"):
-        raise OSError(f"could not write {path}")
+    data = png_bytes(image)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes_atomically(path, data)  # never half a PNG; a FIFO or device is refused
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise OSError(f"cannot write {visible(path)}: {reason}") from None
     written = image.deviceIndependentSize()
     return WindowSize(round(written.width()), round(written.height()))
 
@@ -494,9 +502,9 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
         try:
             written = save_screenshot(window, size, screenshot)
         except (OSError, ScreenshotSizeError) as error:
-            print(f"grpo-desktop: error: {error}", file=sys.stderr)
+            print(f"grpo-desktop: error: {visible(str(error))}", file=sys.stderr)
             return 2
-        print(f"wrote {screenshot} ({written.width}x{written.height})")
+        print(f"wrote {visible(screenshot)} ({written.width}x{written.height})")
         window.close()
         return 0
     window.resize(size.width, size.height)

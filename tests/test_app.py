@@ -490,3 +490,15 @@ def test_sizes_below_the_smallest_layout_are_refused_by_argument_checking(capsys
         main(["--screenshot", "x.png", "--size", "640x480"])
     assert exit_info.value.code == 2
     assert "out of range (800x600 to 7680x4320)" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_screenshot_onto_a_named_pipe_is_refused_in_one_line(tmp_path):
+    pipe = tmp_path / "shot.png"
+    os.mkfifo(pipe)
+    result = run_app("--screenshot", str(pipe))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"grpo-desktop: error: cannot write {pipe}: it is a named pipe (FIFO), not a regular file"
+    )
+    assert os.path.exists(pipe) and not os.path.isfile(pipe)

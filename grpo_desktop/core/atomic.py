@@ -3,6 +3,7 @@
 The text goes to a temporary file in the same folder, is flushed to disk, and then replaces the
 target in one step (``os.replace``), so the old file stays intact until the new one is complete.
 
+Only a regular file (or a new name) is written: a FIFO or a device node is refused, not replaced.
 A symlink is written through: the file it points to gets the new content and the link stays a
 link. Temporaries a killed write left behind (``.<name>.<8 characters>.tmp``, our own naming)
 are removed from the folder the next time we write there, once they are :data:`STALE_SECONDS`
@@ -18,6 +19,8 @@ import stat
 import tempfile
 import time
 from pathlib import Path
+
+from grpo_desktop.core.jsonfile import NotARegularFileError, kind_of_file
 
 __all__ = [
     "STALE_SECONDS",
@@ -50,7 +53,16 @@ def write_target(path: str | os.PathLike[str]) -> Path:
 
 
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` with ``data``; :class:`NotARegularFileError` if ``path`` is a FIFO, a
+    device, a socket or a folder: replacing one would silently swap it for a regular file (as
+    root, ``/dev/null`` itself), and writing into it could block or never land."""
     target = write_target(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise NotARegularFileError(kind_of_file(mode))
     folder = target.parent if str(target.parent) else Path(".")
     remove_stale_temporaries(folder)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)

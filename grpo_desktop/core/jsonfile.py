@@ -26,6 +26,7 @@ __all__ = [
     "UnknownResourceError",
     "check_regular_file",
     "json_type_name",
+    "kind_of_file",
     "read_json_file",
     "read_regular_file",
     "unsafe_character",
@@ -69,7 +70,8 @@ class NotARegularFileError(OSError):
         self.kind = kind
 
 
-def _kind(mode: int) -> str:
+def kind_of_file(mode: int) -> str:
+    """What a path that is not a regular file is, in words, for a message."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -86,7 +88,7 @@ def check_regular_file(path: str | os.PathLike[str]) -> os.stat_result:
     regular file. Any other ``OSError`` (missing, a symlink loop, no permission) passes through."""
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise NotARegularFileError(_kind(info.st_mode))
+        raise NotARegularFileError(kind_of_file(info.st_mode))
     return info
 
 
@@ -99,7 +101,7 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise NotARegularFileError(_kind(info.st_mode))
+            raise NotARegularFileError(kind_of_file(info.st_mode))
         chunks: list[bytes] = []
         remaining = max_bytes + 1
         while remaining > 0:

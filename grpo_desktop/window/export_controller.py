@@ -159,7 +159,7 @@ class ExportController(QObject):
 
     def window_png_bytes(self) -> bytes:
         self._finish_animations()
-        return _png_bytes(self.window.grab())
+        return png_bytes(self.window.grab())
 
     def chart_png_bytes(self, scale: float = CHART_PNG_SCALE) -> bytes:
         """The chart at ``scale`` × its on-screen size, as PNG bytes (DPI set to match)."""
@@ -177,7 +177,7 @@ class ExportController(QObject):
         dots_per_metre = round(SCREEN_DPI * scale / INCH_M)  # same physical size as on screen
         image.setDotsPerMeterX(dots_per_metre)
         image.setDotsPerMeterY(dots_per_metre)
-        return _png_bytes(image)
+        return png_bytes(image)
 
     def chart_svg_bytes(self) -> bytes:
         from pyqtgraph.exporters import SVGExporter
@@ -371,7 +371,8 @@ def _explicit_closes(d: str) -> str:
     return " ".join(tokens)
 
 
-def _png_bytes(picture: QPixmap | QImage) -> bytes:
+def png_bytes(picture: QPixmap | QImage) -> bytes:
+    """The picture encoded as PNG in memory, so a file is written whole or not at all."""
     data = QByteArray()
     buffer = QBuffer(data)
     if not buffer.open(QIODevice.OpenModeFlag.WriteOnly):

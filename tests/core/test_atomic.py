@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 
 import pytest
 
 from grpo_desktop.core import atomic
+from grpo_desktop.core.jsonfile import NotARegularFileError
 
 
 def test_writes_the_text_and_leaves_no_temporary_file(tmp_path):
@@ -88,3 +91,29 @@ def test_stale_temporaries_of_a_killed_save_are_removed_on_the_next_write(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["group.csv", fresh.name, *(p.name for p in unlike_ours)]
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_not_replaced(tmp_path):
+    pipe = tmp_path / "out.grpo.json"
+    os.mkfifo(pipe)
+    with pytest.raises(NotARegularFileError, match="named pipe"):
+        atomic.write_text_atomically(pipe, "{}")
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    assert os.listdir(tmp_path) == ["out.grpo.json"]  # no temporary left either
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_symlink_to_a_named_pipe_is_refused_too(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    (tmp_path / "link.png").symlink_to(pipe)
+    with pytest.raises(NotARegularFileError):
+        atomic.write_bytes_atomically(tmp_path / "link.png", b"png")
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+
+
+def test_a_folder_is_refused_with_what_it_is(tmp_path):
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(NotARegularFileError, match="it is a folder, not a regular file"):
+        atomic.write_text_atomically(tmp_path / "folder", "{}")

@@ -127,3 +127,15 @@ def test_the_file_dialogs_suffix_is_the_scenario_formats():
     from grpo_desktop.window import scenario_files
 
     assert scenario_files.SCENARIO_SUFFIX == scenario.SCENARIO_SUFFIX
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_saving_onto_a_named_pipe_says_so_and_leaves_it_a_pipe(files, tmp_path):
+    pipe = tmp_path / "pipe.grpo.json"
+    os.mkfifo(pipe)
+    files.workbench.toggle(0)
+    files.ask_save_path = lambda: str(pipe)
+    assert files.save_as() is False
+    assert files.errors == [f"{pipe}: it is a named pipe (FIFO), not a regular file"]
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    assert files.modified
