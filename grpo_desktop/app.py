@@ -478,8 +478,32 @@ def quiet_offscreen_size_hints():
     return previous
 
 
+#: Once the window is up: a killed save's leftovers are cleared off the start-up path.
+LEFTOVER_CLEANUP_DELAY_MS = 1500
+
+
+def remove_leftovers(window) -> list[str]:
+    """Delete the temporaries killed writes left: ours beside the recent files (and an opened
+    scenario), Qt's beside the settings file. Logged, never shown: nothing of the user's goes."""
+    import logging
+
+    from grpo_desktop.core.atomic import remove_left_temporaries
+    from grpo_desktop.model.settings import remove_left_settings_temporaries
+
+    settings = window.settings
+    folders = [Path(recent).parent for recent in settings.recent_files]
+    if window.document.path is not None:
+        folders.append(Path(window.document.path).parent)
+    removed = remove_left_temporaries(folders)
+    if settings.file_name:
+        removed += remove_left_settings_temporaries(Path(settings.file_name))
+    if removed:
+        logging.getLogger(__name__).info("removed what killed saves left: %s", ", ".join(removed))
+    return removed
+
+
 def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> int:
-    from PySide6.QtCore import QSize
+    from PySide6.QtCore import QSize, QTimer
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -509,6 +533,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
         return 0
     window.resize(size.width, size.height)
     window.show()
+    QTimer.singleShot(LEFTOVER_CLEANUP_DELAY_MS, window, lambda: remove_leftovers(window))
     window.presentation.fit_to(None)  # a zoom too large for this screen steps down until it fits
     # Everything alive now (Qt wrappers, the problem library, pyqtgraph) lives as long as the app:
     # keep it out of the garbage collector's full passes, which otherwise scan it all and stall

@@ -502,3 +502,22 @@ def test_a_screenshot_onto_a_named_pipe_is_refused_in_one_line(tmp_path):
         f"grpo-desktop: error: cannot write {pipe}: it is a named pipe (FIFO), not a regular file"
     )
     assert os.path.exists(pipe) and not os.path.isfile(pipe)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a process is asked after only on POSIX")
+def test_start_up_clears_what_killed_saves_left_beside_recent_files(tmp_path, qtbot):
+    import subprocess
+
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments, remove_leftovers
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    folder = tmp_path / "lectures"
+    folder.mkdir()
+    leftover = folder / f".week3.grpo.json.{child.pid}.k3j_9a0z.tmp"
+    leftover.write_text("partial", encoding="utf-8")
+    window = build_window(check_lab_arguments(build_parser().parse_args([])))
+    qtbot.addWidget(window)
+    window.settings.add_recent_file(folder / "week3.grpo.json")
+    assert remove_leftovers(window) == [leftover.name]
+    assert list(folder.iterdir()) == []

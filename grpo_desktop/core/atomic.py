@@ -5,9 +5,10 @@ target in one step (``os.replace``), so the old file stays intact until the new 
 
 Only a regular file (or a new name) is written: a FIFO or a device node is refused, not replaced.
 A symlink is written through: the file it points to gets the new content and the link stays a
-link. Temporaries a killed write left behind (``.<name>.<8 characters>.tmp``, our own naming)
-are removed from the folder the next time we write there, once they are :data:`STALE_SECONDS`
-old.
+link. Temporaries a killed write left behind (``.<name>.<pid>.<8 characters>.tmp``, our own
+naming) are removed the next time we write in that folder, and at start-up from the folders of
+the recent files, as soon as the process that made them is gone (older temporaries, named
+without a process id, once they are :data:`STALE_SECONDS` old).
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from grpo_desktop.core.jsonfile import NotARegularFileError, kind_of_file
 
 __all__ = [
     "STALE_SECONDS",
+    "remove_left_temporaries",
     "remove_stale_temporaries",
     "write_bytes_atomically",
     "write_target",
@@ -32,8 +35,9 @@ __all__ = [
 
 #: A temporary older than this is left from a write that died; a live write takes well under it.
 STALE_SECONDS = 15 * 60
-#: ``tempfile.mkstemp(prefix=".<name>.", suffix=".tmp")``: eight characters from this alphabet.
-_TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+#: ``tempfile.mkstemp(prefix=".<name>.<pid>.", suffix=".tmp")``: eight characters from this
+#: alphabet, after the writing process's id (absent in the names of earlier versions).
+_TEMPORARY = re.compile(r"\..+?(?:\.(?P<pid>[0-9]{1,10}))?\.[a-z0-9_]{8}\.tmp")
 
 
 def write_target(path: str | os.PathLike[str]) -> Path:
@@ -65,7 +69,9 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
         raise NotARegularFileError(kind_of_file(mode))
     folder = target.parent if str(target.parent) else Path(".")
     remove_stale_temporaries(folder)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+    )
     try:
         # mkstemp makes the file private (0600); a saved scenario or export should get the
         # permissions any new file gets (or keep those of the file it replaces).
@@ -81,8 +87,8 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[str]:
-    """Delete this module's temporaries in ``folder`` older than :data:`STALE_SECONDS`: regular
-    files named exactly like ours, never a symlink or a folder. Returns the names removed."""
+    """Delete this module's temporaries in ``folder`` whose writer is gone: regular files named
+    exactly like ours, never a symlink or a folder. Returns the names removed."""
     limit = (time.time() if now is None else now) - STALE_SECONDS
     removed: list[str] = []
     try:
@@ -90,16 +96,43 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[str
     except OSError:
         return removed
     for entry in entries:
-        if not _TEMPORARY.fullmatch(entry.name):
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match is None:
             continue
         try:
             info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and info.st_mtime < limit:
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            pid = match.group("pid")
+            if info.st_mtime < limit or (pid is not None and _process_gone(int(pid))):
                 os.unlink(entry.path)
                 removed.append(entry.name)
         except OSError:
             continue  # gone already, or not ours to remove: never fail a save over it
     return removed
+
+
+def remove_left_temporaries(folders: Iterable[Path]) -> list[str]:
+    """At start-up: clear what killed writes left in ``folders`` (each once)."""
+    removed: list[str] = []
+    for folder in dict.fromkeys(folders):
+        removed += remove_stale_temporaries(folder)
+    return removed
+
+
+def _process_gone(pid: int) -> bool:
+    """True only when no process has this id. A live one (ours or another user's) or an
+    unanswerable question keeps the file: on Windows ``os.kill`` would end the process, so
+    there a temporary waits for :data:`STALE_SECONDS` instead."""
+    if os.name != "posix" or pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # PermissionError: it exists, owned by someone else
+        return False
+    return False
 
 
 def _mode_for(target: Path) -> int:

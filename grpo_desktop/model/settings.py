@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import stat
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QLockFile, QSettings
 
 from grpo_desktop.core.jsonfile import NotARegularFileError, check_regular_file
 from grpo_desktop.core.theme import DEFAULT_THEME, THEMES
@@ -187,3 +189,33 @@ def unusable_settings_file(path: Path) -> tuple[str, str] | None:
         if size > MAX_SETTINGS_BYTES:
             return str(candidate), f"it is {size:,} bytes, more than {MAX_SETTINGS_BYTES:,}"
     return None
+
+
+def remove_left_settings_temporaries(path: Path) -> list[str]:
+    """Delete the ``<file>.XXXXXX`` copies a killed settings write left beside ``path``.
+
+    Qt writes the INI through such a temporary while it holds ``<file>.lock``; if we can take
+    that lock, no process is writing, so any temporary there is a leftover (a stale lock of a
+    dead process is taken over by QLockFile itself). Returns the names removed."""
+    lock = QLockFile(f"{path}.lock")
+    if not lock.tryLock(0):
+        return []
+    removed: list[str] = []
+    try:
+        leftover = re.compile(re.escape(path.name) + r"\.[A-Za-z0-9]{6}")
+        try:
+            entries = list(os.scandir(path.parent))
+        except OSError:
+            return removed
+        for entry in entries:
+            if not leftover.fullmatch(entry.name):
+                continue
+            try:
+                if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                    os.unlink(entry.path)
+                    removed.append(entry.name)
+            except OSError:
+                continue
+    finally:
+        lock.unlock()
+    return removed

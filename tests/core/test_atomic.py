@@ -117,3 +117,31 @@ def test_a_folder_is_refused_with_what_it_is(tmp_path):
     (tmp_path / "folder").mkdir()
     with pytest.raises(NotARegularFileError, match="it is a folder, not a regular file"):
         atomic.write_text_atomically(tmp_path / "folder", "{}")
+
+
+def _dead_process_id() -> int:
+    """The id of a process that has exited (and been reaped), so no process has it now."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a process is asked after only on POSIX")
+def test_a_killed_writers_temporary_goes_at_once_a_live_ones_stays(tmp_path):
+    dead = tmp_path / f".lesson.grpo.json.{_dead_process_id()}.k3j_9a0z.tmp"
+    live = tmp_path / f".other.csv.{os.getppid()}.ab12cd34.tmp"  # a save running right now
+    for path in (dead, live):
+        path.write_text("partial", encoding="utf-8")
+    assert atomic.remove_left_temporaries([tmp_path, tmp_path]) == [dead.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [live.name]
+
+
+def test_a_temporary_names_its_writer(tmp_path, monkeypatch):
+    seen = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: seen.append(a) or real_replace(a, b))
+    atomic.write_text_atomically(tmp_path / "group.csv", "a\n")
+    assert os.path.basename(seen[0]).startswith(f".group.csv.{os.getpid()}.")

@@ -133,3 +133,35 @@ def test_settings_that_do_not_remember_read_the_file_and_keep_changes_in_memory(
     assert settings.theme == "projector"
     assert settings.recent_files == [str((tmp_path / "a.grpo.json").resolve())]
     assert path.read_text(encoding="utf-8") == "[view]\ntheme=dark\nzoom=1.5\n"
+
+
+def test_a_killed_settings_writes_temporary_is_removed_when_nobody_holds_the_lock(tmp_path):
+    from grpo_desktop.model.settings import remove_left_settings_temporaries
+
+    ini = tmp_path / "GRPO Desktop.ini"
+    ini.write_text("[view]\ntheme=dark\n", encoding="utf-8")
+    leftover = tmp_path / "GRPO Desktop.ini.aB3xY9"
+    leftover.write_text("[view]\nthe", encoding="utf-8")
+    unrelated = tmp_path / "GRPO Desktop.ini.bak"
+    unrelated.write_text("kept", encoding="utf-8")
+    assert remove_left_settings_temporaries(ini) == [leftover.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [ini.name, unrelated.name]
+
+
+def test_a_settings_temporary_stays_while_another_process_holds_the_lock(tmp_path):
+    from PySide6.QtCore import QLockFile
+
+    from grpo_desktop.model.settings import remove_left_settings_temporaries
+
+    ini = tmp_path / "GRPO Desktop.ini"
+    in_progress = tmp_path / "GRPO Desktop.ini.aB3xY9"
+    in_progress.write_text("[view]\nthe", encoding="utf-8")
+    writer = QLockFile(f"{ini}.lock")
+    assert writer.tryLock(0)
+    try:
+        other = QLockFile(f"{ini}.lock")
+        assert not other.tryLock(0)  # the same process cannot take it twice either
+        assert remove_left_settings_temporaries(ini) == []
+    finally:
+        writer.unlock()
+    assert in_progress.exists()
