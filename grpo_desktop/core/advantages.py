@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from grpo_desktop.core.real_numbers import NotRealNumbersError, as_float64
+
 __all__ = [
     "CONVENTIONS",
     "DEFAULT_CONVENTION",
@@ -183,14 +185,15 @@ class GroupStats:
 
 
 def _as_reward_array(rewards: object) -> tuple[np.ndarray, float]:
-    """Validate rewards into a float64 array of shape (G,) or (B, G), with readable errors.
+    """Validate rewards into a float64 array of shape (G,) or (B, G), with readable errors
+    (ValueError, never numpy's warnings or OverflowError: see ``real_numbers``).
 
     Also returns the largest |reward|, which the kernel needs and which costs a pass to find.
     """
-    if isinstance(rewards, (str, bytes)):
-        raise ValueError(f"rewards must be numbers, not text: {rewards!r}")
     try:
-        array = np.asarray(rewards, dtype=np.float64)
+        array = as_float64(rewards, "rewards")
+    except NotRealNumbersError:
+        raise
     except (TypeError, ValueError) as error:
         if isinstance(rewards, Sequence) and any(
             isinstance(row, Sequence) and not isinstance(row, (str, bytes)) for row in rewards

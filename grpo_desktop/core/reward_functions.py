@@ -42,7 +42,14 @@ def _component_array(name: str, values: object) -> np.ndarray:
             if value is None:
                 array[index] = math.nan
             elif isinstance(value, numbers.Real) and not isinstance(value, (str, bytes)):
-                array[index] = float(value)
+                try:
+                    array[index] = float(value)
+                except OverflowError:  # an integer past float64
+                    where = ", ".join(str(i) for i in index)
+                    raise ValueError(
+                        f"component {name!r} at index {where} is an integer too large for a "
+                        "float64 (beyond ±1.8e308)"
+                    ) from None
             elif isinstance(value, (list, tuple, np.ndarray)):  # numpy kept a ragged row whole
                 raise ValueError(
                     f"component {name!r} is ragged: every group must have the same size"
@@ -73,7 +80,12 @@ def _component_array(name: str, values: object) -> np.ndarray:
 def _weight(name: str, value: object) -> float:
     if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Real):
         raise ValueError(f"weight of {name!r} must be a number, not {value!r}")
-    weight = float(value)
+    try:
+        weight = float(value)
+    except OverflowError:  # an integer past float64
+        raise ValueError(
+            f"weight of {name!r} is too large for a float64 (beyond ±1.8e308)"
+        ) from None
     if not math.isfinite(weight):
         raise ValueError(f"weight of {name!r} is {weight}: a weight must be a finite number")
     return weight
@@ -92,6 +104,16 @@ def combine_rewards(
     numpy's). ValueError, naming the culprit, for an empty mapping, mismatched shapes, a value that
     is not a number, an infinite reward, a weight for an unknown component or a non-finite weight.
     """
+    if not isinstance(components, Mapping):
+        raise TypeError(
+            "components must map each reward function's name to its rewards (a dict such as "
+            f"{{'accuracy': [1, 0]}}), not {type(components).__name__}"
+        )
+    if weights is not None and not isinstance(weights, Mapping):
+        raise TypeError(
+            "weights must map reward function names to weights (a dict such as "
+            f"{{'format': 0.5}}), not {type(weights).__name__}"
+        )
     if not components:
         raise ValueError("no reward components: give at least one reward function's rewards")
     arrays: dict[str, np.ndarray] = {}

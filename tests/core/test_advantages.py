@@ -319,6 +319,34 @@ def test_bad_rewards_raise_a_readable_value_error(rewards, message):
 
 
 @pytest.mark.parametrize(
+    ("rewards", "message"),
+    [
+        ([1 + 2j, 0], "not complex"),
+        (np.array([1 + 2j, 0]), "not complex"),
+        (np.array([[1 + 0j, 0]] * 3), "not complex"),  # a batch: the blocked path declines it
+        (np.array([1, np.complex128(1j)], dtype=object), "not complex"),
+        ([10**400, 0], "within float64's range"),
+        (np.array([10**400, 0], dtype=object), "within float64's range"),
+        (["1", "0"], "not text"),
+        (np.array(["1", "0"]), "not text"),
+        (np.array([None, "1"], dtype=object), "not text"),
+        (np.array(["2020-01-01", "2021-01-01"], dtype="datetime64[D]"), "not datetime64"),
+        ([object(), 1], "must be numbers"),
+    ],
+)
+@pytest.mark.parametrize("function", [group_advantages, group_stats])
+def test_rewards_that_are_not_real_numbers_raise_a_value_error_and_never_warn(
+    function, rewards, message
+):
+    # numpy read "1" as 1.0, dropped imaginary parts with a ComplexWarning and raised
+    # OverflowError for 10**400.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=message):
+            function(rewards)
+
+
+@pytest.mark.parametrize(
     ("convention", "library"), [("trl", "TRL"), ("openrlhf", "OpenRLHF"), ("rloo", "RLOO")]
 )
 def test_convention_undefined_at_one_sample_names_itself(convention, library):

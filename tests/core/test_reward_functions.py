@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -105,4 +106,38 @@ def test_is_re_exported_from_core():
 def test_bad_input_is_a_readable_value_error(components, weights, message):
     with pytest.raises(ValueError) as error_info:
         combine_rewards(components, weights)
+    assert message in str(error_info.value)
+
+
+@pytest.mark.parametrize(
+    ("components", "weights", "message"),
+    [
+        ([[1, 0], [0, 1]], None, "components must map each reward function's name"),
+        ("accuracy", None, "not str"),
+        ({"a": [1, 0]}, [("a", 1.0)], "weights must map reward function names"),
+        ({"a": [1, 0]}, 0.5, "not float"),
+    ],
+)
+def test_components_or_weights_that_are_not_mappings_are_a_type_error(components, weights, message):
+    # A list of components raised AttributeError ('list' object has no attribute 'items').
+    with pytest.raises(TypeError, match=message):
+        combine_rewards(components, weights)
+
+
+@pytest.mark.parametrize(
+    ("components", "weights", "message"),
+    [
+        ({"a": [10**400, 0]}, None, "component 'a' at index 0 is an integer too large"),
+        ({"a": [1, 0]}, {"a": 10**400}, "weight of 'a' is too large for a float64"),
+        ({"a": [1 + 2j, 0]}, None, "component 'a' at index 0 is (1+2j)"),
+        ({"a": np.array([1 + 2j, 0])}, None, "component 'a' at index 0 is"),
+    ],
+)
+def test_huge_integers_and_complex_rewards_are_a_value_error_without_warnings(
+    components, weights, message
+):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError) as error_info:
+            combine_rewards(components, weights)
     assert message in str(error_info.value)
