@@ -254,6 +254,10 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
                 "use it without --problem, --rewards, --group-size, --sample or --convention"
             )
         scenario = load_scenario(args.scenario)  # ScenarioError: one clear sentence
+        try:  # its group is computed before the window opens, as File ▸ Open does
+            scenario.lab_memento().preview(get_convention(scenario.convention))
+        except (ValueError, ArithmeticError) as error:
+            raise ValueError(f"{args.scenario.name}: {error}") from None
     rollouts = getattr(args, "open_rollouts", None)
     if rollouts is not None:
         check_rollouts_path(rollouts)

@@ -521,3 +521,31 @@ def test_start_up_clears_what_killed_saves_left_beside_recent_files(tmp_path, qt
     window.settings.add_recent_file(folder / "week3.grpo.json")
     assert remove_leftovers(window) == [leftover.name]
     assert list(folder.iterdir()) == []
+
+
+def test_a_scenario_whose_group_cannot_be_computed_is_one_line_before_the_window(
+    tmp_path, capsys, monkeypatch
+):
+    import grpo_desktop.core.snapshot as snapshot_module
+    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.scenario import Scenario, save_scenario
+
+    path = tmp_path / "huge.grpo.json"
+    scenario = Scenario(
+        problem=get_problem("mult-23x47"),
+        custom_problem=False,
+        correct=(True, False, False, True),
+        convention="textbook",
+        view="advantage",
+        sample_seed=None,
+    )
+    save_scenario(scenario, path)
+
+    def explain_overflows(*args, **kwargs):
+        raise OverflowError("(34, 'Numerical result out of range')")
+
+    monkeypatch.setattr(snapshot_module, "explain", explain_overflows)
+    assert main(["--scenario", str(path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "grpo-desktop: error: huge.grpo.json: (34, 'Numerical result out of range')"
+    assert not (tmp_path / "x.png").exists()

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from grpo_desktop.core.lab_limits import check_group_size
 from grpo_desktop.core.lab_rewards import RewardWeights
-from grpo_desktop.core.problems import Problem
+from grpo_desktop.core.problems import Problem, verify_answers
+from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
 
 if TYPE_CHECKING:  # a run's rollouts are read on first use, not at start-up
+    from grpo_desktop.core.advantages import Convention
     from grpo_desktop.core.recorded_group import RecordedGroup
 
 
@@ -26,3 +29,21 @@ class LabMemento:
     scores: tuple[float, ...] | None = None
     #: A real run's group (its problem is ``recorded.problem()``); ``scores`` None: as logged.
     recorded: RecordedGroup | None = None
+
+    def preview(self, convention: Convention) -> LabSnapshot:
+        """What a lab restored from this memento under ``convention`` would show, computed
+        without touching one: it raises exactly where restoring would, so a document (or the
+        command line's scenario) is checked before any part of the window changes."""
+        if self.recorded is None:
+            verify_answers(self.problem)
+        check_group_size(len(self.correct))
+        return build_snapshot(
+            self.problem,
+            self.correct,
+            convention,
+            self.sample_seed,
+            None,
+            weights=self.weights,
+            scores=self.scores,
+            recorded=self.recorded,
+        )

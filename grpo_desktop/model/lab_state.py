@@ -256,10 +256,8 @@ class LabState(QObject):
         if scores is not None and len(scores) != len(correct):
             raise ValueError(f"{len(scores)} rewards for a group of {len(correct)}")
         problem_changed = problem != self._problem
-        if problem_changed:
-            if recorded is None:
-                verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
-            self._verdicts.clear()
+        if problem_changed and recorded is None:
+            verify_answers(problem)  # a card must never show reward 1 beside a wrong answer
         unchanged = (
             not problem_changed
             and correct == self._correct
@@ -271,10 +269,24 @@ class LabState(QObject):
         )
         if unchanged:
             return
+        # The snapshot first: if the group cannot be computed, the lab stays exactly as it was
+        # (never a new problem beside the old numbers).
+        snapshot = build_snapshot(
+            problem,
+            correct,
+            convention,
+            seed,
+            None if problem_changed else self._verdict,
+            weights=weights,
+            scores=scores,
+            recorded=recorded,
+        )
+        if problem_changed:
+            self._verdicts.clear()
         self._problem, self._correct = problem, correct
         self._convention, self._sample_seed = convention, seed
         self._weights, self._scores, self._recorded = weights, scores, recorded
-        self._snapshot = self._build()
+        self._snapshot = snapshot
         if problem_changed:
             self.problem_changed.emit(problem)
         self.snapshot_changed.emit(self._snapshot)

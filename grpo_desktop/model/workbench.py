@@ -363,7 +363,11 @@ class Workbench(QObject):
     # --- whole documents: a fresh history ---------------------------------------------------
 
     def open_scenario(self, scenario: Scenario, path: str | Path | None = None) -> None:
-        """Show ``scenario`` in the lab as a saved document (nothing to undo, nothing modified)."""
+        """Show ``scenario`` in the lab as a saved document (nothing to undo, nothing modified).
+
+        A group that cannot be computed raises before anything changes: the window keeps the
+        document it had."""
+        scenario.lab_memento().preview(advantages.get_convention(scenario.convention))
         self.set_workspace(LAB)
         self.apply_convention(scenario.convention)
         self.lab.restore(scenario.lab_memento())

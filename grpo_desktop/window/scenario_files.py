@@ -175,7 +175,11 @@ class ScenarioFiles(QObject):
             if key in self.settings.recent_files:
                 self.settings.remove_recent_file(key)
             return False
-        self.apply(scenario, path)
+        try:
+            self.apply(scenario, path)
+        except (ValueError, ArithmeticError) as error:  # its group cannot be computed
+            self.show_error("Could not open the scenario", f"{Path(path).name}: {error}")
+            return False
         title = f": {scenario.title}" if scenario.title else ""
         self.window.statusBar().showMessage(f"Opened {Path(path).name}{title}", 4000)
         return True

@@ -213,3 +213,17 @@ def test_a_preset_leaves_a_runs_group_for_the_library(state):
     state.apply_preset(PRESETS[0].key)
     assert state.recorded is None
     assert state.problem.id == (PRESETS[0].problem_id or "mult-23x47")
+
+
+def test_a_group_that_cannot_be_computed_leaves_the_lab_as_it_was(state, qtbot, monkeypatch):
+    import grpo_desktop.model.lab_state as lab_state_module
+
+    before = (state.problem, state.snapshot)
+
+    def overflowing_snapshot(*args, **kwargs):
+        raise OverflowError("(34, 'Numerical result out of range')")
+
+    monkeypatch.setattr(lab_state_module, "build_snapshot", overflowing_snapshot)
+    with qtbot.assertNotEmitted(state.snapshot_changed), pytest.raises(OverflowError):
+        state.set_problem("hard-remainder-7-pow-100")
+    assert (state.problem, state.snapshot) == before

@@ -139,3 +139,32 @@ def test_saving_onto_a_named_pipe_says_so_and_leaves_it_a_pipe(files, tmp_path):
     assert files.errors == [f"{pipe}: it is a named pipe (FIFO), not a regular file"]
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
     assert files.modified
+
+
+def test_a_scenario_whose_group_cannot_be_computed_changes_nothing(files, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    import grpo_desktop.core.snapshot as snapshot_module
+    from grpo_desktop.core.problems import get_problem
+
+    workbench = files.workbench
+    other = replace(
+        workbench.current_scenario(),
+        problem=get_problem("hard-remainder-7-pow-100"),
+        correct=(True, False, False, False, False),
+        convention="verl",
+        workspace="update",
+    )
+    target = tmp_path / "other.grpo.json"
+    save_scenario(other, target)
+    before = (workbench.lab.snapshot, workbench.convention, workbench.workspace, workbench.path)
+
+    def explain_overflows(*args, **kwargs):
+        raise OverflowError("(34, 'Numerical result out of range')")
+
+    monkeypatch.setattr(snapshot_module, "explain", explain_overflows)
+    assert files.open_path(target) is False
+    assert files.errors == ["other.grpo.json: (34, 'Numerical result out of range')"]
+    after = (workbench.lab.snapshot, workbench.convention, workbench.workspace, workbench.path)
+    assert after == before
+    assert workbench.lab.problem.id == before[0].problem.id
