@@ -104,6 +104,8 @@ class TrainingSnapshot:
     #: One sentence per algorithm that diverged (which, from which step, in how many seeds);
     #: "" when none did. A line that ends or thins out must say why.
     divergence_note: str = ""
+    #: Why the last settings edit was not applied and what stays in force ("" when it was).
+    refusal: str = ""
 
     @property
     def total_steps(self) -> int:
@@ -147,6 +149,7 @@ def build_training_snapshot(
     metric: str = "degenerate_fraction",
     focus: str | None = None,
     selected_step: int | None = None,
+    refusal: str = "",
 ) -> TrainingSnapshot:
     """Everything the Training workspace shows for ``run`` now."""
     if metric not in METRICS:
@@ -203,6 +206,7 @@ def build_training_snapshot(
         divergence_note=" ".join(
             divergence.sentence() for divergence in divergences.values() if divergence.diverged
         ),
+        refusal=refusal,
     )
 
 

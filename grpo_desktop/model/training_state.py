@@ -15,6 +15,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from grpo_desktop.core.training import ALGORITHM_INFO, TrainingConfig, TrainingRun
+from grpo_desktop.core.training_config import refused_change_text
 from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
 from grpo_desktop.model.workbench import Workbench
 
@@ -38,6 +39,7 @@ class TrainingState(QObject):
         self._metric = "degenerate_fraction"
         self._focus: str | None = None
         self._selected_step: int | None = None
+        self._refusal = ""  # why the last settings edit was not applied, until the next one
         self._shown = False
         self._stale = True
         self._due = 0.0  # steps owed to the clock, carried between frames
@@ -98,6 +100,28 @@ class TrainingState(QObject):
         self.playing_changed.emit(playing)
         self._invalidate()
 
+    def request_config(self, config: TrainingConfig) -> None:
+        """A settings edit: applied as an undoable edit (which restarts the run), or refused
+        with a sentence the controls show beside the settings still in force (a snapshot is
+        sent either way, so a control the user moved shows the value in force again)."""
+        current = self._workbench.training_config
+        # The shown config carries the window's convention: the edit is the other fields.
+        refusal = refused_change_text(current, replace(config, convention=current.convention))
+        if not refusal:
+            cleared = bool(self._refusal)
+            self._refusal = ""
+            try:
+                self._workbench.set_training_config(config)  # a change restarts: a snapshot
+            except ValueError as error:  # a check the sentence does not know of
+                refusal = f"These settings were not applied: {error}."
+            else:
+                if cleared and config == current:
+                    self._invalidate()  # nothing restarted: the old sentence must go
+                return
+        self._refusal = refusal
+        self._stale = True
+        self._rebuild()  # even hidden: the control that asked must show the value in force
+
     def step_once(self) -> None:
         """One step of every algorithm, paused."""
         self.set_playing(False)
@@ -109,6 +133,7 @@ class TrainingState(QObject):
         self.set_playing(False)
         self.run = TrainingRun(self._config())
         self._selected_step = None
+        self._refusal = ""
         self._invalidate()
 
     def set_speed(self, steps_per_second: int) -> None:
@@ -200,6 +225,7 @@ class TrainingState(QObject):
         self.set_playing(False)
         self.run = TrainingRun(self._config())
         self._selected_step = None
+        self._refusal = ""
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -214,6 +240,7 @@ class TrainingState(QObject):
             metric=self._metric,
             focus=self._focus,
             selected_step=self._selected_step,
+            refusal=self._refusal,
         )
         self._stale = False
         if emit:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.training import ALGORITHM_INFO, ALGORITHMS, METRICS, TrainingConfig
+from grpo_desktop.core.training_config import TRAINING_LIMITS
 from grpo_desktop.core.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.fonts import scaled_font
@@ -68,7 +69,7 @@ def _algorithm_tip(name: str) -> str:
 
 def _spin(name: str, low: int, high: int) -> QSpinBox:
     spin = QSpinBox(objectName=name)
-    spin.setRange(low, high)
+    spin.setRange(int(low), int(high))
     spin.setKeyboardTracking(False)  # typing "200" is one request, not three
     spin.setAccelerated(True)
     spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
@@ -76,8 +77,18 @@ def _spin(name: str, low: int, high: int) -> QSpinBox:
     return spin
 
 
+class _PlainNumberSpin(QDoubleSpinBox):
+    """A number field that writes its value as the run's summaries do (4, 0.5, 0.04, 100) to up
+    to ``decimals()`` places: a value from a file shows as it is, not rounded to a step's
+    precision, and the widest value of the run's range stays narrow."""
+
+    def textFromValue(self, value: float) -> str:  # Qt override
+        text = f"{value:.{self.decimals()}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def _double_spin(name: str, low: float, high: float, step: float, decimals: int) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox(objectName=name)
+    spin = _PlainNumberSpin(objectName=name)
     spin.setRange(low, high)
     spin.setSingleStep(step)
     spin.setDecimals(decimals)
@@ -140,27 +151,35 @@ class TrainingControls(AdaptiveForm):
         self.speed_spin.setSuffix(" /s")
         self.speed_spin.setAccessibleName("Speed in steps per second")
         self.speed_spin.setToolTip(SPEED_TIP)
-        self.steps_spin = _spin("stepsSpin", 10, 2000)
+        # Every setting's range is the one the run enforces (TRAINING_LIMITS): a value the spin
+        # offers is never refused for being out of range, and a file's value always shows.
+        self.steps_spin = _spin("stepsSpin", *TRAINING_LIMITS["steps"])
         self.steps_spin.setAccessibleName("Steps")
         self.steps_spin.setToolTip(STEPS_TIP)
-        self.group_spin = _spin("trainingGroupSizeSpin", 2, 64)
+        self.group_spin = _spin("trainingGroupSizeSpin", *TRAINING_LIMITS["group_size"])
         self.group_spin.setAccessibleName("Group size G")
         self.group_spin.setToolTip(GROUP_TIP)
-        self.batch_spin = _spin("batchSpin", 1, 32)
+        self.batch_spin = _spin("batchSpin", *TRAINING_LIMITS["batch"])
         self.batch_spin.setAccessibleName("Batch: problems per step")
         self.batch_spin.setToolTip(BATCH_TIP)
-        self.lr_spin = _double_spin("trainingLrSpin", 0.1, 50.0, 0.5, 1)
+        self.lr_spin = _double_spin("trainingLrSpin", *TRAINING_LIMITS["learning_rate"], 0.5, 3)
         self.lr_spin.setAccessibleName("Learning rate")
         self.lr_spin.setToolTip(LR_TIP)
-        self.seeds_spin = _spin("seedsSpin", 1, 16)
+        self.seeds_spin = _spin("seedsSpin", *TRAINING_LIMITS["seeds"])
         self.seeds_spin.setAccessibleName("Seeds")
         self.seeds_spin.setToolTip(SEEDS_TIP)
-        self.beta_spin = _double_spin("trainingBetaSpin", 0.0, 10.0, 0.01, 3)
+        self.beta_spin = _double_spin("trainingBetaSpin", *TRAINING_LIMITS["beta"], 0.01, 3)
         self.beta_spin.setAccessibleName("KL weight beta")
         self.beta_spin.setToolTip(BETA_TIP)
-        self.epochs_spin = _spin("epochsSpin", 1, 8)
+        self.epochs_spin = _spin("epochsSpin", *TRAINING_LIMITS["epochs"])
         self.epochs_spin.setAccessibleName("Epochs per batch")
         self.epochs_spin.setToolTip(EPOCHS_TIP)
+
+        # Why the last edit was not applied (the run keeps too much, say) and what stays.
+        self.refusal = QLabel(objectName="trainingRefusal")
+        self.refusal.setTextFormat(Qt.TextFormat.PlainText)
+        self.refusal.setWordWrap(True)
+        self.refusal.setVisible(False)
 
         self.algorithm_boxes: dict[str, QCheckBox] = {}
         for name in ALGORITHMS:
@@ -283,6 +302,10 @@ class TrainingControls(AdaptiveForm):
         self.progress.setAccessibleDescription(self.progress.format())
         finished = snapshot.steps_done >= snapshot.total_steps
         self.step_button.setEnabled(not finished)
+        if snapshot.refusal != self.refusal.text():
+            self.refusal.setText(snapshot.refusal)
+            self.refusal.setAccessibleName(snapshot.refusal)
+            self.refusal.setVisible(bool(snapshot.refusal))
         # Set even when unchanged: an edit the controller refused must show the real value again
         # (setValue with the value shown is free).
         self._config = config
@@ -333,6 +356,8 @@ class TrainingControls(AdaptiveForm):
         self.setStyleSheet(
             f"#trainingControls QLabel, #trainingControls QCheckBox {{ color: {theme.text}; }}"
             f" #trainingControls QLabel:disabled {{ color: {theme.muted}; }}"
+            f" #trainingControls QLabel#trainingRefusal {{ background: {theme.banner_fill};"
+            f" color: {theme.banner_text}; padding: 4px 6px; }}"
         )
         self._measure()
 
@@ -360,6 +385,8 @@ class TrainingControls(AdaptiveForm):
             grid.addWidget(self.progress, 2, 2, 1, 2)
             row = 3
         row = self._place_pairs(grid, self._pairs, row, beside)
+        grid.addWidget(self.refusal, row, 0, 1, 4)  # under the settings it is about
+        row += 1
         grid.addWidget(self.algorithms_label, row, 0, 1, 4)
         row += 1
         for index, box in enumerate(self.algorithm_boxes.values()):

@@ -200,10 +200,11 @@ class TrainingPage(QWidget):
     # --- requests ---------------------------------------------------------------------------
 
     def request_config(self, config: TrainingConfig) -> None:
-        """A settings edit; the reward weights shown are the lab's, so the stored config keeps
-        its own (an edit of G must not copy the lab's weights into the saved run settings)."""
+        """A settings edit, applied or refused by the run's state; the reward weights shown are
+        the lab's, so the stored config keeps its own (an edit of G must not copy the lab's
+        weights into the saved run settings)."""
         stored = self.workbench.training_config.reward_weights
-        self.workbench.set_training_config(replace(config, reward_weights=stored))
+        self.state.request_config(replace(config, reward_weights=stored))
 
     def set_active(self, active: bool) -> None:
         """Shown or hidden: a hidden run pauses, and only a shown one builds snapshots."""

@@ -180,6 +180,33 @@ def test_a_bad_config_is_refused_and_the_run_goes_on(workbench, state):
     assert workbench.undo_stack.count() == 0
 
 
+def test_an_edit_the_run_cannot_keep_is_refused_with_a_sentence_not_an_exception(
+    workbench, state, qtbot
+):
+    """Steps 2000, seeds 16, batch 32 would keep 498 MB of groups (issue 24, item 6)."""
+    workbench.apply_training_config(TrainingConfig(steps=2000, seeds=16))
+    state.step_once()
+    run = state.run
+    with qtbot.waitSignal(state.snapshot_changed) as sent:
+        state.request_config(replace(workbench.training_config, batch=32))
+    (snapshot,) = sent.args
+    assert snapshot.refusal.startswith("Batch 32 was not applied: this run would keep 498 MB")
+    assert snapshot.refusal.endswith("batch can be at most 16; it stays 8.")
+    assert snapshot.config.batch == 8 and workbench.training_config.batch == 8
+    assert state.run is run and workbench.undo_stack.count() == 0
+    state.request_config(replace(workbench.training_config, batch=16))  # fits: applied
+    assert workbench.training_config.batch == 16 and workbench.undo_stack.count() == 1
+    assert state.snapshot.refusal == "" and state.snapshot.config.batch == 16
+
+
+def test_a_refusal_goes_when_the_same_settings_are_asked_for_again(workbench, state):
+    workbench.apply_training_config(TrainingConfig(steps=2000, seeds=16))
+    state.request_config(replace(workbench.training_config, batch=32))
+    assert state.snapshot.refusal
+    state.request_config(workbench.training_config)
+    assert state.snapshot.refusal == "" and workbench.undo_stack.count() == 0
+
+
 # --- shown or hidden --------------------------------------------------------------------------
 
 

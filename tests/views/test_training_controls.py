@@ -245,16 +245,48 @@ def test_focus_offers_only_the_runs_algorithms(controls):
     assert controls.focus_combo.currentText() == "DAPO"
 
 
-def test_ranges(controls):
-    assert (controls.steps_spin.minimum(), controls.steps_spin.maximum()) == (10, 2000)
-    assert (controls.group_spin.minimum(), controls.group_spin.maximum()) == (2, 64)
-    assert (controls.batch_spin.minimum(), controls.batch_spin.maximum()) == (1, 32)
-    assert (controls.lr_spin.minimum(), controls.lr_spin.maximum()) == (0.1, 50.0)
-    assert controls.lr_spin.decimals() == 1
-    assert (controls.seeds_spin.minimum(), controls.seeds_spin.maximum()) == (1, 16)
-    assert (controls.epochs_spin.minimum(), controls.epochs_spin.maximum()) == (1, 8)
+def test_every_setting_takes_its_range_from_the_core(controls):
+    """The limits the run enforces are the controls' limits: no value a spin box offers is
+    refused for its range, and any value a file holds can be shown (issue 24, item 6)."""
+    from grpo_desktop.core.training_config import TRAINING_LIMITS
+
+    spins = {
+        "steps": controls.steps_spin,
+        "group_size": controls.group_spin,
+        "batch": controls.batch_spin,
+        "learning_rate": controls.lr_spin,
+        "seeds": controls.seeds_spin,
+        "beta": controls.beta_spin,
+        "epochs": controls.epochs_spin,
+    }
+    for name, spin in spins.items():
+        assert (spin.minimum(), spin.maximum()) == TRAINING_LIMITS[name], name
     for spin in controls.findChildren(QAbstractSpinBox):
         assert not spin.keyboardTracking()
+
+
+def test_values_from_a_file_show_as_they_are_in_force(controls):
+    config = TrainingConfig(
+        algorithms=("grpo",), steps=5000, seeds=32, batch=1, learning_rate=0.05, beta=0.125
+    )
+    controls.show_snapshot(build_training_snapshot(TrainingRun(config)))
+    assert controls.steps_spin.value() == 5000 and controls.seeds_spin.value() == 32
+    assert controls.lr_spin.text() == "0.05" and controls.lr_spin.value() == 0.05
+    assert controls.beta_spin.text() == "0.125"
+    assert controls.config() == config
+
+
+def test_a_refused_edit_is_a_message_under_the_settings_and_goes_with_the_next_snapshot(
+    controls, snapshot
+):
+    text = "Batch 32 was not applied: this run would keep 498 MB of sampled groups; it stays 8."
+    controls.show_snapshot(dataclasses.replace(snapshot, refusal=text))
+    assert controls.refusal.isVisible() and controls.refusal.text() == text
+    assert controls.refusal.textFormat() == Qt.TextFormat.PlainText
+    assert controls.refusal.accessibleName() == text
+    assert controls.epochs_spin.geometry().bottom() < controls.refusal.geometry().top()
+    controls.show_snapshot(snapshot)
+    assert not controls.refusal.isVisible()
 
 
 def test_every_control_has_a_tooltip_and_is_keyboard_reachable(controls):

@@ -220,6 +220,48 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
     assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
 
 
+# --- settings the run cannot keep (issue 24, item 6) -----------------------------------------
+
+
+def test_a_batch_the_run_cannot_keep_is_refused_in_words_and_the_spin_box_shows_the_batch_in_force(
+    qtbot, window
+):
+    page = show_training(qtbot, window)
+    controls = page.controls
+    type_into(qtbot, controls.steps_spin, "2000")
+    type_into(qtbot, controls.seeds_spin, "16")
+    assert not controls.refusal.isVisible()
+    type_into(qtbot, controls.batch_spin, "32")  # inside the spin box's range: raised before
+    assert controls.batch_spin.value() == 8, "the control shows the batch in force"
+    assert window.workbench.training_config.batch == 8 and page.state.run.config.batch == 8
+    assert controls.refusal.isVisible()
+    assert controls.refusal.text().startswith("Batch 32 was not applied: this run would keep ")
+    assert "batch can be at most 16; it stays 8." in controls.refusal.text()
+    assert window.undo_stack.count() == 2, "the refused edit is not an undo step"
+    type_into(qtbot, controls.batch_spin, "16")
+    assert window.workbench.training_config.batch == 16 and controls.batch_spin.value() == 16
+    assert not controls.refusal.isVisible()
+
+
+def test_an_algorithm_the_run_cannot_keep_is_refused_and_its_box_unticked_again(qtbot, window):
+    page = show_training(qtbot, window)
+    controls = page.controls
+    dapo = controls.algorithm_boxes["dapo"]
+    dapo.setFocus()
+    qtbot.keyClick(dapo, Qt.Key.Key_Space)  # five algorithms
+    assert "dapo" not in window.workbench.training_config.algorithms
+    type_into(qtbot, controls.steps_spin, "2000")
+    type_into(qtbot, controls.seeds_spin, "16")
+    type_into(qtbot, controls.batch_spin, "10")
+    type_into(qtbot, controls.group_spin, "16")
+    assert window.workbench.training_config.group_size == 16
+    dapo.setFocus()
+    qtbot.keyClick(dapo, Qt.Key.Key_Space)
+    assert not dapo.isChecked(), "unticked again: the algorithms in force"
+    assert "dapo" not in window.workbench.training_config.algorithms
+    assert controls.refusal.text().startswith("Adding DAPO was not applied: this run would keep")
+
+
 # --- a run that diverges (issue 24, item 7) --------------------------------------------------
 
 
