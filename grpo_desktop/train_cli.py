@@ -36,7 +36,11 @@ from grpo_desktop.core.training import (
     TrainingRun,
     check_training_config,
 )
-from grpo_desktop.core.training_config import weights_from_dict
+from grpo_desktop.core.training_config import (
+    TRAINING_LIMITS,
+    largest_stored_value,
+    weights_from_dict,
+)
 from grpo_desktop.core.unsafe_text import visible
 
 PROG = "grpo-desktop train"
@@ -119,7 +123,23 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
             message = f"--convention: {message}"
         elif message.startswith("unknown loss preset"):
             message = f"--preset: {message}"
+        elif message.startswith("this run would keep"):
+            message += _what_fits(config)
         raise ValueError(message) from None
+
+
+def _what_fits(config: TrainingConfig) -> str:
+    """`` (at most --steps 1027, --seeds 8 or --batch 16 with the others as given)``: each
+    option's largest value that the run can keep, so the user need not search for it."""
+    limits = [
+        f"{_OPTION_OF[name]} {most}"
+        for name in ("steps", "seeds", "batch", "group_size")
+        if (most := largest_stored_value(config, name)) >= TRAINING_LIMITS[name][0]
+    ]
+    if not limits:
+        return ""
+    listed = limits[0] if len(limits) == 1 else f"{', '.join(limits[:-1])} or {limits[-1]}"
+    return f" (at most {listed} with the others as given)"
 
 
 class ProgressLine:

@@ -335,6 +335,16 @@ def test_the_help_lists_the_weight_option_and_the_reward_functions(capsys):
     assert "--weight NAME=W" in out and "accuracy, format, partial" in out
 
 
+def test_a_run_too_large_to_keep_names_each_options_largest_value_that_fits(capsys):
+    status, out, err = run(capsys, "--steps", "2000", "--seeds", "16", "--batch", "32")
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [
+        "grpo-desktop train: error: this run would keep 498 MB of sampled groups (at most "
+        "256 MB): use fewer steps, seeds or algorithms, or a smaller batch or G (at most "
+        "--steps 1028, --seeds 8, --batch 16 or --group-size 3 with the others as given)"
+    ]
+
+
 # --- a run that diverges (issue 24, item 7) --------------------------------------------------
 
 #: β 10 with 8 epochs overflows DAPO's logits: every seed by step 4, the first at step 1.
