@@ -472,6 +472,8 @@ _ARROW_SCHEMA_KEY = b"ARROW:schema"
 _MAX_FOOTER_BYTES = 64 * 1024 * 1024
 _THRIFT_MAX_DEPTH = 64
 _BASE64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+_VARINT = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")
+_VARINT_KINDS = frozenset((4, 5, 6))  # i16, i32, i64
 # Thrift compact protocol type ids (Thrift's doc/specs/thrift-compact-protocol.md).
 _T_TRUE, _T_FALSE, _T_BYTE, _T_I16, _T_I32, _T_I64, _T_DOUBLE = 1, 2, 3, 4, 5, 6, 7
 _T_BINARY, _T_LIST, _T_SET, _T_MAP, _T_STRUCT, _T_UUID = 8, 9, 10, 11, 12, 13
@@ -484,7 +486,8 @@ class _FooterError(ValueError):
 
 class _CompactReader:
     """Just enough of Thrift's compact protocol to walk a parquet footer: every value is bounded
-    by the bytes left, and nesting by :data:`_THRIFT_MAX_DEPTH`."""
+    by the bytes left, and nesting by :data:`_THRIFT_MAX_DEPTH`. Numbers that are only skipped
+    are found by a regex, not byte by byte: a footer of 10,000 row groups is megabytes."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -497,22 +500,39 @@ class _CompactReader:
         self.at += count
         return chunk
 
+    def byte(self) -> int:
+        at = self.at
+        if at >= len(self.data):
+            raise _FooterError("the footer ends inside a value")
+        self.at = at + 1
+        return self.data[at]
+
+    def skip_varint(self) -> bytes:
+        """Past one varint (at most 10 bytes, the last below 0x80); returns its bytes."""
+        match = _VARINT.match(self.data, self.at)
+        if match is None:
+            rest = self.data[self.at : self.at + 10]
+            overlong = len(rest) == 10 and all(byte & 0x80 for byte in rest)
+            raise _FooterError(
+                "the footer holds an overlong number"
+                if overlong
+                else "the footer ends inside a value"
+            )
+        self.at = match.end()
+        return match.group()
+
     def varint(self) -> int:
-        value = shift = 0
-        for _ in range(10):
-            byte = self.take(1)[0]
-            value |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return value
-            shift += 7
-        raise _FooterError("the footer holds an overlong number")
+        value = 0
+        for shift, byte in enumerate(self.skip_varint()):
+            value |= (byte & 0x7F) << (7 * shift)
+        return value
 
     def fields(self) -> Iterator[tuple[int, int]]:
         """A struct's (field id, type) pairs up to its stop byte; the caller reads or skips each
         value before asking for the next."""
         field_id = 0
         while True:
-            header = self.take(1)[0]
+            header = self.byte()
             if header == 0:
                 return
             delta, kind = header >> 4, header & 0x0F
@@ -534,40 +554,87 @@ class _CompactReader:
         return count
 
     def list_header(self) -> tuple[int, int]:
-        header = self.take(1)[0]
+        header = self.byte()
         size = header >> 4
         return (self.count() if size == 15 else size), header & 0x0F
+
+    def past_varint(self, at: int) -> int:
+        """Where the varint at ``at`` ends."""
+        found = _VARINT.match(self.data, at)
+        if found is None:
+            self.at = at
+            self.skip_varint()  # raises, saying why
+        return found.end()  # type: ignore[union-attr]
+
+    def skip_struct(self, depth: int) -> None:
+        """Past one struct: the loop every row group's column chunks go through, so its numbers,
+        bools and byte strings are skipped here without a call each."""
+        if depth > _THRIFT_MAX_DEPTH:
+            raise _FooterError("the footer is nested too deeply")
+        data, end = self.data, len(self.data)
+        at = self.at
+        while True:
+            if at >= end:
+                raise _FooterError("the footer ends inside a value")
+            header = data[at]
+            at += 1
+            if header == 0:
+                break
+            kind = header & 0x0F
+            if header < 0x10:  # no field id delta: the id follows as a varint
+                at = self.past_varint(at)
+            if kind in _VARINT_KINDS:
+                at = self.past_varint(at)
+            elif kind == _T_BINARY:
+                self.at = at
+                at = self.varint()
+                at += self.at
+                if at > end:
+                    raise _FooterError("the footer ends inside a value")
+            elif kind not in (_T_TRUE, _T_FALSE):
+                self.at = at
+                self.skip(kind, depth + 1)
+                at = self.at
+        self.at = at
 
     def skip(self, kind: int, depth: int = 0, in_collection: bool = False) -> None:
         if depth > _THRIFT_MAX_DEPTH:
             raise _FooterError("the footer is nested too deeply")
-        if kind in (_T_TRUE, _T_FALSE):
-            if in_collection:  # a struct field's bool is in its type; an element's is a byte
-                self.take(1)
-        elif kind == _T_BYTE:
-            self.take(1)
-        elif kind in (_T_I16, _T_I32, _T_I64):
-            self.varint()
-        elif kind == _T_DOUBLE:
-            self.take(8)
+        if kind in (_T_I16, _T_I32, _T_I64):
+            self.skip_varint()
         elif kind == _T_BINARY:
-            self.binary()
-        elif kind == _T_UUID:
-            self.take(16)
+            self.take(self.varint())
+        elif kind == _T_STRUCT:
+            self.skip_struct(depth)
         elif kind in (_T_LIST, _T_SET):
             size, element = self.list_header()
-            for _ in range(size):
-                self.skip(element, depth + 1, in_collection=True)
+            if element in _VARINT_KINDS:  # encodings, offsets: skipped without a call each
+                at = self.at
+                for _ in range(size):
+                    at = self.past_varint(at)
+                self.at = at
+            elif element == _T_STRUCT:  # row groups, column chunks
+                for _ in range(size):
+                    self.skip_struct(depth + 1)
+            else:
+                for _ in range(size):
+                    self.skip(element, depth + 1, in_collection=True)
+        elif kind in (_T_TRUE, _T_FALSE):
+            if in_collection:  # a struct field's bool is in its type; an element's is a byte
+                self.byte()
+        elif kind == _T_BYTE:
+            self.byte()
+        elif kind == _T_DOUBLE:
+            self.take(8)
+        elif kind == _T_UUID:
+            self.take(16)
         elif kind == _T_MAP:
             size = self.count()
             if size:
-                kinds = self.take(1)[0]
+                kinds = self.byte()
                 for _ in range(size):
                     self.skip(kinds >> 4, depth + 1, in_collection=True)
                     self.skip(kinds & 0x0F, depth + 1, in_collection=True)
-        elif kind == _T_STRUCT:
-            for _, field_kind in self.fields():
-                self.skip(field_kind, depth + 1)
         else:
             raise _FooterError(f"the footer holds an unknown Thrift type {kind}")
 
@@ -628,11 +695,21 @@ def _declares_extension_type(serialized_schema: bytes) -> bool:
     return _EXTENSION_KEY in decoded
 
 
+#: Digests of footers walked and found plain: a folder is opened twice (row counts, then rows)
+#: and each group again, and a footer of many row groups takes a second to walk but a
+#: millisecond to read and hash. Keyed by content, so a file rewritten in place is walked again.
+_PLAIN_FOOTERS: set[bytes] = set()
+_PLAIN_FOOTERS_KEPT = 4096
+
+
 def _refuse_extension_types(path: Path, handle: BinaryIO) -> None:
     """Raise unless the file's stored Arrow schema is plain columns; reads only the footer."""
     try:
-        entries = _key_values(_footer_bytes(handle))
-        for keys, values in entries:
+        footer = _footer_bytes(handle)
+        digest = hashlib.blake2b(footer, digest_size=16).digest()
+        if digest in _PLAIN_FOOTERS:
+            return
+        for keys, values in _key_values(footer):
             if _ARROW_SCHEMA_KEY in keys and any(map(_declares_extension_type, values)):
                 raise RolloutError(
                     f"{path.name}: refused unread: its schema declares an Arrow extension type "
@@ -643,6 +720,9 @@ def _refuse_extension_types(path: Path, handle: BinaryIO) -> None:
         raise RolloutError(f"{path.name}: not a readable parquet file ({error})") from None
     finally:
         handle.seek(0)
+    if len(_PLAIN_FOOTERS) >= _PLAIN_FOOTERS_KEPT:
+        _PLAIN_FOOTERS.clear()
+    _PLAIN_FOOTERS.add(digest)
 
 
 def _extension_column(schema: Any) -> tuple[str, str] | None:

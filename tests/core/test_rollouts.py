@@ -765,3 +765,24 @@ def test_a_trl_step_that_is_not_a_whole_number_names_the_row(tmp_path, steps, me
     )
     with pytest.raises(RolloutError, match=rf"^completions_00001\.parquet: {message}"):
         open_rollouts(path)
+
+
+@needs_pyarrow
+def test_a_footer_is_walked_once_while_unchanged_and_again_when_rewritten(tmp_path, monkeypatch):
+    from grpo_desktop.core import rollouts
+
+    walks: list[int] = []
+    real_walk = rollouts._key_values
+    monkeypatch.setattr(
+        rollouts, "_key_values", lambda footer: walks.append(1) or real_walk(footer)
+    )
+    path = write_trl(tmp_path, step=11)
+    source = open_rollouts(path)  # row counts, then rows: one walk
+    source.group_answers(11, 0)
+    assert len(walks) == 1
+    field, values = extension_field("column")
+    table = pq.read_table(path)
+    pq.write_table(table.append_column(field, pa.array(values * table.num_rows)), path)
+    with pytest.raises(RolloutError, match="refused unread"):
+        open_rollouts(path)
+    assert len(walks) > 1  # the new footer is walked, not taken for the one checked before
