@@ -6,12 +6,23 @@ snapshot, so the math panel only typesets text it is given.
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 
 from grpo_desktop.core import advantages as core
-from grpo_desktop.core.formatting import MINUS, number, signed
+from grpo_desktop.core.formatting import FIXED_POINT_LIMIT, MINUS, number, signed
 
 MAX_TERMS_SHOWN = 10  # longer sums are written as "sum of G rewards"
+
+_SMALLEST_NORMAL = sys.float_info.min  # a float result below this has lost digits
+_EXACT_DIGITS = 40  # a Decimal sum of 64 rewards this precise is exact to far past 4 digits
+#: Below this, ``signed(value, 4)`` rounds a non-zero r − mean to 0.
+_FIXED_POINT_SMALLEST = 5e-5
+
+#: A float, or the exact value as a Decimal where float64 cannot hold it (the square of 1e200).
+Shown = float | Decimal
 
 
 @dataclass(frozen=True)
@@ -32,8 +43,61 @@ class WorkedMath:
     loudest_note: str  # one sentence on why those answers are loud ("" when nothing stands out)
 
 
-def _num(value: float) -> str:
+def _num(value: Shown) -> str:
     return number(value, 4)
+
+
+def _lost_digits(result: float, exact_is_zero: bool) -> bool:
+    """Whether a float result overflowed, or underflowed into 0 or a subnormal."""
+    if not math.isfinite(result):
+        return True
+    return not exact_is_zero and abs(result) < _SMALLEST_NORMAL
+
+
+def _sum(values: list[float]) -> Shown:
+    """Python's float sum, or the exact sum where that overflows (1e308 + 1e308): never inf."""
+    total = sum(values)
+    if math.isfinite(total):
+        return total
+    with localcontext() as context:
+        context.prec = _EXACT_DIGITS
+        return sum((Decimal(value) for value in values), Decimal(0))
+
+
+def _square(value: float) -> Shown:
+    """value², exactly where float64 overflows (std above ~1.3e154) or underflows: never an
+    OverflowError, never a square shown as 0 beside a std that is not."""
+    try:
+        squared = value**2
+    except OverflowError:
+        squared = math.inf
+    if _lost_digits(squared, value == 0):
+        return Decimal(value) * Decimal(value)
+    return squared
+
+
+def _sum_of_squares(rewards: list[float], mean: float) -> Shown:
+    """Σ (r − mean)², exactly where a float term or the sum overflows or underflows."""
+    try:
+        total = sum((r - mean) ** 2 for r in rewards)
+    except OverflowError:
+        total = math.inf
+    if not _lost_digits(total, all(r == mean for r in rewards)):
+        return total
+    with localcontext() as context:
+        context.prec = _EXACT_DIGITS
+        exact_mean = Decimal(mean)
+        return sum(((Decimal(r) - exact_mean) ** 2 for r in rewards), Decimal(0))
+
+
+def _difference(value: float) -> str:
+    """r − mean as the seeds write it (+0.5, −0.8); in scientific notation where fixed-point
+    would show a non-zero difference as 0 or print hundreds of digits."""
+    if value == 0:
+        return "0"
+    if not _FIXED_POINT_SMALLEST <= abs(value) < FIXED_POINT_LIMIT:
+        return ("+" if value > 0 else MINUS) + number(abs(value), 4)
+    return signed(value, 4).rstrip("0").rstrip(".")
 
 
 def _adv(value: float) -> str:
@@ -51,7 +115,7 @@ def _eps(value: float) -> str:
 
 
 def _sum_line(rewards: list[float]) -> str:
-    total = sum(rewards)
+    total = _sum(rewards)
     size = len(rewards)
     if size <= MAX_TERMS_SHOWN:
         terms = "+".join(_num(r) for r in rewards)
@@ -65,13 +129,14 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
     lines = [f"{_sum_line(rewards)} = {_num(stats.mean)}"]
     binary = set(rewards) <= {0.0, 1.0}
     population_var = stats.mean * (1 - stats.mean) if binary else None
+    variance = _square(stats.std)
     if convention.ddof == 1:
-        square_sum = sum((r - stats.mean) ** 2 for r in rewards)
+        square_sum = _sum_of_squares(rewards, stats.mean)
         lines.append(
             f"sample variance = Σ(r {MINUS} mean)² / (G {MINUS} 1) = {_num(square_sum)}/{size - 1}"
-            f" = {_num(stats.std**2)}"
+            f" = {_num(variance)}"
         )
-        lines.append(f"std = √{_num(stats.std**2)} = {_num(stats.std)}   (sample std, n {MINUS} 1)")
+        lines.append(f"std = √{_num(variance)} = {_num(stats.std)}   (sample std, n {MINUS} 1)")
         lines.append(f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}")
     else:
         if population_var is not None:
@@ -81,8 +146,8 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
                 f" = {_num(population_var)}"
             )
         else:
-            lines.append(f"variance = Σ(r {MINUS} mean)² / G = {_num(stats.std**2)}")
-        lines.append(f"std = √{_num(stats.std**2)} = {_num(stats.std)}")
+            lines.append(f"variance = Σ(r {MINUS} mean)² / G = {_num(variance)}")
+        lines.append(f"std = √{_num(variance)} = {_num(stats.std)}")
         if convention.ddof is None:
             lines.append("this convention does not divide by the std")
     return Step("Group statistics", tuple(lines))
@@ -90,11 +155,13 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
 
 def _advantage_line(reward: float, stats: core.GroupStats, convention: core.Convention) -> str:
     centered = reward - stats.mean
-    raw = signed(centered, 4).rstrip("0").rstrip(".") if centered else "0"
+    raw = _difference(centered)
     head = f"r {MINUS} mean = {_num(reward)} {MINUS} {_num(stats.mean)} = {raw}"
     if convention.name == "rloo":
         size = stats.group_size
         others = (stats.mean * size - reward) / (size - 1)
+        if not math.isfinite(others):  # mean × G overflowed: the same baseline, another way
+            others = stats.mean + (stats.mean - reward) / (size - 1)
         advantage = reward - others
         return (
             f"baseline = mean of the other {size - 1} = {_num(others)}; "

@@ -10,9 +10,11 @@ Update workspace work on them like on any group.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from grpo_desktop.core.formatting import number
 from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.problems import Problem, Trace
 
@@ -24,6 +26,25 @@ MAX_PROMPT_CHARS = 4000
 #: The longest completion kept per card (a real completion can be a whole book).
 MAX_TEXT_CHARS = 20000
 TRUNCATED = " … [cut: {omitted} more characters]"
+#: The largest |reward| the lab takes from a run, read from a rollout file or a scenario (the
+#: rollout readers' own bound, ``rollouts.MAX_REWARD_MAGNITUDE``; a test keeps the two equal, and
+#: this module does not load the readers). No reward function gives more, and up to it every
+#: convention's r − mean, std and RLOO advantage stays far inside float64 whichever convention the
+#: lab switches to (a spread of ±1.7e308 overflows TRL's sample std).
+MAX_REWARD_MAGNITUDE = 1e100
+
+
+def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:
+    """Why the lab cannot score these rewards under every convention, as a phrase that follows
+    "group 3 …" or "field 'problem.recorded' …"; None when it can."""
+    for position, reward in enumerate(rewards, start=1):
+        if abs(reward) > MAX_REWARD_MAGNITUDE:
+            return (
+                f"has reward #{position} = {number(reward)}, beyond the "
+                f"±{number(MAX_REWARD_MAGNITUDE)} the lab scores: a spread that wide overflows "
+                "float64 under some conventions"
+            )
+    return None
 
 
 @dataclass(frozen=True)
@@ -100,8 +121,7 @@ def recorded_group(source: RolloutSource, step: int, group_index: int) -> Record
     for answer in answers:
         names.extend(name for name in answer.components if name not in names)
     components = tuple(
-        (name, tuple(answer.components.get(name, math.nan) for answer in answers))
-        for name in names
+        (name, tuple(answer.components.get(name, math.nan) for answer in answers)) for name in names
     )
     logged = [answer.advantage for answer in answers]
     advantages = None if any(a is None for a in logged) else tuple(float(a) for a in logged)  # type: ignore[arg-type]

@@ -89,7 +89,7 @@ from grpo_desktop.core.problems import (
     problem_to_dict,
     shipped_problem_ids,
 )
-from grpo_desktop.core.recorded_group import RecordedGroup
+from grpo_desktop.core.recorded_group import RecordedGroup, reward_magnitude_problem
 from grpo_desktop.core.reward_fields import (
     recorded_from_dict,
     recorded_to_dict,
@@ -631,6 +631,9 @@ def _parse_problem_field(value: Any, source: str) -> tuple[Problem, bool, Record
             group = recorded_from_dict(value["recorded"])
         except ValueError as exc:
             raise _field(source, "problem.recorded", str(exc)) from None
+        too_large = reward_magnitude_problem(group.rewards)
+        if too_large is not None:
+            raise _field(source, "problem.recorded", too_large)
         problem = group.problem()
         return problem, is_custom_problem(problem), group
 

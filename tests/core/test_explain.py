@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from grpo_desktop import core
@@ -96,3 +98,61 @@ def test_hand_set_and_logged_rewards_say_where_they_come_from():
     assert hand.worked_math.steps[0].title == "Rewards set by hand (continuous mode)"
     plain = build_snapshot(get_problem("mult-23x47"), [True, False])
     assert plain.worked_math.steps[0].title == "Group statistics"
+
+
+def _all_text(worked) -> str:
+    return "\n".join(
+        [line for step in worked.steps for line in step.lines]
+        + [worked.comparison, *worked.stage_labels, worked.loudest_note]
+    )
+
+
+@pytest.mark.parametrize(
+    "rewards",
+    [
+        [1e200, -1e200, 1e200, -1e200],
+        [1e308, 1e308, -1e308, 0.0],
+        [1e308, 0.0, 0.0],
+        [1.7e308, -1.7e308],
+        [1e-200, 0.0],
+    ],
+)
+@pytest.mark.parametrize("convention", core.convention_names())
+def test_huge_and_tiny_rewards_are_worked_in_scientific_notation_never_an_error(
+    rewards, convention
+):
+    # std**2 of a std above ~1.3e154 raised OverflowError: a traceback at --scenario, a crash
+    # dialog on File > Open.
+    try:
+        stats = core.group_stats(rewards, convention)
+    except ValueError:
+        return  # a spread that overflows float64 under this convention is refused before
+    text = _all_text(explain(stats))
+    assert "inf" not in text and "nan" not in text
+    assert max(len(run) for run in re.findall(r"\d+", text)) <= 6, text
+
+
+def test_the_variance_of_rewards_of_1e200_is_written_exactly():
+    text = _all_text(explain(core.group_stats([1e200, -1e200, 1e200, -1e200])))
+    assert "std = √1e+400 = 1e+200" in text
+    assert "r − mean = 1e+200 − 0 = +1e+200; A = +1e+200/1e+200 = +1.0" in text
+
+
+def test_a_sum_that_overflows_float64_is_written_exactly():
+    text = _all_text(explain(core.group_stats([1e308, 1e308, -1e308, 0.0], "trl")))
+    assert "= 1e+308/4 = 2.5e+307" in text
+    assert "sample variance = Σ(r − mean)² / (G − 1) = 2.75e+616/3 = 9.167e+615" in text
+
+
+def test_a_difference_too_small_for_fixed_point_is_not_written_as_zero():
+    text = _all_text(explain(core.group_stats([1e-200, 0.0], "trl")))
+    assert "sample variance = Σ(r − mean)² / (G − 1) = 5e−401/1 = 5e−401" in text
+    assert "r − mean = 1e−200 − 5e−201 = +5e−201" in text
+
+
+def test_rloo_baseline_of_huge_rewards_does_not_overflow():
+    text = _all_text(explain(core.group_stats([1e308, 1e308, -1e308, 0.0], "rloo")))
+    assert (
+        "baseline = mean of the other 3 = 6.667e+307; A = −1e+308 − 6.667e+307 = −1.667e+308"
+        in (text)
+    )

@@ -7,7 +7,12 @@ import json
 import pytest
 from rollout_files import needs_pyarrow, verl_prompt, write_trl, write_verl
 
-from grpo_desktop.core.recorded_group import MAX_TEXT_CHARS, recorded_group
+from grpo_desktop.core.recorded_group import (
+    MAX_REWARD_MAGNITUDE,
+    MAX_TEXT_CHARS,
+    recorded_group,
+    reward_magnitude_problem,
+)
 from grpo_desktop.core.rollouts import RolloutError, open_rollouts
 
 
@@ -62,3 +67,20 @@ def test_a_trl_group_carries_each_reward_function_and_the_logged_advantages(tmp_
     assert group.logged_advantages is not None and len(group.logged_advantages) == 4
     assert group.prompt == "<|im_start|>user\nQuestion 0 of step 10<|im_end|>"
     assert group.answer_key is None
+
+
+def test_the_lab_and_the_rollout_readers_refuse_rewards_beyond_one_bound():
+    from grpo_desktop.core import rollouts
+
+    assert MAX_REWARD_MAGNITUDE == rollouts.MAX_REWARD_MAGNITUDE
+
+
+@pytest.mark.parametrize("rewards", [(1.0, 1e200, 0.0), (1.0, -1e308, 0.0), (0.0, 2e100, 1.0)])
+def test_rewards_too_large_for_every_convention_are_named(rewards):
+    problem = reward_magnitude_problem(rewards)
+    assert problem is not None and problem.startswith("has reward #2 = ")
+    assert "beyond the ±1e+100 the lab scores" in problem and "\n" not in problem
+
+
+def test_rewards_within_the_bound_have_no_problem():
+    assert reward_magnitude_problem((1e100, -1e100, 0.0)) is None

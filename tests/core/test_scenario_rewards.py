@@ -88,6 +88,14 @@ def test_a_runs_group_comes_back_with_its_texts_rewards_and_missing_components()
             lambda d: d["problem"]["recorded"].update(rewards=[1, 0, None, 1]),
             r"rewards\[2\] must be a finite number",
         ),
+        (
+            lambda d: d["problem"]["recorded"].update(rewards=[1, 0, 1e308, 1]),
+            r"field 'problem.recorded' has reward #3 = 1e\+308, beyond the ±1e\+100",
+        ),
+        (
+            lambda d: d["problem"]["recorded"].update(rewards=[1e200, -1e200, 1e200, -1e200]),
+            r"field 'problem.recorded' has reward #1 = 1e\+200, beyond the ±1e\+100",
+        ),
         (lambda d: d["problem"]["recorded"].update(run_format="openrlhf"), "run_format"),
         (lambda d: d["problem"]["recorded"].pop("texts"), "has no 'texts'"),
         (lambda d: d["problem"]["recorded"].update(group_index=9), "below group_count"),
