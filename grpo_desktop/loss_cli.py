@@ -27,15 +27,17 @@ import numpy as np
 
 from grpo_desktop.cli import OneLineArgumentParser
 from grpo_desktop.core.clipped_loss import (
+    BLOCK_POSITIONS,
     KL_ESTIMATORS,
     LOSS_PRESETS,
     LossPreset,
-    PolicyLossResult,
+    PolicyLossSummary,
     get_loss_preset,
-    policy_loss,
+    policy_loss_summary,
 )
 from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
-from grpo_desktop.core.jsonfile import json_type_name, read_json_file
+from grpo_desktop.core.jsonfile import json_type_name, read_json_file, read_regular_file
+from grpo_desktop.core.unsafe_text import visible
 
 PROG = "grpo-desktop loss"
 
@@ -57,7 +59,14 @@ OPTIONAL_FIELDS = (
 _NUMBER_OPTIONS = ("eps_low", "eps_high", "clip_ratio_c", "beta", "loss_scale_factor")
 _NULLABLE_OPTIONS = ("eps_high", "max_completion_length", "loss_scale_factor")  # None = default
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: The widest batch taken: answers padded to at most this many token positions (T). The loss is
+#: computed a block of rows at a time (policy_loss_summary), so memory is bounded by the
+#: arrays read and one block, whatever B; a block is at least one row, hence the cap on T.
+MAX_WIDTH = BLOCK_POSITIONS
+
+#: The JSON types of a row that numpy converts exactly as _cell does, in one step.
+_PLAIN_VALUES = frozenset({int, float, type(None)})
+_PLAIN_MASK = frozenset({int, float, bool})
 
 
 class LossInputError(ValueError):
@@ -90,8 +99,19 @@ class PresetOutcome:
     """One preset's result, or why its library cannot take this batch's options."""
 
     preset: LossPreset
-    result: PolicyLossResult | None = None
+    result: PolicyLossSummary | None = None
     not_applicable: str | None = None
+
+    @property
+    def overflowed(self) -> bool:
+        """Whether the loss, an answer's gradient or their sums are beyond float64 (inf, NaN)."""
+        result = self.result
+        if result is None:
+            return False
+        grads = result.sequence_grad
+        with np.errstate(all="ignore"):
+            sums = (result.loss, float(grads.sum()), float(np.abs(grads).sum()))
+        return not (all(math.isfinite(value) for value in sums) and np.all(np.isfinite(grads)))
 
 
 # --- the file ----------------------------------------------------------------------------------
@@ -117,7 +137,12 @@ def _cell(field: str, value: object, where: str) -> float:
 
 
 def _matrix(source: str, field: str, value: object) -> np.ndarray:
-    """A B × T field: a non-empty list of equally long rows of numbers (``null`` = no value)."""
+    """A B × T field: a non-empty list of equally long rows of numbers (``null`` = no value).
+
+    Rows are checked first (so the array is only made for a well-formed field), then copied in
+    one at a time: a row of plain numbers goes to numpy in one step, and only a row holding
+    something else is read item by item, to name the item.
+    """
     prefix = f"{source}: field '{field}'"
     if not isinstance(value, list) or not value:
         raise LossInputError(
@@ -125,7 +150,6 @@ def _matrix(source: str, field: str, value: object) -> np.ndarray:
             f"got {json_type_name(value) if value != [] else 'an empty list'}"
         )
     width: int | None = None
-    rows: list[list[float]] = []
     for i, row in enumerate(value, start=1):
         if not isinstance(row, list):
             raise LossInputError(
@@ -134,13 +158,27 @@ def _matrix(source: str, field: str, value: object) -> np.ndarray:
             )
         if width is None:
             width = len(row)
+            if width > MAX_WIDTH:
+                raise LossInputError(
+                    f"{prefix} row 1 has {width:,} token positions; at most {MAX_WIDTH:,} per "
+                    "answer (the padded length T) are supported"
+                )
         elif len(row) != width:
             raise LossInputError(
                 f"{prefix} row {i} has {len(row)} values but row 1 has {width}; pad every row "
                 "to the same length T and mark the padding 0 in mask"
             )
-        rows.append([_cell(field, x, f"{prefix} row {i} item {j}") for j, x in enumerate(row, 1)])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), width or 0)
+    array = np.empty((len(value), width or 0), dtype=np.float64)
+    plain = _PLAIN_MASK if field == "mask" else _PLAIN_VALUES
+    for i, row in enumerate(value, start=1):
+        if set(map(type, row)) <= plain:
+            try:
+                array[i - 1] = row  # None is NaN, True 1.0: as _cell reads them
+                continue
+            except OverflowError:  # an integer beyond float64: named item by item below
+                pass
+        array[i - 1] = [_cell(field, x, f"{prefix} row {i} item {j}") for j, x in enumerate(row, 1)]
+    return array
 
 
 def _advantages(source: str, value: object) -> np.ndarray:
@@ -189,8 +227,8 @@ def _options(source: str, data: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def batch_from_json(data: object, source: str) -> Batch:
-    """The checked batch of a parsed FILE.json; LossInputError names the first problem."""
+def _check_fields(data: object, source: str) -> dict[str, Any]:
+    """The parsed top level, if it is an object with the required fields and no others."""
     if not isinstance(data, dict):
         raise LossInputError(
             f"{source}: the top level must be a JSON object with the fields "
@@ -208,25 +246,105 @@ def batch_from_json(data: object, source: str) -> Batch:
         raise LossInputError(
             f"{source}: missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
         )
-    ref = data.get("ref_logp")
-    return Batch(
-        source=source,
-        logp=_matrix(source, "logp", data["logp"]),
-        old_logp=_matrix(source, "old_logp", data["old_logp"]),
-        mask=_matrix(source, "mask", data["mask"]),
-        advantages=_advantages(source, data["advantages"]),
-        ref_logp=None if ref is None else _matrix(source, "ref_logp", ref),
-        options=_options(source, data),
+    return data
+
+
+def _take_batch(fields: dict[str, Any], source: str) -> Batch:
+    """The batch, each array field removed from ``fields`` as soon as it is an array: the
+    parser's lists of a large file are freed field by field instead of outliving the arrays."""
+    logp = _matrix(source, "logp", fields.pop("logp"))
+    old_logp = _matrix(source, "old_logp", fields.pop("old_logp"))
+    mask = _matrix(source, "mask", fields.pop("mask"))
+    advantages = _advantages(source, fields.pop("advantages"))
+    ref = fields.pop("ref_logp", None)
+    ref_logp = None if ref is None else _matrix(source, "ref_logp", ref)
+    del ref
+    batch = Batch(source, logp, old_logp, mask, advantages, ref_logp, _options(source, fields))
+    _check_real_tokens(batch)
+    return batch
+
+
+def _spelled(value: float) -> str:
+    """A non-finite value as the file may have written it."""
+    if math.isnan(value):
+        return "null or NaN"
+    return f"{'-' if value < 0 else ''}Infinity (or a number too large for a float64)"
+
+
+def _check_real_tokens(batch: Batch) -> None:
+    """Name the first real token (mask 1) or answer with tokens whose value is not a finite
+    number. policy_loss refuses these too but cannot say where; a batch whose shapes or mask
+    are wrong is left to its own, earlier message."""
+    mask = batch.mask
+    fields = [("logp", batch.logp), ("old_logp", batch.old_logp)]
+    if batch.ref_logp is not None and batch.options.get("beta", 0.0) > 0:
+        fields.append(("ref_logp", batch.ref_logp))
+    if any(array.shape != mask.shape for _, array in fields):
+        return
+    real = mask == 1.0
+    if not np.all(real | (mask == 0.0)):
+        return
+    for name, array in fields:
+        bad = ~np.isfinite(array)
+        bad &= real
+        if bad.any():
+            row, item = np.unravel_index(int(bad.argmax()), bad.shape)
+            raise LossInputError(
+                f"{batch.source}: field '{name}' row {row + 1} item {item + 1} is "
+                f"{_spelled(float(array[row, item]))} at a real token (mask 1); only padding "
+                "(mask 0) may hold null or NaN"
+            )
+    if batch.advantages.shape == mask.shape[:1]:
+        bad = ~np.isfinite(batch.advantages) & real.any(axis=1)
+        if bad.any():
+            item = int(bad.argmax())
+            raise LossInputError(
+                f"{batch.source}: field 'advantages' item {item + 1} is "
+                f"{_spelled(float(batch.advantages[item]))}, for an answer with real tokens"
+            )
+
+
+def batch_from_json(data: object, source: str) -> Batch:
+    """The checked batch of a parsed FILE.json; LossInputError names the first problem."""
+    return _take_batch(dict(_check_fields(data, source)), source)
+
+
+def _too_many_digits(path: str, name: str, error: ValueError) -> str:
+    """The message for json's own ValueError, which names neither the file nor the place: an
+    integer longer than Python converts (``sys.set_int_max_str_digits``, 4,300 by default)."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if not limit or "digits" not in str(error):
+        return f"{name}: cannot read a number in the file ({error})"
+    try:
+        text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8-sig", errors="replace")
+    except OSError:
+        text = ""
+    match = re.search(rf"(?<!\d)-?\d{{{limit + 1},}}", text)  # from a run's first digit
+    if match is None:
+        return f"{name}: an integer has more than {limit:,} digits, far beyond a float64 (1.8e308)"
+    start = match.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    digits = len(match.group().lstrip("-"))
+    return (
+        f"{name}: line {line} column {column}: an integer of {digits:,} digits, far beyond "
+        "what a float64 holds (1.8e308)"
     )
 
 
 def read_batch(path: str) -> Batch:
     """FILE.json, read only if it is a regular file (a FIFO or a folder is refused unread)."""
+    name = visible(Path(path).name)
     try:
         data, source = read_json_file(Path(path), LossInputError, MAX_FILE_BYTES)
     except RecursionError:
-        raise LossInputError(f"{Path(path).name}: the JSON is nested too deeply") from None
-    return batch_from_json(data, source)
+        raise LossInputError(f"{name}: the JSON is nested too deeply") from None
+    except LossInputError:
+        raise
+    except ValueError as error:  # json's limit on an integer's digits
+        raise LossInputError(_too_many_digits(path, name, error)) from None
+    source = visible(source)
+    return _take_batch(_check_fields(data, source), source)
 
 
 # --- the computation ---------------------------------------------------------------------------
@@ -237,8 +355,14 @@ def _cannot_take_options(preset: LossPreset, options: dict[str, Any]) -> bool:
     return options.get("kl_estimator", "k3") not in preset.kl_estimators
 
 
-def score_presets(batch: Batch, presets: Sequence[LossPreset]) -> list[PresetOutcome]:
+def score_presets(
+    batch: Batch, presets: Sequence[LossPreset], block_positions: int = BLOCK_POSITIONS
+) -> list[PresetOutcome]:
     """Each preset's result; a library that cannot take the options is "not applicable".
+
+    Only each preset's summary is kept, computed a block of rows at a time
+    (:func:`policy_loss_summary`), so memory does not grow with the number of presets or,
+    beyond the arrays read, with the batch.
 
     Any other ValueError is the input's (a NaN at a real token, shapes that disagree, β > 0 with no
     ``ref_logp``, which no library can compute) and is raised as LossInputError, so a bad file
@@ -246,16 +370,17 @@ def score_presets(batch: Batch, presets: Sequence[LossPreset]) -> list[PresetOut
     """
     outcomes: list[PresetOutcome] = []
     input_error: str | None = None
-    with np.errstate(all="ignore"):  # an overflowing ratio (TRL does not clamp) prints inf, once
+    with np.errstate(all="ignore"):  # an overflowing ratio (TRL does not clamp) is reported
         for preset in presets:
             try:
-                result = policy_loss(
+                result = policy_loss_summary(
                     batch.logp,
                     batch.old_logp,
                     batch.advantages,
                     batch.mask,
                     preset=preset,
                     ref_logp=batch.ref_logp,
+                    block_positions=block_positions,
                     **batch.options,
                 )
             except ValueError as error:
@@ -270,11 +395,9 @@ def score_presets(batch: Batch, presets: Sequence[LossPreset]) -> list[PresetOut
     return outcomes
 
 
-def kl_mean(result: PolicyLossResult) -> float | None:
+def kl_mean(result: PolicyLossSummary) -> float | None:
     """The mean KL estimate over the real tokens, or None when no KL was computed (β = 0)."""
-    if result.kl is None:
-        return None
-    return float(result.kl.sum() / result.mask.sum())
+    return result.kl_mean
 
 
 def net_sign_meaning(net: float, scale: float) -> str:
@@ -303,6 +426,8 @@ def outcomes_as_json(batch: Batch, outcomes: Sequence[PresetOutcome]) -> str:
             entries.append({"preset": preset.name, "error": outcome.not_applicable})
             continue
         grads = result.sequence_grad
+        with np.errstate(all="ignore"):
+            net = float(grads.sum())
         entries.append(
             {
                 "preset": preset.name,
@@ -314,7 +439,7 @@ def outcomes_as_json(batch: Batch, outcomes: Sequence[PresetOutcome]) -> str:
                 "clip_fraction": _finite(result.clip_fraction),
                 "kl_mean": _finite(kl_mean(result)),
                 "sequence_grad": [_finite(float(g)) for g in grads],
-                "net_grad": _finite(float(grads.sum())),
+                "net_grad": _finite(net),
             }
         )
     return json.dumps(
@@ -324,10 +449,22 @@ def outcomes_as_json(batch: Batch, outcomes: Sequence[PresetOutcome]) -> str:
 
 
 def _grad(value: float) -> str:
-    """A per-answer total: 4 decimals, or scientific when 4 decimals would read as 0."""
-    if value == 0.0 or not math.isfinite(value) or abs(value) >= 5e-5:
-        return signed(value, 4) if math.isfinite(value) else number(value)
+    """A per-answer total: 4 decimals (``signed`` turns scientific for huge values), or
+    scientific when 4 decimals would read as 0. Only finite values reach it: a preset whose
+    numbers overflow is reported instead."""
+    if value == 0.0 or abs(value) >= 5e-5:
+        return signed(value, 4)
     return (f"{value:+.2e}").replace("-", MINUS)
+
+
+def _overflow_reason(preset: LossPreset) -> str:
+    """Why a preset's numbers can leave float64, in the library's own terms."""
+    if not preset.ratio_clamp:
+        return (
+            f"{preset.library} does not clamp the log-ratio, so exp(logp − old_logp) overflows "
+            "above 709; or the advantages are too large"
+        )
+    return "the advantages or log-probabilities are too large"
 
 
 def _net(value: float) -> str:
@@ -371,8 +508,14 @@ def outcomes_as_table(batch: Batch, outcomes: Sequence[PresetOutcome]) -> str:
             lines.append(f"  not applicable: {outcome.not_applicable}")
             continue
         lines.append(f"  source: {preset.source}")
+        if outcome.overflowed:
+            lines.append(
+                "  overflow: the loss or an answer's gradient is beyond float64 "
+                f"({_overflow_reason(preset)}); no numbers to show"
+            )
+            continue
         loss = f"  loss {number(result.loss)}"
-        if result.kl is not None:
+        if result.kl_mean is not None:
             loss += f" = policy {number(result.pg_loss)} + KL {number(result.kl_loss)}"
         loss += f"; clip fraction {number(result.clip_fraction)}"
         mean = kl_mean(result)
@@ -397,8 +540,8 @@ class _LossArgumentParser(OneLineArgumentParser):
     """The one-line parser, whose help and errors also fall back to ASCII (Σ ∂ β · in the help)."""
 
     def _print_message(self, message: str, file: TextIO | None = None) -> None:
-        if message:
-            write_text(message.rstrip("\n"), file or sys.stderr)
+        if message:  # an invalid choice is quoted back: escape what could drive the terminal
+            write_text(visible(message.rstrip("\n"), multiline=True), file or sys.stderr)
 
 
 def build_loss_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -431,11 +574,6 @@ def build_loss_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
     return parser
-
-
-def _one_line(message: str) -> str:
-    """The message with any control character (a newline in a file name) escaped."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", message)
 
 
 _ASCII_EXTRA = (("Σ_t", "sum_t"), ("Σ", "sum"), ("∂", "d"), ("β", "beta"))
@@ -471,7 +609,7 @@ def run_loss(argv: Sequence[str]) -> int:
             outcomes_as_json(batch, outcomes) if args.json else outcomes_as_table(batch, outcomes)
         )
     except ValueError as error:
-        write_text(f"{parser.prog}: error: {_one_line(str(error))}", sys.stderr)
+        write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
         return 2
     write_text(text, sys.stdout)
     return 0

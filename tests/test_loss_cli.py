@@ -8,10 +8,14 @@ import json
 import os
 import subprocess
 import sys
+import tracemalloc
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from grpo_desktop import loss_cli
 from grpo_desktop.app import build_parser, main
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS
 
@@ -210,7 +214,7 @@ def _with(**changes) -> dict:
         (json.dumps(_with(mask=[[1] * 4 + [0.5] * 36, [1] * 40])), "mask must hold only 0 and 1"),
         (
             json.dumps(_with(logp=[[float("nan"), *SHORT[1:], *([0.0] * 36)], LONG])),
-            "logp has a NaN or infinite value at a real",
+            "field 'logp' row 1 item 1 is null or NaN at a real token (mask 1)",
         ),
         (json.dumps(_with(logp=[["x"] * 40, LONG])), "row 1 item 1 must be a number"),
         (json.dumps(_with(beta=0.1)), "beta > 0 needs ref_logp"),
@@ -245,7 +249,7 @@ def test_a_missing_file_or_a_folder_exits_2(tmp_path, capsys):
 def test_a_file_name_with_a_newline_still_gives_one_line(tmp_path, capsys):
     status, out, err = run(capsys, str(tmp_path / "bad\nname.json"))
     assert (status, out) == (2, "")
-    assert len(err.splitlines()) == 1 and "bad\\x0aname.json" in err
+    assert len(err.splitlines()) == 1 and "bad\\nname.json" in err
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX only")
@@ -336,3 +340,206 @@ def test_the_help_prints_on_an_ascii_terminal_too():
     )
     assert (result.returncode, result.stderr) == (0, b"")
     assert b"sum_t dloss/dlogp" in result.stdout and b"trl/dr_grpo" in result.stdout
+
+
+# --- large batches: memory bounded by the work -------------------------------------------------
+
+
+def random_file_batch(answers: int, width: int, seed: int = 3) -> dict:
+    """An off-policy batch with a reference, ragged lengths and an empty answer, as JSON lists."""
+    rng = np.random.default_rng(seed)
+    logp = rng.normal(-1.0, 0.5, (answers, width))
+    mask = (np.arange(width) < rng.integers(1, width + 1, (answers, 1))).astype(int)
+    mask[1] = 0
+    return {
+        "logp": logp.tolist(),
+        "old_logp": (logp + rng.normal(0, 0.4, logp.shape)).tolist(),
+        "ref_logp": (logp + rng.normal(0, 0.4, logp.shape)).tolist(),
+        "mask": mask.tolist(),
+        "advantages": rng.normal(0, 1, answers).tolist(),
+        "beta": 0.1,
+        "kl_estimator": "k2",
+    }
+
+
+def test_a_batch_scored_in_blocks_of_rows_gives_the_same_numbers(tmp_path):
+    batch = loss_cli.batch_from_json(random_file_batch(30, 50), "batch.json")
+    presets = [p for p in LOSS_PRESETS.values() if "k2" in p.kl_estimators]
+    whole = loss_cli.score_presets(batch, presets)
+    blocked = loss_cli.score_presets(batch, presets, block_positions=120)  # 2 rows a block
+    for one, other in zip(whole, blocked):
+        np.testing.assert_array_equal(one.result.sequence_grad, other.result.sequence_grad)
+        assert other.result.loss == pytest.approx(one.result.loss, rel=1e-13)
+        assert other.result.clip_fraction == pytest.approx(one.result.clip_fraction, rel=1e-13)
+        assert other.result.kl_mean == pytest.approx(one.result.kl_mean, rel=1e-13)
+
+
+def test_scoring_every_preset_keeps_memory_for_one_block_not_per_preset():
+    batch = loss_cli.batch_from_json(random_file_batch(100, 400), "batch.json")  # 40,000
+    array_bytes = batch.logp.nbytes
+    tracemalloc.start()
+    try:
+        loss_cli.score_presets(batch, list(LOSS_PRESETS.values()), block_positions=2_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # Before: every preset's 13 (B, T) arrays were kept, some 140 times one input array.
+    assert peak < 2 * array_bytes
+
+
+def test_reading_frees_each_fields_lists_once_it_is_an_array():
+    data = random_file_batch(4, 6)
+    fields = dict(data)
+    loss_cli._take_batch(fields, "batch.json")
+    assert set(fields) == {"beta", "kl_estimator"}  # the arrays' lists are gone
+    assert set(data) >= {"logp", "old_logp", "mask"}  # batch_from_json leaves its input alone
+    loss_cli.batch_from_json(data, "batch.json")
+    assert set(data) >= {"logp", "old_logp", "mask"}
+
+
+def test_rows_of_plain_numbers_read_as_item_by_item():
+    batch = length_bias_batch()
+    batch["logp"][0][4:7] = [None, 2, -1]  # null = NaN at padding, an integer
+    batch["mask"][0][:4] = [True, 1, 1.0, True]
+    read = loss_cli.batch_from_json(batch, "batch.json")
+    assert np.isnan(read.logp[0, 4]) and read.logp[0, 5:7].tolist() == [2.0, -1.0]
+    assert read.mask[0, :5].tolist() == [1.0, 1.0, 1.0, 1.0, 0.0]
+    assert read.logp[1].tolist() == LONG
+
+
+def test_answers_wider_than_the_supported_width_are_refused_naming_the_limit(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setattr(loss_cli, "MAX_WIDTH", 39)  # the length-bias batch is 40 wide
+    status, out, err = run(capsys, write(tmp_path, length_bias_batch()))
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [
+        "grpo-desktop loss: error: batch.json: field 'logp' row 1 has 40 token positions; "
+        "at most 39 per answer (the padded length T) are supported"
+    ]
+
+
+# --- hostile numbers ---------------------------------------------------------------------------
+
+
+def write_text_file(tmp_path: Path, text: str, name: str = "batch.json") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_an_integer_beyond_the_digit_limit_names_the_file_and_the_place(tmp_path, capsys):
+    text = json.dumps(length_bias_batch(), indent=1).replace("-0.8", "1" + "0" * 5000, 1)
+    status, out, err = run(capsys, write_text_file(tmp_path, text))
+    assert (status, out) == (2, "")
+    start = text.index("1" + "0" * 5000)
+    line, column = text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+    assert (line, column) == (5, 4)  # json.dumps(indent=1): row 1 of logp, item 2
+    assert err.splitlines() == [
+        f"grpo-desktop loss: error: batch.json: line {line} column {column}: an integer of 5,001 "
+        "digits, far beyond what a float64 holds (1.8e308)"
+    ]
+    assert "set_int_max_str_digits" not in err
+
+
+def test_a_401_digit_integer_is_named_by_field_row_and_item(tmp_path, capsys):
+    text = json.dumps(length_bias_batch()).replace("-0.8", "1" + "0" * 400, 1)
+    status, out, err = run(capsys, write_text_file(tmp_path, text))
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [
+        "grpo-desktop loss: error: batch.json: field 'logp' row 1 item 2 is too large for a float64"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("-0.8", "Infinity", "field 'logp' row 1 item 2 is Infinity (or a number too large"),
+        ("-0.8", "-Infinity", "field 'logp' row 1 item 2 is -Infinity"),
+        ("-0.8", "1e999", "field 'logp' row 1 item 2 is Infinity (or a number too large"),
+        ("-0.5]", "NaN]", "field 'advantages' item 2 is null or NaN, for an answer with real"),
+        ('"eps_low": 0.2', '"eps_low": Infinity', "eps_low must be a finite number >= 0"),
+    ],
+)
+def test_infinity_and_nan_literals_at_real_tokens_name_the_place(
+    tmp_path, capsys, old, new, message
+):
+    text = json.dumps(length_bias_batch(eps_low=0.2)).replace(old, new, 1)
+    status, out, err = run(capsys, write_text_file(tmp_path, text))
+    assert (status, out) == (2, "")
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("grpo-desktop loss: error: batch.json: ")
+    assert message in lines[0]
+
+
+def test_deep_nesting_inside_a_field_is_one_line(tmp_path, capsys):
+    text = '{"logp": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    status, out, err = run(capsys, write_text_file(tmp_path, text))
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [
+        "grpo-desktop loss: error: batch.json: the JSON is nested too deeply"
+    ]
+
+
+def test_huge_gradients_are_written_in_scientific_notation(tmp_path, capsys):
+    batch = length_bias_batch(advantages=[1e300, -1e300])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a numpy RuntimeWarning fails the test
+        status, out, err = run(capsys, write(tmp_path, batch), "--preset", "verl/token-mean")
+    assert (status, err) == (0, "")
+    assert "per answer: #1 −9.0909e+298 ▲   #2 +9.0909e+299 ▼" in out
+    assert max(len(word) for word in out.split()) < 40  # no 300-digit numbers
+
+
+def test_a_preset_whose_numbers_overflow_says_so_instead_of_printing_inf(tmp_path, capsys):
+    batch = length_bias_batch()
+    batch["logp"][0][0] = 800.0  # TRL does not clamp log(ratio): exp(800) overflows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status, out, err = run(capsys, write(tmp_path, batch))
+    assert (status, err) == (0, "")
+    block = preset_block(out, "trl/bnpo")
+    assert "  overflow: the loss or an answer's gradient is beyond float64 (TRL does not clamp" in (
+        block
+    )
+    assert "inf" not in out.replace("info", "") and "nan" not in out
+    assert "net " in preset_block(out, "verl/token-mean")  # verl clamps: its numbers stand
+
+
+def test_sums_that_overflow_are_reported_not_printed(tmp_path, capsys):
+    batch = length_bias_batch(advantages=[1e308, -1e308])
+    batch["mask"][0] = [1] * 40
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status, out, err = run(capsys, write(tmp_path, batch), "-p", "verl/seq-mean-token-sum")
+    assert (status, err) == (0, "")
+    assert "overflow:" in out and "inf" not in out
+
+
+# --- outside text reaches the terminal escaped -------------------------------------------------
+
+
+HOSTILE_NAME = "ev\u202eil\x1b[31m\u200b.json"
+HOSTILE_SHOWN = "ev\\u202eil\\x1b[31m\\u200b.json"
+
+
+def test_a_hostile_file_name_is_escaped_in_the_table(tmp_path, capsys):
+    status, out, err = run(capsys, write(tmp_path, length_bias_batch(), HOSTILE_NAME))
+    assert (status, err) == (0, "")
+    assert out.startswith(f"{HOSTILE_SHOWN}: 2 answers")
+    assert not any(char in out for char in "\x1b\u202e\u200b")
+
+
+def test_a_hostile_file_name_is_escaped_in_an_error(tmp_path, capsys):
+    for path in (tmp_path / HOSTILE_NAME, write_text_file(tmp_path, "{", HOSTILE_NAME)):
+        status, out, err = run(capsys, str(path))
+        assert (status, out) == (2, "")
+        assert len(err.splitlines()) == 1 and HOSTILE_SHOWN in err
+        assert not any(char in err for char in "\x1b\u202e\u200b")
+
+
+def test_a_hostile_preset_name_is_escaped_in_the_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["loss", write(tmp_path, length_bias_batch()), "--preset", "\x1b]0;title\x07"])
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "invalid choice" in err
