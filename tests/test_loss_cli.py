@@ -543,3 +543,11 @@ def test_a_hostile_preset_name_is_escaped_in_the_usage_error(tmp_path, capsys):
         main(["loss", write(tmp_path, length_bias_batch()), "--preset", "\x1b]0;title\x07"])
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "invalid choice" in err
+
+
+def test_the_help_states_the_file_and_width_limits(capsys):
+    with pytest.raises(SystemExit):
+        main(["loss", "--help"])
+    assert "Limits: 64 MiB per file, 1,048,576 token positions per answer (T)." in (
+        capsys.readouterr().out
+    )
