@@ -287,8 +287,18 @@ def stats_as_table(
     )
     lines.append(f"convention: {convention.name}: {convention.formula} ({convention.source})")
     if stats.degenerate and stats.pushed_up == stats.pushed_down == 0:
-        lines.append("All rewards are equal: every advantage is 0 and this group teaches nothing.")
+        lines.append(_degenerate_sentence(stats))
     return "\n".join(lines)
+
+
+def _degenerate_sentence(stats: core.GroupStats) -> str:
+    """Why a degenerate group teaches nothing, in the terms of its own convention."""
+    if stats.convention == "verl" and stats.group_size == 1:
+        return (
+            "verl gives a lone answer mean 0 and std 1, so it is pushed by its own reward; "
+            "a reward of 0 is no signal and this group teaches nothing."
+        )
+    return "All rewards are equal: every advantage is 0 and this group teaches nothing."
 
 
 def write_text(text: str, stream: TextIO) -> None:

@@ -217,3 +217,22 @@ def test_bad_component_input_exits_2_with_one_clear_line_on_stderr(capsys, args,
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+# --- words that agree with the numbers; outside text and absurd numbers (issue 24) ---------------
+
+
+def test_score_of_a_lone_answer_under_verl_is_pushed_and_not_degenerate(capsys):
+    # verl gives a lone answer mean 0 and std 1: "degenerate = yes" sat beside "pushed up 1".
+    assert main(["score", "1", "-c", "verl"]) == 0
+    out = capsys.readouterr().out
+    assert "degenerate = no" in out and "pushed up 1, pushed down 0, no signal 0" in out
+    assert "teaches nothing" not in out
+
+
+def test_score_of_a_lone_zero_under_verl_is_degenerate_for_verls_own_reason(capsys):
+    assert main(["score", "0", "-c", "verl"]) == 0
+    out = capsys.readouterr().out
+    assert "degenerate = yes" in out and "no signal 1" in out
+    assert "verl gives a lone answer mean 0 and std 1" in out
+    assert "All rewards are equal" not in out

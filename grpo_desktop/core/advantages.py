@@ -171,7 +171,9 @@ class GroupStats:
     advantages: np.ndarray
     pushed_up: int
     pushed_down: int
-    degenerate: bool  # all rewards equal: zero learning signal under the mean baseline
+    # Zero learning signal: all rewards equal, so each equals the mean baseline. verl gives a lone
+    # answer the baseline 0 instead, so that group is degenerate only when its reward is 0.
+    degenerate: bool
     convention: str
 
     @property
@@ -550,12 +552,17 @@ def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTI
     advantages, std, divisor = _advantages_2d(array.reshape(1, -1), chosen, largest)
     advantages = advantages[0]
     degenerate = bool((array == array[0]).all())
+    lone_verl_answer = chosen.name == "verl" and array.shape[0] == 1
+    if lone_verl_answer:
+        # verl's baseline for a lone answer is 0, not its own reward: the answer is pushed by its
+        # reward, and the group teaches nothing only when that reward is 0.
+        degenerate = bool(array[0] == 0.0)
     if divisor[0] > 0:
         residue = _RESIDUE * largest / float(divisor[0])
         advantages[np.abs(advantages) <= residue] = 0.0
     # Equal rewards: the mean is exactly the reward. Otherwise np.mean prints 0.2, not 0.19999…96.
     group_mean = float(array[0]) if degenerate else _mean(array, largest)
-    if chosen.name == "verl" and array.shape[0] == 1:
+    if lone_verl_answer:
         group_mean = 0.0  # verl's rule for a lone sample
     advantages += 0.0  # turn any -0.0 into 0.0 so nothing prints as "−0.00"
     if degenerate:

@@ -123,9 +123,23 @@ def _sum_line(rewards: list[float]) -> str:
     return f"mean = (sum of {size} rewards)/{size} = {_num(total)}/{size}"
 
 
+def _lone_verl_answer(stats: core.GroupStats, convention: core.Convention) -> bool:
+    """verl's rule for a group of one: mean 0 and std 1, so the reward itself is pushed."""
+    return convention.name == "verl" and stats.group_size == 1
+
+
 def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
     rewards = [float(r) for r in stats.rewards]
     size = len(rewards)
+    if _lone_verl_answer(stats, convention):
+        return Step(
+            "Group statistics",
+            (
+                "a lone answer: one sample has no mean or spread to compare with, so verl sets "
+                "mean = 0 and std = 1",
+                f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}",
+            ),
+        )
     lines = [f"{_sum_line(rewards)} = {_num(stats.mean)}"]
     binary = set(rewards) <= {0.0, 1.0}
     population_var = stats.mean * (1 - stats.mean) if binary else None
@@ -198,6 +212,12 @@ def _comparison(stats: core.GroupStats, convention: core.Convention) -> str:
         return (
             "Textbook (the seeds): divide by the population std. Libraries divide by the sample "
             "std (n − 1) and add a small epsilon, so their numbers are a little smaller."
+        )
+    if _lone_verl_answer(stats, convention):
+        return (
+            f"verl gives a lone answer mean 0 and std 1, so it is pushed by its own reward "
+            f"({_adv(float(stats.advantages[0]))}); the textbook's mean of one answer is that "
+            "answer's reward, so it gives 0 and learns nothing from it."
         )
     textbook = core.group_stats(stats.rewards, core.DEFAULT_CONVENTION)
     top = int(stats.advantages.argmax())

@@ -151,6 +151,23 @@ def test_verl_gives_a_lone_sample_mean_zero_and_std_one():
     assert stats.advantages[0] == pytest.approx(3.0 / (1 + 1e-6))
 
 
+@pytest.mark.parametrize(
+    ("reward", "degenerate", "pushed"),
+    [(3.0, False, (1, 0)), (-2.0, False, (0, 1)), (0.0, True, (0, 0))],
+)
+def test_a_lone_verl_answer_is_degenerate_only_when_its_reward_is_zero(reward, degenerate, pushed):
+    # verl's baseline for a lone answer is 0, not its reward: "degenerate" sat beside "pushed up 1".
+    stats = group_stats([reward], "verl")
+    assert stats.degenerate is degenerate
+    assert (stats.pushed_up, stats.pushed_down) == pushed
+    assert stats.centered.tolist() == [reward]  # r − mean with verl's mean of 0
+
+
+def test_a_lone_answer_under_the_textbook_is_still_degenerate():
+    stats = group_stats([3.0])
+    assert stats.degenerate and stats.centered.tolist() == [0.0] and stats.no_signal == 1
+
+
 def test_rloo_is_g_over_g_minus_one_times_the_centered_reward():
     np.testing.assert_allclose(
         group_advantages([1, 0, 0, 0], "rloo"), [1.0, -1 / 3, -1 / 3, -1 / 3]

@@ -156,3 +156,15 @@ def test_rloo_baseline_of_huge_rewards_does_not_overflow():
         "baseline = mean of the other 3 = 6.667e+307; A = −1e+308 − 6.667e+307 = −1.667e+308"
         in (text)
     )
+
+
+@pytest.mark.parametrize(("reward", "pushed"), [(1.0, "+1.0"), (-2.0, "−2.0")])
+def test_a_lone_verl_answer_is_worked_with_verls_mean_zero_and_std_one(reward, pushed):
+    # The worked math read "mean = (1)/1 = 1/1 = 0", a sample variance over G − 1 = 0, and
+    # "Degenerate group" beside an answer pushed up.
+    worked = explain(core.group_stats([reward], "verl"))
+    text = _all_text(worked)
+    assert "verl sets mean = 0 and std = 1" in text
+    assert "/0" not in text and "(1)/1" not in text
+    assert all(step.title != "Degenerate group" for step in worked.steps)
+    assert f"A = {pushed[0]}" in text and "pushed by its own reward" in worked.comparison
