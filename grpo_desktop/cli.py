@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
@@ -15,6 +16,7 @@ from typing import NoReturn, TextIO
 from grpo_desktop import core
 from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
 from grpo_desktop.core.reward_functions import combine_rewards
+from grpo_desktop.core.unsafe_text import visible
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
@@ -24,15 +26,43 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+#: An argument longer than this is cut in messages (a 401-digit number is one line, not four).
+_SHOWN_CHARS = 40
+_INFINITY_SPELLINGS = ("inf", "infinity")
+
+
+def _shown(token: str) -> str:
+    """``token`` quoted for a one-line message: escaped, and cut when long."""
+    text = visible(token)
+    if len(text) <= _SHOWN_CHARS:
+        return f"'{text}'"
+    return f"'{text[: _SHOWN_CHARS - 1]}…' ({len(token):,} characters)"
+
+
+def _number(token: str) -> float:
+    """``token`` as a float (the real minus sign too); ValueError when it is not a number, or a
+    finite number too large for float64 (``1e400``, a 401-digit integer), which float() reads
+    as inf."""
+    value = float(token.replace("\u2212", "-"))
+    if math.isinf(value) and token.strip().lstrip("+-\u2212").lower() not in _INFINITY_SPELLINGS:
+        raise OverflowError(token)
+    return value
+
+
 def parse_rewards(tokens: Sequence[str]) -> list[float]:
     """Rewards from ``1 0 0 1`` or ``1,0,0,1`` (or a mix); ValueError names the bad token."""
     rewards: list[float] = []
     for token in tokens:
         for part in token.replace(",", " ").split():
             try:
-                rewards.append(float(part.replace("\u2212", "-")))
+                rewards.append(_number(part))
+            except OverflowError:
+                raise ValueError(
+                    f"reward {_shown(part)} is too large: every reward must be a finite number "
+                    "within float64's range (±1.8e308)"
+                ) from None
             except ValueError:
-                raise ValueError(f"reward {part!r} is not a number") from None
+                raise ValueError(f"reward {_shown(part)} is not a number") from None
     return rewards
 
 
@@ -45,6 +75,9 @@ _CONVENTION_ABBREVIATIONS = ("--c", "--co")
 
 #: Spellings of a missing reward in ``--component`` (TRL: the reward function returned None).
 _MISSING = ("none", "nan")
+
+#: Below this, six decimals round a non-zero advantage to 0.000000.
+_SMALLEST_SIX_DECIMALS = 5e-7
 
 
 def _is_reward_token(token: str) -> bool:
@@ -72,7 +105,7 @@ def _name_and_value(kind: str, text: str, example: str) -> tuple[str, str]:
     name, equals, value = text.partition("=")
     name = name.strip()
     if not equals or not name:
-        raise ValueError(f"{kind} {text!r} must read NAME=VALUE, e.g. {example}")
+        raise ValueError(f"{kind} {_shown(text)} must read NAME=VALUE, e.g. {example}")
     return name, value
 
 
@@ -89,10 +122,16 @@ def parse_components(texts: Sequence[str]) -> dict[str, list[float | None]]:
                 rewards.append(None)
                 continue
             try:
-                rewards.append(float(part.replace("\u2212", "-")))
+                rewards.append(_number(part))
+            except OverflowError:
+                raise ValueError(
+                    f"component {name!r}: reward {_shown(part)} is too large: a reward must be "
+                    "finite, within float64's range (±1.8e308)"
+                ) from None
             except ValueError:
                 raise ValueError(
-                    f"component {name!r}: reward {part!r} is not a number (or none for missing)"
+                    f"component {name!r}: reward {_shown(part)} is not a number "
+                    "(or none for missing)"
                 ) from None
         if not rewards:
             raise ValueError(f"component {name!r} has no rewards")
@@ -115,9 +154,14 @@ def parse_weights(texts: Sequence[str]) -> dict[str, float]:
         if name in weights:
             raise ValueError(f"weight of {name!r} is given twice")
         try:
-            weights[name] = float(value.strip().replace("\u2212", "-"))
+            weights[name] = _number(value.strip())
+        except OverflowError:
+            raise ValueError(
+                f"weight of {name!r}: {_shown(value)} is too large: a weight must be a finite "
+                "number"
+            ) from None
         except ValueError:
-            raise ValueError(f"weight of {name!r}: {value!r} is not a number") from None
+            raise ValueError(f"weight of {name!r}: {_shown(value)} is not a number") from None
     return weights
 
 
@@ -216,6 +260,15 @@ def stats_as_json(
     )
 
 
+def advantage_cell(advantage: float) -> str:
+    """An advantage with six decimals (+0.866025), and in scientific notation where six decimals
+    would show a non-zero advantage as 0.000000 beside "▲ up"."""
+    if advantage != 0 and abs(advantage) < _SMALLEST_SIX_DECIMALS:
+        sign = "+" if advantage > 0 else MINUS
+        return sign + f"{abs(advantage):.6e}".replace("-", MINUS)
+    return signed(advantage, 6)
+
+
 def push_word(advantage: float) -> str:
     if advantage > 0:
         return "▲ up"
@@ -258,7 +311,7 @@ def stats_as_table(
             for name, values in components.items()
         )
         lines.append(
-            f"{index:>3}{cells}  {number(reward):>8}  {signed(advantage, 6):>11}  "
+            f"{index:>3}{cells}  {number(reward):>8}  {advantage_cell(advantage):>11}  "
             f"{push_word(advantage)}"
         )
     lines.append("")

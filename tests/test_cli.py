@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -236,3 +237,43 @@ def test_score_of_a_lone_zero_under_verl_is_degenerate_for_verls_own_reason(caps
     assert "degenerate = yes" in out and "no signal 1" in out
     assert "verl gives a lone answer mean 0 and std 1" in out
     assert "All rewards are equal" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["1e400", "0"], "reward '1e400' is too large"),
+        (["1" * 401, "0"], "(401 characters) is too large"),
+        (["--component", "a=1,1e999"], "component 'a': reward '1e999' is too large"),
+        (["--component", "a=1,0", "--weight", "a=-1e999"], "weight of 'a': '-1e999' is too large"),
+    ],
+)
+def test_score_refuses_numbers_too_large_for_float64_in_one_short_line(capsys, args, message):
+    assert main(["score", *args]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1 and message in lines[0]
+    assert len(lines[0]) < 200
+
+
+def test_score_writes_huge_advantages_in_scientific_notation(capsys):
+    # Dr. GRPO's advantage of 1e200 printed as 201 digits and six decimals.
+    assert main(["score", "1e200", "-1e200", "-c", "dr_grpo"]) == 0
+    out = capsys.readouterr().out
+    assert "+1.000000e+200  ▲ up" in out and "−1.000000e+200  ▼ down" in out
+    assert max(len(line) for line in out.splitlines()) < 120
+
+
+def test_score_writes_a_tiny_advantage_so_that_it_is_not_zero_beside_pushed_up(capsys):
+    assert main(["score", "1e-10", "0", "-c", "dr_grpo"]) == 0
+    out = capsys.readouterr().out
+    assert "+5.000000e−11  ▲ up" in out and "0.000000  ▲" not in out
+
+
+@pytest.mark.parametrize("convention", ["textbook", "trl", "verl", "dr_grpo", "rloo"])
+def test_score_prints_no_nan_inf_or_long_digit_runs_for_extreme_finite_rewards(capsys, convention):
+    for rewards in (["1e200", "-1e200", "1e200"], ["1e308", "0", "0"], ["1e-300", "0"]):
+        status = main(["score", *rewards, "-c", convention])
+        captured = capsys.readouterr()
+        text = captured.out + captured.err
+        assert status in (0, 2) and not re.search(r"\binf\b|\bnan\b|\d{16}", text), text
