@@ -16,14 +16,15 @@ from typing import NoReturn, TextIO
 from grpo_desktop import core
 from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
 from grpo_desktop.core.reward_functions import combine_rewards
-from grpo_desktop.core.unsafe_text import visible
+from grpo_desktop.core.unsafe_text import unsafe_character, visible
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
     """An argparse parser whose errors are one readable line on stderr and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # argparse quotes an unknown option as typed: escape what would drive the terminal.
+        self.exit(2, f"{self.prog}: error: {visible(message)} (see {self.prog} --help)\n")
 
 
 #: An argument longer than this is cut in messages (a 401-digit number is one line, not four).
@@ -106,6 +107,12 @@ def _name_and_value(kind: str, text: str, example: str) -> tuple[str, str]:
     name = name.strip()
     if not equals or not name:
         raise ValueError(f"{kind} {_shown(text)} must read NAME=VALUE, e.g. {example}")
+    unsafe = unsafe_character(name)
+    if unsafe is not None:
+        raise ValueError(
+            f"{kind} name {_shown(name)} holds {unsafe}: a reward function's name is plain text "
+            "on one line"
+        )
     return name, value
 
 
@@ -388,8 +395,8 @@ def run_score(argv: Sequence[str]) -> int:
             rewards = parse_rewards(args.rewards)
             stats = core.group_stats(rewards, args.convention)
             text = stats_as_json(stats) if args.json else stats_as_table(stats)
-    except ValueError as error:
-        write_text(f"{parser.prog}: error: {error}", sys.stderr)
+    except (TypeError, ValueError) as error:
+        write_text(f"{parser.prog}: error: {visible(error)}", sys.stderr)
         return 2
     write_text(text, sys.stdout)
     return 0

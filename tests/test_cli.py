@@ -240,6 +240,38 @@ def test_score_of_a_lone_zero_under_verl_is_degenerate_for_verls_own_reason(caps
 
 
 @pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("a\x1b[31mred", "\\x1b"),
+        ("t\x1b]0;owned\x07", "\\x1b"),
+        ("\x1b]8;;http://x.example/\x1b\\link", "\\x1b"),
+        ("two\nlines", "\\n"),
+        ("evil\u202eexe.txt", "\\u202e"),
+    ],
+)
+@pytest.mark.parametrize("option", ["--component", "--weight"])
+def test_score_refuses_a_component_name_that_would_drive_the_terminal(capsys, name, shown, option):
+    # The name was printed raw in the table header: colours, window titles, links, U+202E.
+    args = ["--component", f"{name}=1,0"] if option == "--component" else []
+    args += ["--component", "a=1,0"] if option == "--weight" else []
+    args += ["--weight", f"{name}=2"] if option == "--weight" else []
+    assert main(["score", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "plain text on one line" in lines[0] and shown in lines[0]
+    assert not any(char in captured.err for char in "\x1b\x07\u202e")
+
+
+def test_score_escapes_an_unknown_option_in_its_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", "1", "0", "--\x1b]0;owned\x07"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\\x1b]0;owned\\x07" in err
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["1e400", "0"], "reward '1e400' is too large"),
