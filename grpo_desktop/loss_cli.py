@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from grpo_desktop.core.clipped_loss import (
     policy_loss_summary,
 )
 from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
-from grpo_desktop.core.jsonfile import json_type_name, read_json_file, read_regular_file
+from grpo_desktop.core.jsonfile import json_type_name, read_json_file
 from grpo_desktop.core.unsafe_text import visible
 
 PROG = "grpo-desktop loss"
@@ -309,40 +308,9 @@ def batch_from_json(data: object, source: str) -> Batch:
     return _take_batch(dict(_check_fields(data, source)), source)
 
 
-def _too_many_digits(path: str, name: str, error: ValueError) -> str:
-    """The message for json's own ValueError, which names neither the file nor the place: an
-    integer longer than Python converts (``sys.set_int_max_str_digits``, 4,300 by default)."""
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    if not limit or "digits" not in str(error):
-        return f"{name}: cannot read a number in the file ({error})"
-    try:
-        text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8-sig", errors="replace")
-    except OSError:
-        text = ""
-    match = re.search(rf"(?<!\d)-?\d{{{limit + 1},}}", text)  # from a run's first digit
-    if match is None:
-        return f"{name}: an integer has more than {limit:,} digits, far beyond a float64 (1.8e308)"
-    start = match.start()
-    line = text.count("\n", 0, start) + 1
-    column = start - (text.rfind("\n", 0, start) + 1) + 1
-    digits = len(match.group().lstrip("-"))
-    return (
-        f"{name}: line {line} column {column}: an integer of {digits:,} digits, far beyond "
-        "what a float64 holds (1.8e308)"
-    )
-
-
 def read_batch(path: str) -> Batch:
     """FILE.json, read only if it is a regular file (a FIFO or a folder is refused unread)."""
-    name = visible(Path(path).name)
-    try:
-        data, source = read_json_file(Path(path), LossInputError, MAX_FILE_BYTES)
-    except RecursionError:
-        raise LossInputError(f"{name}: the JSON is nested too deeply") from None
-    except LossInputError:
-        raise
-    except ValueError as error:  # json's limit on an integer's digits
-        raise LossInputError(_too_many_digits(path, name, error)) from None
+    data, source = read_json_file(Path(path), LossInputError, MAX_FILE_BYTES)
     source = visible(source)
     return _take_batch(_check_fields(data, source), source)
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from grpo_desktop.core.unsafe_text import unsafe_character
+from grpo_desktop.core.unsafe_text import unsafe_character, visible
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable
@@ -123,6 +125,25 @@ def unsafe_character_problem(text: str, multiline: bool = False) -> str | None:
     return f"contains the control character {found}, which can disguise text; remove it"
 
 
+def _too_many_digits(text: str, error: ValueError) -> str:
+    """Where the integer longer than Python converts (``sys.set_int_max_str_digits``, 4,300
+    digits by default) is, for json's own message, which names neither the file nor the place."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if not limit or "digits" not in str(error):
+        return f"cannot read a number in the file ({error})"
+    match = re.search(rf"(?<!\d)-?\d{{{limit + 1},}}", text)  # from a run's first digit
+    if match is None:
+        return f"an integer has more than {limit:,} digits, far beyond a float64 (1.8e308)"
+    start = match.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    digits = len(match.group().lstrip("-"))
+    return (
+        f"line {line} column {column}: an integer of {digits:,} digits, far beyond what a "
+        "float64 holds (1.8e308)"
+    )
+
+
 def json_type_name(value: object) -> str:
     """How a JSON value's type reads in an error message ("a list", "null", …)."""
     return {
@@ -141,7 +162,7 @@ def read_json_file(
 ) -> tuple[Any, str]:
     """The parsed JSON and the file's name; ``error("<name>: <reason>")`` for any failure."""
     file: Path | Traversable = Path(path) if isinstance(path, (str, os.PathLike)) else path
-    source = file.name
+    source = visible(file.name)  # it reaches messages: a terminal must not obey its ESC codes
     try:
         if isinstance(file, Path):
             raw = read_regular_file(file, max_bytes)
@@ -173,4 +194,11 @@ def read_json_file(
         raise error(
             f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from exc
+    except RecursionError:
+        raise error(f"{source}: the JSON is nested too deeply") from None
+    except ValueError as exc:
+        if isinstance(exc, error):
+            raise
+        # json's plain ValueError for an integer past Python's digit limit names no place
+        raise error(f"{source}: {_too_many_digits(text, exc)}") from None
     return data, source
