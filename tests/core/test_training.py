@@ -726,10 +726,11 @@ def test_a_refused_algorithm_is_named():
     from grpo_desktop.core.training_config import refused_change_text
 
     current = replace(
-        TrainingConfig(steps=2000, seeds=16), algorithms=ALGORITHMS[:5], batch=12, group_size=16
+        TrainingConfig(steps=2000, seeds=16), algorithms=ALGORITHMS[:5], batch=10, group_size=16
     )
+    check_training_config(current)  # five algorithms fit, six do not
     assert refused_change_text(current, replace(current, algorithms=ALGORITHMS)) == (
-        "Adding DAPO was not applied: this run would keep 363 MB of sampled groups (at most "
+        "Adding DAPO was not applied: this run would keep 302 MB of sampled groups (at most "
         "256 MB)."
     )
 
