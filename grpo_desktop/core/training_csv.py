@@ -4,6 +4,8 @@ Pure Python + numpy. Follows :mod:`grpo_desktop.core.group_csv`'s choices: numbe
 precision and the ASCII minus sign (empty where a step measured nothing, e.g. step 0's sampling),
 UTF-8 with a byte order mark so spreadsheets read it as UTF-8. Per-problem pass rates follow the
 metrics, one column per problem, named ``pass_rate:<problem id>`` (ids are a-z, 0-9 and '-').
+A seed that diverged has ``diverged`` 1 from that step on and no numbers there, so an empty cell
+is never mistaken for a gap in the log.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ def training_csv(run: TrainingRun) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     ids = run.library.problem_ids
-    writer.writerow(["algorithm", "seed", "step", *METRICS, *(f"pass_rate:{pid}" for pid in ids)])
+    writer.writerow(
+        ["algorithm", "seed", "step", "diverged", *METRICS, *(f"pass_rate:{pid}" for pid in ids)]
+    )
     for name in run.config.algorithms:
         history = run.history(name)
+        diverged_at = run.divergence(name).steps
         per_problem = run.pass_rates(name)  # (steps + 1, S, P)
         for seed in range(run.config.seeds):
             for step in range(run.step_count + 1):
@@ -38,6 +43,7 @@ def training_csv(run: TrainingRun) -> str:
                         name,
                         seed + 1,
                         step,
+                        int(diverged_at[seed] is not None and step >= diverged_at[seed]),
                         *(_number(history[metric][step, seed]) for metric in METRICS),
                         *(_number(value) for value in per_problem[step, seed]),
                     ]

@@ -28,8 +28,8 @@ def test_every_algorithm_seed_and_recorded_step_is_a_row(run):
         ("dapo", "2"),
     }
     header = list(rows[0])
-    assert header[:3] == ["algorithm", "seed", "step"]
-    assert header[3 : 3 + len(METRICS)] == list(METRICS)
+    assert header[:4] == ["algorithm", "seed", "step", "diverged"]
+    assert header[4 : 4 + len(METRICS)] == list(METRICS)
     assert header[-1] == f"pass_rate:{run.library.problem_ids[-1]}"
 
 
@@ -47,3 +47,15 @@ def test_numbers_read_back_exactly_and_step_zero_sampling_is_empty(run):
 
 def test_the_file_is_utf8_with_a_byte_order_mark(run):
     assert training_csv_bytes(run).startswith("\ufeff".encode())
+
+
+def test_a_diverged_seed_is_marked_from_its_step_on_and_has_no_numbers_there():
+    run = TrainingRun(TrainingConfig(algorithms=("dapo",), steps=10, seeds=8, beta=10.0, epochs=8))
+    run.run(6)
+    steps = run.divergence("dapo").steps
+    seed = next(index for index, step in enumerate(steps) if step is not None)
+    rows = [r for r in csv.DictReader(io.StringIO(training_csv(run))) if r["seed"] == str(seed + 1)]
+    for row in rows:
+        after = int(row["step"]) >= steps[seed]
+        assert row["diverged"] == ("1" if after else "0")
+        assert (row["pass_rate"] == "") == after  # the policy at that step is not a number
