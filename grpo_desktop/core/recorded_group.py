@@ -41,8 +41,8 @@ def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:
         if abs(reward) > MAX_REWARD_MAGNITUDE:
             return (
                 f"has reward #{position} = {number(reward)}, beyond the "
-                f"±{number(MAX_REWARD_MAGNITUDE)} the lab scores: a spread that wide overflows "
-                "float64 under some conventions"
+                f"±{number(MAX_REWARD_MAGNITUDE)} the lab scores: no reward function gives more, "
+                "and the squares of such rewards leave float64"
             )
     return None
 
