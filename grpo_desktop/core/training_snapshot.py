@@ -104,6 +104,8 @@ class TrainingSnapshot:
     #: One sentence per algorithm that diverged (which, from which step, in how many seeds);
     #: "" when none did. A line that ends or thins out must say why.
     divergence_note: str = ""
+    #: Why the selected step lists no groups (its seed had diverged); "" when it lists them.
+    groups_note: str = ""
     #: Why the last settings edit was not applied and what stays in force ("" when it was).
     refusal: str = ""
 
@@ -189,6 +191,14 @@ def build_training_snapshot(
     if selected_step is not None and not 1 <= selected_step <= run.step_count:
         selected_step = None
     groups = () if selected_step is None else _group_summaries(run, focus, selected_step)
+    groups_note = ""
+    if selected_step is not None and not groups:
+        seed_diverged_at = divergences[focus].steps[0] if focus in divergences else None
+        if seed_diverged_at is not None:
+            groups_note = (
+                f"Seed 1 diverged at step {seed_diverged_at}: its policy is not a number from "
+                "then on, so it drew no groups to open."
+            )
     return TrainingSnapshot(
         config=config,
         steps_done=run.step_count,
@@ -203,6 +213,7 @@ def build_training_snapshot(
         selected_step=selected_step,
         status=_status(run, playing, focus),
         groups=groups,
+        groups_note=groups_note,
         divergence_note=" ".join(
             divergence.sentence() for divergence in divergences.values() if divergence.diverged
         ),

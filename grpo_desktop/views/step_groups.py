@@ -98,11 +98,12 @@ class StepGroups(QWidget):
         self._asked = None
 
     def show_snapshot(self, snapshot: TrainingSnapshot) -> None:
-        key = (snapshot.selected_step, snapshot.focus, snapshot.groups)
+        key = (snapshot.selected_step, snapshot.focus, snapshot.groups, snapshot.groups_note)
         if key == self._shown:
             return
         self._shown = key
         self.list.clear()
+        self.list.placeholder = snapshot.groups_note or HINT
         if snapshot.selected_step is None:
             self.heading.setText(TITLE)
             self.list.viewport().update()  # the hint, drawn in the empty list
@@ -110,9 +111,8 @@ class StepGroups(QWidget):
         # One short line (a 200 % zoom has no height to spare); the algorithm is the frontier's.
         label = ALGORITHM_INFO[snapshot.focus].label if snapshot.focus in ALGORITHM_INFO else ""
         who = f"{label}, seed 1" if label else "seed 1"
-        self.heading.setText(
-            f"Step {snapshot.selected_step} · {who}: click a group to open it in the Lab"
-        )
+        action = "no groups" if snapshot.groups_note else "click a group to open it in the Lab"
+        self.heading.setText(f"Step {snapshot.selected_step} · {who}: {action}")
         for group in snapshot.groups:
             text = f"#{group.index + 1} {group.title} · rewards {group.rewards} · {group.verdict}"
             item = QListWidgetItem(text)

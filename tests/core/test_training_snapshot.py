@@ -91,3 +91,16 @@ def test_the_frontier_of_a_diverged_algorithm_shows_only_the_problems_it_has_num
         assert snapshot.dots == ()
         assert snapshot.status.endswith("DAPO diverged at step 1.")
     assert "nan" not in snapshot.status.lower()
+
+
+def test_a_step_after_seed_1_diverged_says_why_it_lists_no_groups():
+    run = diverged_run()
+    seed_1 = run.divergence("dapo").steps[0]
+    after = build_training_snapshot(run, focus="dapo", selected_step=seed_1 + 1)
+    assert after.groups == ()
+    assert after.groups_note == (
+        f"Seed 1 diverged at step {seed_1}: its policy is not a number from then on, so it drew "
+        "no groups to open."
+    )
+    stable = build_training_snapshot(run, focus="grpo", selected_step=seed_1 + 1)
+    assert stable.groups and stable.groups_note == ""

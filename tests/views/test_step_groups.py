@@ -167,3 +167,12 @@ def test_each_group_is_one_line_even_in_a_narrow_list(view, base_snapshot, qtbot
         or not view.list.horizontalScrollBar().isVisible()
     )
     assert GROUPS[0].verdict in view.list.item(0).toolTip(), "the tooltip has the whole line"
+
+
+def test_a_step_with_no_groups_says_why_in_the_list_and_the_heading(view, base_snapshot):
+    note = "Seed 1 diverged at step 2: it drew no groups from then on."
+    view.show_snapshot(replace(base_snapshot, selected_step=3, groups=(), groups_note=note))
+    assert view.placeholder_text() == note
+    assert view.heading.text().endswith("seed 1: no groups")
+    view.show_snapshot(base_snapshot)
+    assert view.placeholder_text() == HINT
