@@ -27,6 +27,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from grpo_desktop.core.real_numbers import NotRealNumbersError, as_float64
+
 __all__ = [
     "BLOCK_POSITIONS",
     "KL_ESTIMATORS",
@@ -260,12 +262,24 @@ class PolicyLossResult:
 # --- input checks ------------------------------------------------------------------------------
 
 
+def _float_array(values, name: str, copy: bool, ragged: str) -> np.ndarray:
+    """``values`` as float64 (a copy when ``copy``); text, complex numbers and integers past
+    float64 are a ValueError naming ``name`` (numpy would read "0.5", drop an imaginary part with
+    a warning, or raise OverflowError), and a ragged or non-numeric input reads ``ragged``."""
+    try:
+        array = as_float64(values, name)
+    except NotRealNumbersError:
+        raise
+    except (TypeError, ValueError):
+        raise ValueError(ragged) from None
+    if copy and array is values:
+        array = array.copy()
+    return array
+
+
 def _matrix(name: str, values, shape: tuple[int, int] | None, *, copy: bool = True) -> np.ndarray:
     """``values`` as a (B, T) float64 array (``copy=False``: a float64 array is used as it is)."""
-    try:
-        array = np.array(values, dtype=np.float64) if copy else np.asarray(values, np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (B, T) array of numbers") from None
+    array = _float_array(values, name, copy, f"{name} must be a (B, T) array of numbers")
     if array.ndim != 2:
         raise ValueError(f"{name} must be a (B, T) array; got shape {array.shape}")
     if shape is not None and array.shape != shape:
@@ -274,10 +288,7 @@ def _matrix(name: str, values, shape: tuple[int, int] | None, *, copy: bool = Tr
 
 
 def _mask(values, shape: tuple[int, int], *, copy: bool = True) -> np.ndarray:
-    try:
-        mask = np.array(values, dtype=np.float64) if copy else np.asarray(values, np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("mask must be a (B, T) array of 0s and 1s") from None
+    mask = _float_array(values, "mask", copy, "mask must be a (B, T) array of 0s and 1s")
     if mask.shape != shape:
         raise ValueError(f"mask has shape {mask.shape} but logp has shape {shape}")
     if not np.all((mask == 0.0) | (mask == 1.0)):
@@ -293,10 +304,9 @@ def _real_tokens(name: str, array: np.ndarray, real: np.ndarray) -> np.ndarray:
 
 
 def _advantages(values, batch: int, has_tokens: np.ndarray) -> np.ndarray:
-    try:
-        adv = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("advantages must be a (B,) array of numbers, one per answer") from None
+    adv = _float_array(
+        values, "advantages", True, "advantages must be a (B,) array of numbers, one per answer"
+    )
     if adv.ndim == 2 and adv.shape[1] == 1:
         adv = adv[:, 0]
     if adv.shape != (batch,):
@@ -307,10 +317,14 @@ def _advantages(values, batch: int, has_tokens: np.ndarray) -> np.ndarray:
 
 
 def _positive(name: str, value: float | None, *, minimum: float = 0.0, strict=False) -> float:
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a number, not text; got {value!r}")
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a number; got {value!r}") from None
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number; got an integer past float64") from None
     if not np.isfinite(number) or number < minimum or (strict and number == minimum):
         bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
         raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")

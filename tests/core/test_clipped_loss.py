@@ -501,3 +501,35 @@ def test_a_summary_in_blocks_refuses_what_policy_loss_refuses(change, message):
         policy_loss(logp, old, adv, mask, **options)
     with pytest.raises(ValueError, match=re.escape(message)):
         policy_loss_summary(logp, old, adv, mask, block_positions=30, **options)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("logp", [["-0.5", "-0.7"]], "logp must be numbers, not text"),
+        ("logp", [[-0.5 + 1j, -0.7]], "logp must be numbers, not complex"),
+        ("old_logp", [[10**400, -0.7]], "old_logp must be numbers within float64's range"),
+        ("advantages", ["1.0"], "advantages must be numbers, not text"),
+        ("mask", [[1, "1"]], "mask must be numbers, not text"),
+        ("eps_low", "0.2", "eps_low must be a number, not text"),
+        ("beta", 10**400, "beta must be a finite number; got an integer past float64"),
+    ],
+    ids=["text", "complex", "huge-int", "text-advantage", "text-mask", "text-eps", "huge-beta"],
+)
+def test_inputs_that_are_not_real_numbers_are_a_value_error_without_warnings(
+    field, value, message
+):
+    import warnings
+
+    arguments = {
+        "logp": [[-0.5, -0.7]],
+        "old_logp": [[-0.5, -0.7]],
+        "advantages": [1.0],
+        "mask": [[1, 1]],
+        "preset": "verl/token-mean",
+    }
+    arguments[field] = value
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=re.escape(message)):
+            policy_loss(**arguments)
