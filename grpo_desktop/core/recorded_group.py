@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from grpo_desktop.core.formatting import number
 from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.problems import Problem, Trace
+from grpo_desktop.core.unsafe_text import visible
 
 if TYPE_CHECKING:  # the file readers load when a run is opened; a saved group needs none of them
     from grpo_desktop.core.rollouts import RolloutAnswer, RolloutSource
@@ -25,6 +26,8 @@ if TYPE_CHECKING:  # the file readers load when a run is opened; a saved group n
 MAX_PROMPT_CHARS = 4000
 #: The longest completion kept per card (a real completion can be a whole book).
 MAX_TEXT_CHARS = 20000
+#: The longest answer key kept (verl's ``gts`` can be a whole solution; the panel shows a line).
+MAX_ANSWER_KEY_CHARS = 200
 TRUNCATED = " … [cut: {omitted} more characters]"
 #: The largest |reward| the lab takes from a run, read from a rollout file or a scenario (the
 #: rollout readers' own bound, ``rollouts.MAX_REWARD_MAGNITUDE``; a test keeps the two equal, and
@@ -75,21 +78,28 @@ class RecordedGroup:
     def origin(self) -> str:
         """Where the group comes from, for the problem panel and the window title."""
         library = "verl" if self.run_format == "verl" else "TRL"
-        return f"{library} rollouts, {self.file_name}"
+        return f"{library} rollouts, {visible(self.file_name)}"
 
     def problem(self) -> Problem:
-        """The group as a problem: one trace per answer (both versions the same text)."""
+        """The group as a problem: one trace per answer (both versions the same text).
+
+        This is what the lab shows, so a control, bidi or zero-width character the model wrote
+        (U+202E turns "evil.exe" into "exe.live") appears as an escape; the group itself keeps
+        the text exactly as logged, and a scenario saves it so."""
         mean = sum(self.rewards) / len(self.rewards)
         return Problem(
             id=f"recorded-step-{self.step}-group-{self.group_index + 1}",
             title=self.title,
-            prompt=self.prompt,
-            answer_key=self.answer_key or "",
+            prompt=visible(self.prompt, multiline=True),
+            answer_key=visible(self.answer_key or ""),
             difficulty="medium",
             pass_rate=min(max(mean, 0.0), 1.0),
             group_size=self.group_size,
             preset_rewards=tuple(int(r > 0) for r in self.rewards),
-            traces=tuple(Trace(correct=text, wrong=text) for text in self.texts),
+            traces=tuple(
+                Trace(correct=shown, wrong=shown)
+                for shown in (visible(text, multiline=True) for text in self.texts)
+            ),
         )
 
 
@@ -133,7 +143,9 @@ def recorded_group(source: RolloutSource, step: int, group_index: int) -> Record
         group_index=group_index,
         group_count=len(summary.groups),
         prompt=_clip(first.prompt, MAX_PROMPT_CHARS),
-        answer_key=first.answer_key,
+        answer_key=None
+        if first.answer_key is None
+        else _clip(first.answer_key, MAX_ANSWER_KEY_CHARS),
         texts=tuple(_clip(answer.text, MAX_TEXT_CHARS) for answer in answers),
         rewards=rewards,
         components=components,

@@ -84,3 +84,36 @@ def test_rewards_too_large_for_every_convention_are_named(rewards):
 
 def test_rewards_within_the_bound_have_no_problem():
     assert reward_magnitude_problem((1e100, -1e100, 0.0)) is None
+
+
+def test_what_the_lab_shows_of_a_run_escapes_disguising_characters_but_keeps_the_log():
+    from rollout_files import recorded
+
+    group = recorded(
+        rewards=(1.0, 0.0),
+        texts=("the file is \u202eexe.live\n\tAnswer: 4", "plain\x1b[31m red"),
+        prompt="What is 2 + 2?\u200b\nThink.",
+        file_name="\u202egpj.exe.jsonl",
+        answer_key="4\u2066",
+    )
+    problem = group.problem()
+    assert problem.trace_for(0).text(True) == "the file is \\u202eexe.live\n\tAnswer: 4"
+    assert problem.trace_for(1).text(False) == "plain\\x1b[31m red"
+    assert problem.prompt == "What is 2 + 2?\\u200b\nThink."
+    assert problem.answer_key == "4\\u2066"
+    assert group.origin == "verl rollouts, \\u202egpj.exe.jsonl"
+    assert group.texts[0] == "the file is \u202eexe.live\n\tAnswer: 4"  # the log, as written
+
+
+def test_a_long_answer_key_is_cut_so_the_group_can_be_saved(tmp_path):
+    from grpo_desktop.core.recorded_group import MAX_ANSWER_KEY_CHARS
+    from grpo_desktop.core.reward_fields import recorded_from_dict, recorded_to_dict
+
+    lines = [
+        json.dumps({"input": "p", "output": f"a{k}", "gts": "9" * 1000, "score": k, "step": 1})
+        for k in (0.0, 1.0)
+    ]
+    (tmp_path / "1.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    group = recorded_group(open_rollouts(tmp_path / "1.jsonl"), 1, 0)
+    assert group.answer_key.startswith("9" * MAX_ANSWER_KEY_CHARS + " … [cut: 800 more")
+    assert recorded_from_dict(recorded_to_dict(group)) == group
