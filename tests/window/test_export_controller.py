@@ -329,5 +329,5 @@ def test_the_training_run_exports_as_csv_once_opened(
     written = actions.export_training_csv()
     lines = written.read_text(encoding="utf-8-sig").splitlines()
     config = window.workbench.training_config
-    assert lines[0].startswith("algorithm,seed,step,pass_rate")
+    assert lines[0].startswith("algorithm,seed,step,diverged,pass_rate")
     assert len(lines) == 1 + len(config.algorithms) * config.seeds * 2  # steps 0 and 1
