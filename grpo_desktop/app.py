@@ -311,7 +311,36 @@ def display_problem(screenshot: bool) -> str | None:
     uses_xcb = platform.startswith("xcb") or not os.environ.get("WAYLAND_DISPLAY")
     if uses_xcb and ctypes.util.find_library("xcb-cursor") is None:
         return MISSING_XCB_MESSAGE
+    if uses_xcb and not x_display_opens():
+        display = os.environ.get("DISPLAY", "")
+        return (
+            f"grpo-desktop: cannot open the X display {visible(display)!r} (DISPLAY): no X server "
+            "answers there, or it does not let this user in; start the app from a desktop "
+            "session, or render the window to an image with --screenshot out.png"
+        )
     return None
+
+
+def x_display_opens() -> bool:
+    """Whether libxcb can connect to ``$DISPLAY``: Qt's xcb platform aborts the process (status
+    134, blaming its libraries) when it cannot, so the app asks first. True when libxcb cannot be
+    asked (Qt then gives its own message)."""
+    library = ctypes.util.find_library("xcb")
+    if library is None:
+        return True
+    try:
+        xcb = ctypes.CDLL(library)
+        xcb.xcb_connect.restype = ctypes.c_void_p
+        xcb.xcb_connect.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
+        xcb.xcb_connection_has_error.argtypes = [ctypes.c_void_p]
+        xcb.xcb_disconnect.argtypes = [ctypes.c_void_p]
+    except (OSError, AttributeError):
+        return True
+    connection = xcb.xcb_connect(None, None)  # never NULL: an error is a connection in error
+    try:
+        return xcb.xcb_connection_has_error(connection) == 0
+    finally:
+        xcb.xcb_disconnect(connection)
 
 
 HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts")

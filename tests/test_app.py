@@ -549,3 +549,30 @@ def test_a_scenario_whose_group_cannot_be_computed_is_one_line_before_the_window
     err = capsys.readouterr().err.strip()
     assert err == "grpo-desktop: error: huge.grpo.json: (34, 'Numerical result out of range')"
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux")
+    or __import__("ctypes.util").util.find_library("xcb-cursor") is None,
+    reason="needs Linux with Qt's xcb libraries (tests/xcb installs them in CI)",
+)
+def test_a_display_that_does_not_exist_is_one_line_and_status_2_not_an_abort():
+    result = run_app(
+        env_changes={"DISPLAY": ":987", "WAYLAND_DISPLAY": None, "QT_QPA_PLATFORM": None}
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "grpo-desktop: cannot open the X display ':987' (DISPLAY): no X server answers there, or "
+        "it does not let this user in; start the app from a desktop session, or render the window "
+        "to an image with --screenshot out.png"
+    )
+
+
+def test_a_display_that_opens_passes_the_check(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr("ctypes.util.find_library", lambda name: f"lib{name}.so")
+    monkeypatch.setattr("grpo_desktop.app.x_display_opens", lambda: True)
+    assert display_problem(screenshot=False) is None
