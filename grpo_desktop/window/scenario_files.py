@@ -174,6 +174,7 @@ class ScenarioFiles(QObject):
             key = recent_file_key(path)  # never raises, even on a symlink loop
             if key in self.settings.recent_files:
                 self.settings.remove_recent_file(key)
+                self._fill_recent_menu()  # its last file gone: the menu greys again
             return False
         try:
             self.apply(scenario, path)
@@ -189,6 +190,7 @@ class ScenarioFiles(QObject):
         self.workbench.open_scenario(scenario, path)
         if path is not None:
             self.settings.add_recent_file(path)
+            self._fill_recent_menu()
 
     def save(self) -> bool:
         if self.path is None:
@@ -217,6 +219,9 @@ class ScenarioFiles(QObject):
             return False
         self.workbench.mark_saved(path)
         self.settings.add_recent_file(path)
+        # A disabled submenu never opens, so never refills itself on aboutToShow: refill now,
+        # or the first save of a fresh profile leaves Open recent greyed.
+        self._fill_recent_menu()
         self.window.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
 

@@ -168,3 +168,21 @@ def test_a_scenario_whose_group_cannot_be_computed_changes_nothing(files, tmp_pa
     after = (workbench.lab.snapshot, workbench.convention, workbench.workspace, workbench.path)
     assert after == before
     assert workbench.lab.problem.id == before[0].problem.id
+
+
+def test_open_recent_is_enabled_after_the_first_save_in_a_fresh_profile(files, tmp_path):
+    assert not files.recent_menu.isEnabled(), "a fresh profile has nothing recent"
+    files.ask_save_path = lambda: str(tmp_path / "first.grpo.json")
+    assert files.save_as() is True
+    assert files.recent_menu.isEnabled(), "the file just saved must be reachable from the menu"
+    assert [a.text() for a in files.recent_menu.actions()] == ["&1 first.grpo.json"]
+
+
+def test_open_recent_greys_again_when_its_last_file_is_dropped(files, tmp_path):
+    broken = tmp_path / "broken.grpo.json"
+    broken.write_text("{", encoding="utf-8")
+    files.settings.add_recent_file(broken)
+    files._fill_recent_menu()
+    assert files.recent_menu.isEnabled()
+    assert files.open_path(broken) is False
+    assert not files.recent_menu.isEnabled()
