@@ -9,6 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from grpo_desktop.core.contrast import AA_GRAPHICS, AA_TEXT, contrast_ratio, relative_luminance
+
+__all__ = [
+    "DARK",
+    "DEFAULT_THEME",
+    "LIGHT",
+    "PROJECTOR",
+    "THEMES",
+    "Theme",
+    "contrast_failures",
+    "contrast_ratio",
+    "get_theme",
+    "graphic_pairs",
+    "relative_luminance",
+    "text_pairs",
+]
+
 
 @dataclass(frozen=True)
 class Theme:
@@ -137,7 +154,12 @@ def get_theme(name: str) -> Theme:
 
 
 def text_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
-    """Every (text colour, background colour) pair the views draw, named by where it is used."""
+    """Every (text colour, background colour) pair the views draw, named by where it is used.
+
+    Backgrounds are the window (dialogs, the status line, the workspace pages), the surface
+    (panels, cards, charts, the lesson bar), the card tints, the banner and the lesson bar's
+    filled buttons. Every pair is body text: each must reach 4.5:1 (AA for normal text).
+    """
     pairs = {
         "text on window": (theme.text, theme.window),
         "text on surface": (theme.text, theme.surface),
@@ -146,7 +168,15 @@ def text_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
         "pushed-up text on surface": (theme.up, theme.surface),
         "pushed-down text on surface": (theme.down, theme.surface),
         "no-signal text on surface": (theme.neutral, theme.surface),
+        # The problem editor's live status ("✓ Ready", "⚠ …") and the rollouts browser's
+        # problems line sit on the dialog's or page's window colour.
+        "pushed-up text on window": (theme.up, theme.window),
+        "pushed-down text on window": (theme.down, theme.window),
+        "no-signal text on window": (theme.neutral, theme.window),
         "banner": (theme.banner_text, theme.banner_fill),
+        # The lesson bar's Next and Reveal buttons: the surface colour on a focus-blue fill.
+        "surface on focus button": (theme.surface, theme.focus),
+        "focus-coloured text on surface": (theme.focus, theme.surface),
     }
     for kind, fill in (
         ("up", theme.up_fill),
@@ -155,6 +185,7 @@ def text_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
     ):
         pairs[f"text on {kind} card"] = (theme.text, fill)
         pairs[f"muted on {kind} card"] = (theme.muted, fill)
+        # The editor's flagged verdict line is the pushed-down accent on the pushed-down tint.
         pairs[f"accent on {kind} card"] = (
             {"up": theme.up, "down": theme.down, "none": theme.neutral}[kind],
             fill,
@@ -162,16 +193,27 @@ def text_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
     return pairs
 
 
-def relative_luminance(colour: str) -> float:
-    """WCAG 2.x relative luminance of a ``#rrggbb`` colour."""
-    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+def graphic_pairs(theme: Theme) -> dict[str, tuple[str, str]]:
+    """Every (mark colour, background) pair of what is not text but must be seen: bars, chart
+    lines, the focus ring. WCAG 2.1 criterion 1.4.11 asks 3:1 of them."""
+    pairs = {
+        "pushed-up bar on surface": (theme.up, theme.surface),
+        "pushed-down bar on surface": (theme.down, theme.surface),
+        "no-signal bar on surface": (theme.neutral, theme.surface),
+        "focus ring on window": (theme.focus, theme.window),
+        "focus ring on surface": (theme.focus, theme.surface),
+    }
+    for index, colour in enumerate(theme.series):
+        pairs[f"training series {index + 1} on surface"] = (colour, theme.surface)
+    return pairs
 
 
-def contrast_ratio(foreground: str, background: str) -> float:
-    """WCAG contrast ratio, from 1 (none) to 21 (black on white); body text needs 4.5."""
-    lighter, darker = sorted(
-        (relative_luminance(foreground), relative_luminance(background)), reverse=True
-    )
-    return (lighter + 0.05) / (darker + 0.05)
+def contrast_failures(theme: Theme) -> dict[str, float]:
+    """The pairs of ``theme`` below WCAG AA, with their ratio rounded to 2 places; {} when none."""
+    failures = {}
+    for pairs, minimum in ((text_pairs(theme), AA_TEXT), (graphic_pairs(theme), AA_GRAPHICS)):
+        for name, (foreground, background) in pairs.items():
+            ratio = contrast_ratio(foreground, background)
+            if ratio < minimum:
+                failures[name] = round(ratio, 2)
+    return failures

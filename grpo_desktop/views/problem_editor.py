@@ -21,7 +21,7 @@ import itertools
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from grpo_desktop.core.contrast import best_text_on
 from grpo_desktop.core.format_check import ANSWER_FORMATS, describe_format
 
 # ID_PREFIX, VersionCheck, check_version, preset_pattern, problem_id_for and slugify lived here
@@ -81,6 +82,7 @@ __all__ = [
     "preset_pattern",
     "problem_id_for",
     "slugify",
+    "theme_of",
 ]
 
 DEFAULT_SIZE = (900, 640)
@@ -92,13 +94,16 @@ class ProblemEditor(QDialog):
     """Edit a copy of ``problem``; :meth:`result_problem` is the validated new problem after
     the dialog is accepted ("Use this problem", or Ctrl+Return), else None."""
 
-    def __init__(self, problem: Problem, parent: QWidget | None = None, theme: Theme = LIGHT):
+    def __init__(self, problem: Problem, parent: QWidget | None = None, theme: Theme | None = None):
         super().__init__(parent)
         self.setObjectName("problemEditor")
         self.setWindowTitle("Edit problem")
         self.setSizeGripEnabled(True)
         self._original = problem
-        self._theme = theme
+        # The window's theme unless told otherwise: the verdicts are coloured from the theme,
+        # so a light theme's colours over a dark window's background could not be read (1.1:1).
+        self._theme = theme if theme is not None else theme_of(parent)
+        self.setPalette(_palette(self._theme))
         self._traces: list[list[str]] = [[t.correct, t.wrong] for t in problem.traces]
         # Each trace's partial credit, beside its texts: inserted and removed with them.
         self._partials: list[float | None] = [t.partial for t in problem.traces]
@@ -601,9 +606,53 @@ def _capitalised(phrase: str) -> str:
     return phrase[:1].upper() + phrase[1:]
 
 
-def edit_problem(problem: Problem, parent: QWidget | None = None) -> Problem | None:
-    """Run the editor modally on ``problem``; the new problem, or None when cancelled."""
-    dialog = ProblemEditor(problem, parent)
+def theme_of(widget: QWidget | None) -> Theme:
+    """The theme of the window ``widget`` belongs to (its ``theme`` attribute), else light."""
+    while widget is not None:
+        theme = getattr(widget, "theme", None)
+        if isinstance(theme, Theme):
+            return theme
+        widget = widget.parentWidget()
+    return LIGHT
+
+
+def _palette(theme: Theme) -> QPalette:
+    """The dialog's own backgrounds and text from ``theme``, so every text colour the editor
+    picks from the theme is drawn over the background it was checked against
+    (``core.theme.text_pairs``), whatever palette the application has."""
+    palette = QPalette()
+    for role, colour in (
+        (QPalette.ColorRole.Window, theme.window),
+        (QPalette.ColorRole.WindowText, theme.text),
+        (QPalette.ColorRole.Base, theme.surface),
+        (QPalette.ColorRole.AlternateBase, theme.neutral_fill),
+        (QPalette.ColorRole.Text, theme.text),
+        (QPalette.ColorRole.Button, theme.surface),
+        (QPalette.ColorRole.ButtonText, theme.text),
+        (QPalette.ColorRole.PlaceholderText, theme.muted),
+        (QPalette.ColorRole.ToolTipBase, theme.surface),
+        (QPalette.ColorRole.ToolTipText, theme.text),
+        (QPalette.ColorRole.Mid, theme.border),
+        (QPalette.ColorRole.Dark, theme.border),
+        (QPalette.ColorRole.Highlight, theme.focus),  # the selected trace
+        (QPalette.ColorRole.HighlightedText, best_text_on(theme.focus)),
+    ):
+        palette.setColor(role, QColor(colour))
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(theme.muted))
+    return palette
+
+
+def edit_problem(
+    problem: Problem, parent: QWidget | None = None, theme: Theme | None = None
+) -> Problem | None:
+    """Run the editor modally on ``problem`` in ``theme`` (default: the parent window's); the
+    new problem, or None when cancelled."""
+    dialog = ProblemEditor(problem, parent, theme)
     try:
         if dialog.exec() == QDialog.DialogCode.Accepted:
             return dialog.result_problem()

@@ -486,3 +486,78 @@ def test_partial_credit_moves_with_its_trace(editor):
     while editor.traces():
         editor.remove_trace()
     assert not editor.partial_spin.isEnabled()
+
+
+# ------------------------------------------------------------------------------ themes
+
+
+def _drawn_contrast(label: QLabel) -> float:
+    """The contrast of a label as drawn: its most common pixel is the background, the pixel
+    farthest from it in luminance is the text (anti-aliasing only blends between the two)."""
+    from collections import Counter
+
+    from grpo_desktop.core.contrast import contrast_ratio
+
+    image = label.grab().toImage()
+    counts = Counter(
+        image.pixelColor(x, y).name()
+        for y in range(0, image.height())
+        for x in range(0, image.width())
+    )
+    background = counts.most_common(1)[0][0]
+    return max(contrast_ratio(colour, background) for colour in counts)
+
+
+@pytest.fixture
+def dark_window(qtbot):
+    """A window in the dark theme, with the application palette the app gives it."""
+    from PySide6.QtWidgets import QWidget
+
+    from grpo_desktop.core.theme import DARK
+    from grpo_desktop.window.stage_controls import palette_for
+
+    app = QApplication.instance()
+    before = app.palette()
+    app.setPalette(palette_for(DARK))
+    window = QWidget()
+    window.theme = DARK  # as MainWindow.theme
+    qtbot.addWidget(window)
+    yield window
+    app.setPalette(before)
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["ready", "flagged"])
+def test_the_editor_of_a_dark_window_draws_its_live_verdict_and_status_readably(
+    qtbot, dark_window, broken
+):
+    from grpo_desktop.core.contrast import AA_TEXT
+    from grpo_desktop.core.theme import DARK
+
+    dialog = edit_dialog = ProblemEditor(SEED, dark_window)
+    qtbot.addWidget(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
+    assert edit_dialog.palette().window().color().name() == DARK.window
+    dialog.trace_list.setCurrentRow(1)
+    if broken:
+        dialog.correct_edit.setPlainText("23 × 47 = 1071\nAnswer: 1071")
+    assert dialog.status_label.text().startswith("⚠" if broken else "✓")
+    for label in (
+        dialog.status_label,
+        dialog.correct_verdict,
+        dialog.wrong_verdict,
+        dialog.hint_label,
+        dialog.id_label,
+        dialog.correct_format,
+    ):
+        assert label.text(), label.objectName()
+        assert _drawn_contrast(label) >= AA_TEXT, (label.objectName(), label.text())
+
+
+def test_the_editor_takes_the_theme_it_is_given_over_its_window(qtbot, dark_window):
+    from grpo_desktop.core.theme import PROJECTOR
+
+    dialog = ProblemEditor(SEED, dark_window, theme=PROJECTOR)
+    qtbot.addWidget(dialog)
+    assert dialog.palette().window().color().name() == PROJECTOR.window
+    assert problem_editor.theme_of(None) is LIGHT
