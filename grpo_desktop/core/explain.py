@@ -255,38 +255,73 @@ def _stage_labels(stats: core.GroupStats, convention: core.Convention) -> tuple[
     return first, second
 
 
+#: An outcome is *rare* when at most this share of the group has it: its advantage then outweighs
+#: every other answer's at least (1 − share)/share = 3 times (DESIGN §4: 1 of 5 is +2.0 vs −0.5).
+RARE_SHARE = 0.25
+#: The same rule for any rewards: the loudest answers are rare when their |A| is at least this many
+#: times every other answer's. For two outcomes, k of G are rare exactly when k ≤ G/4.
+RARE_RATIO = (1 - RARE_SHARE) / RARE_SHARE
+
+
 def _loudest(stats: core.GroupStats) -> tuple[tuple[int, ...], str]:
-    """The rare answers: a minority outcome whose advantage outweighs the majority's."""
-    if stats.degenerate:
+    """The answers whose outcome is rare, and one sentence on why their advantage is loud.
+
+    *Rare* is precise: the answers furthest from par (all on one side of it) are rare when every
+    other answer's |A| is at most a third of theirs. With two outcomes (right and wrong) that is
+    "at most a quarter of the group": 1 of 5 (the seed: +2.0 against −0.5) or 16 of 64 are rare;
+    2 of 5, 7 of 16 or 31 of 64 are not. The ratio does not depend on the convention (every one
+    scales r − mean by one number per group), so the star means the same under all of them.
+    """
+    size = stats.group_size
+    if stats.degenerate or size < 2:
         return (), ""
-    magnitudes = abs(stats.advantages)
-    largest = float(magnitudes.max())
-    loud = tuple(int(i) for i in (magnitudes >= largest * (1 - 1e-9)).nonzero()[0])
-    if len(loud) * 2 >= stats.group_size:
+    advantages = [float(a) for a in stats.advantages]
+    magnitudes = [abs(a) for a in advantages]
+    largest = max(magnitudes)
+    loud = tuple(i for i, m in enumerate(magnitudes) if m >= largest * (1 - 1e-9))
+    if len(loud) == size or len({a > 0 for i, a in enumerate(advantages) if i in loud}) != 1:
         return (), ""
+    others = [m for i, m in enumerate(magnitudes) if i not in loud]
+    if max(others) * RARE_RATIO > largest * (1 + 1e-9):
+        return (), ""
+    count = len(loud)
+    one = count == 1
     rewards = {float(stats.rewards[i]) for i in loud}
-    majority = stats.group_size - len(loud)
+    binary = {float(r) for r in stats.rewards} <= {0.0, 1.0}
     numbers = ", ".join(f"#{i + 1}" for i in loud)
-    advantage = _adv(float(stats.advantages[loud[0]]))
-    if rewards == {1.0}:
-        what = "right answer" if len(loud) == 1 else "right answers"
+    advantage = _adv(advantages[loud[0]])
+    pronoun, sits, learns = ("it", "sits", "it") if one else ("they", "sit", "them")
+    share = f"{count} of {size}"
+    if binary and rewards == {1.0}:
+        what = "right answer" if one else "right answers"
         why = (
-            "being right was rare here, so it sits far above par and the model learns most from it"
+            f"being right was rare here ({share}), so {pronoun} {sits} far above par and the "
+            f"model learns most from {learns}"
         )
-    elif rewards == {0.0}:
-        what = "wrong answer" if len(loud) == 1 else "wrong answers"
-        why = "being wrong was rare here, so it sits far below par and is pushed down hard"
+    elif binary and rewards == {0.0}:
+        what = "wrong answer" if one else "wrong answers"
+        pushed = "is" if one else "are"
+        why = (
+            f"being wrong was rare here ({share}), so {pronoun} {sits} far below par and "
+            f"{pushed} pushed down hard"
+        )
     else:
-        what = "answer" if len(loud) == 1 else "answers"
-        why = "it is the furthest from par"
-    lone = "The lone " if len(loud) == 1 else f"The {len(loud)} "
-    other = next(i for i in range(stats.group_size) if i not in loud)
-    others = _adv(float(stats.advantages[other]))
-    verb = "gets" if len(loud) == 1 else "get"
-    return loud, (
-        f"{lone}{what} ({numbers}) {verb} {advantage} while the other {majority} get {others}: "
-        f"{why}."
-    )
+        what = "answer" if one else "answers"
+        side = "above" if advantages[loud[0]] > 0 else "below"
+        why = (
+            f"{'its' if one else 'their'} reward was rare here ({share}), so {pronoun} {sits} "
+            f"far {side} par, at least three times as far as any other answer"
+        )
+    lone = "The lone " if one else f"The {count} "
+    majority = size - count
+    rest = [advantages[i] for i in range(size) if i not in loud]
+    if len({round(a, 12) for a in rest}) == 1:
+        verb_rest = "gets" if majority == 1 else "get"
+        tail = f"while the other {'one' if majority == 1 else majority} {verb_rest} {_adv(rest[0])}"
+    else:
+        tail = f"while the other {'one' if majority == 1 else majority} stay closer to par"
+    verb = "gets" if one else "get"
+    return loud, f"{lone}{what} ({numbers}) {verb} {advantage} {tail}: {why}."
 
 
 def explain(

@@ -66,6 +66,43 @@ def test_rare_answers_are_named_as_the_loud_ones(rewards, loudest, phrase):
     assert phrase in worked.loudest_note
 
 
+@pytest.mark.parametrize("convention", ["textbook", "trl", "dr_grpo", "rloo"])
+def test_only_an_outcome_held_by_at_most_a_quarter_of_the_group_is_starred_as_rare(convention):
+    """Rare is k ≤ G/4 (|A| at least 3× the others'): 1 of 5 is, 2 of 5, 7 of 16, 31 of 64 not."""
+    for size in range(2, 65):
+        for right in range(1, size):
+            rewards = [1] * right + [0] * (size - right)
+            worked = explain(core.group_stats(rewards, convention))
+            minority = min(right, size - right)
+            rare = minority * 4 <= size
+            expected = (
+                tuple(range(right))
+                if right * 4 <= size
+                else tuple(range(right, size))
+                if (size - right) * 4 <= size
+                else ()
+            )
+            assert worked.loudest == expected, (convention, size, right)
+            assert bool(worked.loudest_note) == rare, (convention, size, right)
+    for size, right in ((64, 31), (16, 7), (5, 2)):  # the issue's nearly balanced groups
+        worked = explain(core.group_stats([1] * right + [0] * (size - right), convention))
+        assert worked.loudest == () and worked.loudest_note == ""
+
+
+@pytest.mark.parametrize(
+    ("rewards", "singular"),
+    [([1, 0, 0, 0, 0], True), ([1, 1] + [0] * 6, False), ([0] * 3 + [1] * 13, False)],
+)
+def test_the_rare_note_agrees_in_number(rewards, singular):
+    note = explain(core.group_stats(rewards)).loudest_note
+    if singular:
+        assert "The lone " in note and "it sits" in note and " gets " in note
+        assert "they" not in note
+    else:
+        assert "they sit" in note and "it sits" not in note and " answers (" in note
+        assert " get " in note.split(":")[0]
+
+
 @pytest.mark.parametrize("convention", core.convention_names())
 def test_every_convention_has_two_stage_labels(convention):
     first, second = explain(core.group_stats([1, 0, 0, 1], convention)).stage_labels
