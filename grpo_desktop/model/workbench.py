@@ -121,11 +121,17 @@ class Workbench(QObject):
 
     @property
     def training_config(self) -> TrainingConfig:
-        """The Training workspace's run: algorithms, steps, seeds, G, batch, learning rate..."""
+        """The Training workspace's run: algorithms, steps, seeds, G, batch, learning rate...
+
+        Its convention (GRPO's and DAPO's advantages) is always the workbench's one convention:
+        the run uses it, so the stored settings, an edit of them and a saved scenario say it too.
+        """
         if self._training_config is None:
             from grpo_desktop.core.training_config import TrainingConfig
 
-            self._training_config = TrainingConfig()
+            self._training_config = TrainingConfig(convention=self.convention)
+        elif self._training_config.convention != self.convention:
+            self._training_config = replace(self._training_config, convention=self.convention)
         return self._training_config
 
     @property
@@ -269,6 +275,7 @@ class Workbench(QObject):
         from grpo_desktop.core.training_config import check_training_config
 
         check_training_config(config)
+        config = replace(config, convention=self.convention)  # the one convention on screen
         if config != self.training_config:
             self.undo_stack.push(
                 commands.SettingsCommand(
@@ -277,7 +284,9 @@ class Workbench(QObject):
             )
 
     def apply_training_config(self, config: TrainingConfig) -> None:
-        """Put ``config`` in force now (the settings command's redo and undo)."""
+        """Put ``config`` in force now (the settings command's redo and undo), under the one
+        convention on screen (a lesson step puts its convention in force first)."""
+        config = replace(config, convention=self.convention)
         if config != self.training_config:
             self._training_config = config
             self.training_config_changed.emit(config)
@@ -417,6 +426,8 @@ class Workbench(QObject):
         if step.is_training:
             assert step.training is not None  # LessonStep fills in the defaults
             self.lab.set_weights(RewardWeights())  # the run scores with the lab's reward
+            # The convention the step names is the one its run uses and the window shows.
+            self.apply_convention(step.convention)
             self.apply_training_config(step.training)
             self.set_workspace(TRAINING)
             self._start_history()

@@ -397,3 +397,42 @@ def test_a_group_opened_from_a_weighted_run_shows_the_rewards_the_run_used(workb
         fractional += any(r not in (0.0, 1.0) for r in group.rewards)
     assert fractional > 0  # the weights really showed: not just the checker's 0 and 1
     assert state.run.step_count == 5  # opening groups changed no weight: the run goes on
+
+
+# --- one convention: what a lesson or scenario sets is what runs ------------------------------
+
+
+def test_a_lesson_step_naming_verl_runs_verl_and_editing_steps_keeps_it(qapp):
+    from grpo_desktop.core.lessons import LessonStep
+
+    workbench = Workbench()
+    state = TrainingState(workbench)
+    step = LessonStep(
+        "A verl run",
+        "GRPO under verl's convention.",
+        None,
+        None,
+        "frontier",
+        "advantage",
+        training=replace(SMALL, algorithms=("grpo",), convention="verl"),
+    )
+    assert step.convention == "verl"
+    workbench.show_lesson_step(step)
+    assert workbench.convention == "verl", "the window shows the convention the step names"
+    assert state.run.config.convention == "verl", "the run uses the convention the step names"
+    assert workbench.training_config.convention == "verl"
+    state.request_config(replace(state.snapshot.config, steps=20))  # the lecturer edits Steps
+    assert workbench.training_config.steps == 20
+    assert workbench.training_config.convention == "verl", "an edit of Steps kept verl"
+    assert state.run.config.convention == "verl"
+    assert workbench.current_scenario().training.convention == workbench.convention
+
+
+def test_the_stored_run_settings_follow_the_one_convention_on_screen(workbench, state):
+    workbench.set_convention("trl")
+    assert workbench.training_config.convention == "trl" == state.run.config.convention
+    state.request_config(replace(state.snapshot.config, steps=20))
+    workbench.undo_stack.undo()  # the steps edit
+    assert workbench.training_config.convention == "trl", "undoing Steps undid the convention"
+    workbench.undo_stack.undo()  # the convention
+    assert workbench.training_config.convention == "textbook" == state.run.config.convention
