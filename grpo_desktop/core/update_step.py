@@ -217,7 +217,14 @@ def _mean_kl(result: PolicyLossResult) -> float | None:
 
 
 def _number(value: float, digits: int = 4) -> str:
-    return f"{value:.{digits}f}".replace("-", "−")
+    """``digits`` decimals with a real minus; 0 (and −0.0) unsigned; a value too small for
+    ``digits`` in three significant figures (``−3.2e−09``), never a signed ``−0.000000``."""
+    text = f"{value:.{digits}f}"
+    if float(text) == 0:
+        if value == 0:
+            return f"{0.0:.{digits}f}"
+        text = f"{value:.3g}"
+    return text.replace("-", "−")
 
 
 def _weight_expression(preset: LossPreset, n_i: int, tokens: int, answers: int, width: int) -> str:
@@ -289,7 +296,7 @@ def _computation(
     lines.append(
         ComputationRow(
             "surrogate loss",
-            f"−min(r·A, clip(r)·A){' , dual clip −A·c for A < 0' if preset.dual_clip else ''}",
+            f"−min(r·A, clip(r)·A){', dual clip −A·c for A < 0' if preset.dual_clip else ''}",
             _number(float(result.pg_per_token[row, column])),
         )
     )

@@ -138,3 +138,31 @@ def test_settings_read_from_a_file_refuse_unknown_keys():
     assert settings_from_dict({"beta": 0.04}).beta == 0.04
     with pytest.raises(ValueError, match="unknown update setting"):
         settings_from_dict({"betta": 0.04})
+
+
+def _detail_value(detail, label):
+    return next(row.value for row in detail.rows if row.label == label)
+
+
+def test_a_clipped_tokens_gradient_and_push_read_an_unsigned_zero():
+    """The issue's "push −0.000000": a clipped token's gradient is exactly 0 (often −0.0)."""
+    settings = UpdateSettings(inner_steps=6)
+    snapshot = build_update_snapshot(lab(), settings)
+    row, column = next(
+        (r.index, c) for r in snapshot.rows for c, t in enumerate(r.tokens) if t.clipped
+    )
+    detail = build_update_snapshot(lab(), settings, (row, column)).selected
+    for label in ("∂loss/∂logp", "push"):
+        assert _detail_value(detail, label) == "0.000000", label
+
+
+def test_a_push_too_small_for_six_decimals_shows_its_digits_not_a_signed_zero():
+    # Dr. GRPO's advantages are r − mean: rewards a millionth apart push by about 1e-8.
+    tiny = build_snapshot(get_problem("mult-23x47"), [True, False], "dr_grpo", scores=[0.0, 1e-6])
+    detail = build_update_snapshot(tiny, UpdateSettings(), (1, 0)).selected
+    token = build_update_snapshot(tiny, UpdateSettings()).rows[1].tokens[0]
+    assert 0 < abs(token.push) < 5e-7
+    for label, value in (("push", token.push), ("∂loss/∂logp", -token.push)):
+        shown = _detail_value(detail, label)
+        assert shown.strip("−0.") != "", f"{label} reads {shown}"
+        assert float(shown.replace("−", "-")) == pytest.approx(value, rel=0.01)
