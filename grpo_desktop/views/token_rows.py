@@ -48,6 +48,7 @@ from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
 __all__ = [
     "LEGEND",
     "MIN_TINT",
+    "SPACE_MARK",
     "TokenRowsScroll",
     "TokenRowsView",
     "chip_colours",
@@ -55,9 +56,14 @@ __all__ = [
     "push_summary",
 ]
 
+#: What a chip shows for a space: U+2423 OPEN BOX, the typographers' visible space. A middle dot
+#: read as multiplication in arithmetic ("·47" as "times 47"). The legend explains both marks.
+SPACE_MARK = "␣"
+NEWLINE_MARK = "↵"
 LEGEND = (
     "▲ green: raises likelihood · ▼ vermillion: lowers · intensity = size of push · "
-    "✂ clipped (no gradient) · underlined: the final answer the checker reads"
+    "✂ clipped (no gradient) · underlined: the final answer the checker reads · "
+    f"{SPACE_MARK} a space, {NEWLINE_MARK} a line break (tokens keep their spaces)"
 )
 #: The faintest tint a non-zero push gets, so a tiny push is still visibly not zero.
 MIN_TINT = 0.15
@@ -75,9 +81,9 @@ _MIN_LEVEL = round(MIN_TINT * _LEVELS)
 # Row shapes kept per shown row: its own, its other text (a card toggled back) and a few clip
 # marks (ε dragged); past that the view keeps only the shown rows', so memory stays flat.
 _KEPT_PER_ROW = 4
-# Whitespace made visible: a space is a middle dot, a newline ↵ (and the flow breaks after it),
-# a tab →, other control characters their Unicode "control picture" (U+2400 + code).
-_VISIBLE = {ord(" "): "·", ord("\n"): "↵", ord("\t"): "→", ord("\r"): "␍"}
+# Whitespace made visible: a space is ␣, a newline ↵ (and the flow breaks after it), a tab →,
+# other control characters their Unicode "control picture" (U+2400 + code).
+_VISIBLE = {ord(" "): SPACE_MARK, ord("\n"): NEWLINE_MARK, ord("\t"): "→", ord("\r"): "␍"}
 _VISIBLE.update({code: chr(0x2400 + code) for code in range(32) if code not in _VISIBLE})
 _VISIBLE[0x7F] = "␡"
 _TEXT_CANDIDATES = ("#000000", "#ffffff")

@@ -315,17 +315,25 @@ def test_painted_chips_have_their_colour(qtbot, theme):
 
 
 def test_whitespace_is_made_visible_and_nothing_else_changes():
-    assert display_label(" 1081") == "·1081"
+    assert display_label(" 1081") == "␣1081"
     assert display_label("\n") == "↵"
     assert display_label("\t") == "→"
     assert display_label("<b>x</b>") == "<b>x</b>"
-    assert display_label("&amp; é") == "&amp;·é"
+    assert display_label("&amp; é") == "&amp;␣é"
+
+
+def test_a_space_shows_as_a_mark_no_one_reads_as_multiplication_and_the_legend_explains_it():
+    # "·47" in "23 × 47" reads as "times 47": a space is ␣, and the legend names ␣ and ↵.
+    for multiplication in ("·", "⋅", "×", "∙", "*"):
+        assert multiplication not in display_label(" 47")
+    assert display_label(" 47") == "␣47" and display_label("\n") == "↵"
+    assert "␣ a space" in LEGEND and "↵ a line break" in LEGEND
 
 
 def test_html_looking_tokens_are_shown_literally(qtbot, view):
     assert view.shown_label(2, 2) == "<b>x</b>"
     assert view.shown_label(2, 3) == "→"
-    assert view.shown_label(0, 4) == "·1081"
+    assert view.shown_label(0, 4) == "␣1081"
 
 
 def test_a_newline_token_ends_the_line(qtbot, view):
@@ -538,7 +546,7 @@ def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbo
     )
     widget.show_snapshot(with_new_token)
     widget.grab()
-    assert drawn == ["·new"]  # drawn once, then blitted on the second row too
+    assert drawn == ["␣new"]  # drawn once, then blitted on the second row too
 
 
 def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
@@ -573,9 +581,9 @@ def test_an_answer_that_changes_to_text_of_the_same_widths_shows_the_new_text(qt
     right = [tok("23", 0.1), tok(" 1081", 0.1, answer=True)]
     wrong = [tok("23", -0.1), tok(" 1071", -0.1, answer=True)]
     widget = shown_view(qtbot, make_snapshot([answer_row(0, 1.0, 1.0, right)]), 400)
-    assert widget.shown_label(0, 1) == "·1081"
+    assert widget.shown_label(0, 1) == "␣1081"
     widget.show_snapshot(make_snapshot([answer_row(0, 0.0, -1.0, wrong)]))
-    assert widget.shown_label(0, 1) == "·1071"
+    assert widget.shown_label(0, 1) == "␣1071"
 
 
 def test_a_new_snapshot_paints_every_row_in_its_own_colours(qtbot):
