@@ -24,9 +24,10 @@ algorithm ("same seeds, side by side"), so a seeded run is reproducible bit for 
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -346,6 +347,39 @@ class TrainingRun:
             )
         return tuple(result)
 
+    @property
+    def nbytes(self) -> int:
+        """What this run holds in memory: its preallocated arrays and the groups kept so far."""
+        total = sum(g.nbytes for state in self._states.values() for g in _state_arrays(state))
+        for state in self._states.values():
+            total += sum(a.nbytes for step in state.groups for a in step)
+        return total
+
+    def with_algorithms(self, algorithms: tuple[str, ...]) -> TrainingRun:
+        """This run with ``algorithms`` instead, at the same step: a kept algorithm keeps its
+        numbers (a copy: this run is left as it is), an added one is computed from step 1 to
+        here. Each algorithm draws its groups from streams no other algorithm touches, so the
+        result is bit for bit the run started afresh with ``algorithms`` and played as far."""
+        config = check_training_config(replace(self.config, algorithms=tuple(algorithms)))
+        added = tuple(name for name in config.algorithms if name not in self._states)
+        run = copy.copy(self)
+        run.config = config
+        run._generators = copy.deepcopy(self._generators)
+        run._extra_generators = copy.deepcopy(self._extra_generators)
+        caught_up = None
+        if added:
+            caught_up = TrainingRun(replace(config, algorithms=added))
+            caught_up.run(self.step_count)
+            if "dapo" in added:  # its extra stream as far as DAPO has drawn from it
+                run._extra_generators = caught_up._extra_generators
+        run._states = {
+            name: caught_up._states[name]
+            if caught_up is not None and name in added
+            else _copied_state(self._states[name])
+            for name in config.algorithms
+        }
+        return run
+
     # --- advancing --------------------------------------------------------------------------
 
     def step(self) -> None:
@@ -577,6 +611,28 @@ class TrainingRun:
             for metric in METRICS:
                 if metric not in _POLICY_METRICS:
                     state.history[metric][row, earlier] = np.nan
+
+
+def _state_arrays(state: _AlgorithmState) -> tuple[np.ndarray, ...]:
+    return (
+        state.logits,
+        state.values,
+        state.pass_rates,
+        state.diverged_at,
+        *state.history.values(),
+    )
+
+
+def _copied_state(state: _AlgorithmState) -> _AlgorithmState:
+    """A copy that can step on alone (the kept groups are never written to: shared)."""
+    return _AlgorithmState(
+        logits=state.logits.copy(),
+        values=state.values.copy(),
+        history={name: values.copy() for name, values in state.history.items()},
+        pass_rates=state.pass_rates.copy(),
+        diverged_at=state.diverged_at.copy(),
+        groups=list(state.groups),
+    )
 
 
 def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -984,3 +984,49 @@ def test_the_divergence_sentence_says_which_algorithm_which_seeds_and_from_which
     text = training_module.Divergence("dapo", steps).sentence()
     assert text.startswith(sentence)
     assert text.endswith("A smaller learning rate or β, or fewer epochs, may keep it finite.")
+
+
+# --- a run with other algorithms, at the same step -------------------------------------------
+
+
+def assert_same_algorithm(first: TrainingRun, second: TrainingRun, name: str) -> None:
+    assert first.step_count == second.step_count
+    for metric, values in first.history(name).items():
+        assert values.tobytes() == second.history(name)[metric].tobytes(), (name, metric)
+    assert first.pass_rates(name).tobytes() == second.pass_rates(name).tobytes(), name
+    assert logits_of(first, name).tobytes() == logits_of(second, name).tobytes(), name
+    for step in range(1, first.step_count + 1):
+        assert first.groups(name, step, 1) == second.groups(name, step, 1), (name, step)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (("grpo", "rloo", "dapo"), ("grpo", "dapo")),  # one unchecked
+        (("grpo", "rloo"), ("grpo", "rloo", "dapo")),  # DAPO added: its own stream caught up
+        (("grpo", "dapo"), ("reinforce", "grpo")),  # one out, one in
+    ],
+)
+def test_a_run_with_other_algorithms_keeps_its_steps_and_plays_on_as_a_fresh_run_would(
+    before, after
+):
+    config = replace(SMALL, algorithms=before)
+    played = ran(config, 5)
+    changed = played.with_algorithms(after)
+    assert changed.step_count == 5 and changed.config.algorithms == after
+    changed.run(4)
+    fresh = ran(replace(SMALL, algorithms=after), 9)
+    for name in after:
+        assert_same_algorithm(changed, fresh, name)
+    assert played.step_count == 5, "the run it came from is left as it was"
+    played.run(4)
+    for name in before:
+        assert_same_algorithm(played, ran(config, 9), name)
+
+
+def test_a_runs_nbytes_counts_its_arrays_and_grows_with_the_groups_it_keeps():
+    run = TrainingRun(SMALL)
+    empty = run.nbytes
+    assert empty > 0
+    run.run(3)
+    assert run.nbytes > empty
