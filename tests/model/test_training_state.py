@@ -138,7 +138,7 @@ def test_speed_is_kept_within_its_range(state):
 # --- the configuration: an undoable edit that restarts the run --------------------------------
 
 
-def test_a_config_change_restarts_the_run_and_ctrl_z_restores_and_restarts_again(
+def test_a_config_change_restarts_the_run_and_ctrl_z_brings_back_the_played_run(
     workbench, state, qtbot
 ):
     for _ in range(4):
@@ -155,12 +155,13 @@ def test_a_config_change_restarts_the_run_and_ctrl_z_restores_and_restarts_again
     state.step_once()
     assert state.run.step_count == 1
     restarted = state.run
-    workbench.undo_stack.undo()  # Ctrl+Z
+    workbench.undo_stack.undo()  # Ctrl+Z: the settings and the run they had, steps and all
     assert workbench.training_config == SMALL
-    assert state.run is not restarted and state.run.config == SMALL
-    assert state.run.step_count == 0 and state.snapshot.config == SMALL
+    assert state.run is old_run and state.run.config == SMALL
+    assert state.run.step_count == 4 and state.snapshot.config == SMALL
+    assert state.snapshot.selected_step == 2
     workbench.undo_stack.redo()
-    assert state.run.config == changed and state.run.step_count == 0
+    assert state.run is restarted and state.run.config == changed and state.run.step_count == 1
 
 
 def test_a_config_change_while_playing_pauses_the_new_run(workbench, state, qtbot):
@@ -341,7 +342,7 @@ def test_the_run_rewards_answers_with_the_labs_weights(workbench, state):
     assert workbench.training_config.reward_weights == RewardWeights()  # the lab holds them
 
 
-def test_a_weight_change_restarts_the_run_and_ctrl_z_restarts_it_with_the_old_weights(
+def test_a_weight_change_restarts_the_run_and_ctrl_z_brings_back_the_old_weights_run(
     workbench, state, qtbot
 ):
     for _ in range(3):
@@ -356,8 +357,9 @@ def test_a_weight_change_restarts_the_run_and_ctrl_z_restarts_it_with_the_old_we
     state.step_once()
     weighted_run = state.run
     workbench.undo_stack.undo()  # Ctrl+Z
-    assert state.run is not weighted_run and state.run.step_count == 0
+    assert state.run is old_run and state.run.step_count == 3
     assert state.run.config.reward_weights == RewardWeights()
+    assert weighted_run.step_count == 1
 
 
 def test_a_card_click_or_a_new_problem_in_the_lab_does_not_restart_the_run(workbench, state):
@@ -436,3 +438,68 @@ def test_the_stored_run_settings_follow_the_one_convention_on_screen(workbench, 
     assert workbench.training_config.convention == "trl", "undoing Steps undid the convention"
     workbench.undo_stack.undo()  # the convention
     assert workbench.training_config.convention == "textbook" == state.run.config.convention
+
+
+# --- the played steps survive an algorithm's box and Undo -------------------------------------
+
+
+def test_unchecking_an_algorithm_keeps_the_played_steps(workbench, state):
+    state.run.run(7)
+    state.select_step(5)
+    before = histories(state.run)
+    without_rloo = tuple(name for name in SMALL.algorithms if name != "rloo")
+    state.request_config(replace(state.snapshot.config, algorithms=without_rloo))
+    assert state.run.config.algorithms == without_rloo
+    assert state.snapshot.steps_done == 7, "unchecking an algorithm reset the run"
+    assert state.snapshot.selected_step == 5
+    kept = {name: before[name] for name in without_rloo}
+    assert_same_histories(kept, histories(state.run))
+
+
+def test_undo_after_unchecking_brings_back_the_run_as_it_was_on_screen(workbench, state):
+    state.run.run(7)
+    state.select_step(4)
+    before = histories(state.run)
+    state.request_config(replace(state.snapshot.config, algorithms=("grpo", "dapo")))
+    state.run.run(2)  # played on without the others
+    workbench.undo_stack.undo()
+    assert state.run.config.algorithms == SMALL.algorithms
+    assert state.snapshot.steps_done == 7 and state.snapshot.selected_step == 4
+    assert_same_histories(before, histories(state.run))
+    workbench.undo_stack.redo()
+    assert state.run.config.algorithms == ("grpo", "dapo") and state.snapshot.steps_done == 9
+
+
+def test_undo_of_any_settings_edit_brings_back_the_played_run(workbench, state):
+    state.run.run(6)
+    before = histories(state.run)
+    state.request_config(replace(state.snapshot.config, group_size=4))
+    assert state.snapshot.steps_done == 0, "another G answers another question: a fresh run"
+    workbench.undo_stack.undo()
+    assert state.snapshot.steps_done == 6
+    assert_same_histories(before, histories(state.run))
+
+
+def test_ticking_an_algorithm_mid_run_computes_it_up_to_the_step_shown(workbench, state):
+    first = replace(SMALL, algorithms=("grpo",))
+    workbench.apply_training_config(first)
+    state.run.run(5)
+    state.request_config(replace(state.snapshot.config, algorithms=("grpo", "dapo")))
+    assert state.snapshot.steps_done == 5
+    fresh = TrainingState(Workbench())
+    fresh._workbench.apply_training_config(replace(SMALL, algorithms=("grpo", "dapo")))
+    fresh.run.run(5)
+    assert_same_histories(histories(fresh.run), histories(state.run))
+    fresh.stop()
+
+
+def test_kept_runs_stay_within_their_count_and_memory(workbench, state, monkeypatch):
+    monkeypatch.setattr(training_state_module, "KEPT_RUNS", 2)
+    for size in (3, 4, 5, 6):
+        state.run.run(2)
+        state.request_config(replace(state.snapshot.config, group_size=size))
+    assert len(state._kept) == 2
+    monkeypatch.setattr(training_state_module, "KEPT_RUN_BYTES", 1)
+    state.run.run(2)
+    state.request_config(replace(state.snapshot.config, group_size=7))
+    assert state._kept == {}
