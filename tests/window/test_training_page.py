@@ -206,7 +206,7 @@ def test_leaving_the_workspace_pauses_the_run(qtbot, window):
     assert page.controls.play_button.text() == PLAY_TEXT
 
 
-def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtbot, window):
+def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_played_run_back(qtbot, window):
     page = show_training(qtbot, window)
     take_steps(qtbot, page, 3)
     assert page.state.run.step_count == 3
@@ -217,7 +217,22 @@ def test_a_settings_edit_restarts_the_run_and_ctrl_z_brings_the_old_one_back(qtb
     ctrl(qtbot, window, Qt.Key.Key_Z)
     assert window.workbench.training_config.group_size == 8
     assert page.controls.group_spin.value() == 8, "the control shows the old value again"
-    assert page.state.run.step_count == 0 and page.state.run.config.group_size == 8
+    assert page.state.run.step_count == 3 and page.state.run.config.group_size == 8
+    assert page.controls.progress.format().startswith("3 / "), "the played steps came back"
+
+
+def test_unticking_an_algorithm_keeps_the_steps_and_ctrl_z_brings_its_line_back(qtbot, window):
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 3)
+    box = page.controls.algorithm_boxes["rloo"]
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert "rloo" not in window.workbench.training_config.algorithms
+    assert page.state.run.step_count == 3, "unticking an algorithm reset the run"
+    assert page.controls.progress.format().startswith("3 / ")
+    ctrl(qtbot, window, Qt.Key.Key_Z)
+    assert box.isChecked() and page.state.run.step_count == 3
+    assert "rloo" in {series.name for series in page.state.snapshot.series}
 
 
 # --- settings the run cannot keep (issue 24, item 6) -----------------------------------------
