@@ -24,6 +24,7 @@ from grpo_desktop.core.training import (
 )
 
 __all__ = [
+    "BANDS_FOR_ALL",
     "STANDIN_NOTE",
     "AlgorithmSeries",
     "FrontierDot",
@@ -40,6 +41,8 @@ STANDIN_NOTE = (
     "problems. Which groups carry signal, and why runs stall, carries over."
 )
 _FRONTIER_POINTS = 201
+#: Up to this many algorithms each shade their band; with more only the focus algorithm does.
+BANDS_FOR_ALL = 2
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class AlgorithmSeries:
     index: int  # position in ALGORITHMS: picks its colour and line style
     bands: dict[str, MetricBand]  # "pass_rate" and the snapshot's second metric
     diverged_at: int | None = None  # the first step a seed's logits overflowed at, if any
+    #: Whether the charts shade its seeds' min–max band: every algorithm's when at most
+    #: BANDS_FOR_ALL run, else only the focus algorithm's (six overlapping bands are a blur).
+    band: bool = True
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,8 @@ class TrainingSnapshot:
     dots: tuple[FrontierDot, ...]
     selected_step: int | None  # the step whose groups the Lab shows, if any
     status: str  # one plain sentence
+    #: The step the frontier's dots stand at: the selected step if any, else the last one.
+    dots_step: int = 0
     groups: tuple[GroupSummary, ...] = ()  # the selected step's groups (focus algorithm, seed 1)
     note: str = STANDIN_NOTE
     #: One sentence per algorithm that diverged (which, from which step, in how many seeds);
@@ -173,11 +181,16 @@ def build_training_snapshot(
                 # The two charts' metrics only: a snapshot is built every frame of a run.
                 bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
                 diverged_at=divergences[name].first_step,
+                band=len(config.algorithms) <= BANDS_FOR_ALL or name == focus,
             )
         )
+    if selected_step is not None and not 1 <= selected_step <= run.step_count:
+        selected_step = None
+    dots_step = run.step_count if selected_step is None else selected_step
     p, curves = _frontier_curves(config.group_size)
-    # (P,): mean over the seeds that have a pass rate now (a diverged seed has none).
-    latest = _band(run.pass_rates(focus)[-1].T).mean
+    # (P,): mean over the seeds that have a pass rate at the dots' step (a diverged seed has
+    # none): the step clicked on the charts, whose groups are listed, or else the last one.
+    latest = _band(run.pass_rates(focus)[dots_step].T).mean
     placed = np.isfinite(latest)
     informative = informative_probability(latest[placed], config.group_size)
     dots = tuple(
@@ -188,8 +201,6 @@ def build_training_snapshot(
             informative,
         )
     )
-    if selected_step is not None and not 1 <= selected_step <= run.step_count:
-        selected_step = None
     groups = () if selected_step is None else _group_summaries(run, focus, selected_step)
     groups_note = ""
     if selected_step is not None and not groups:
@@ -212,6 +223,7 @@ def build_training_snapshot(
         dots=dots,
         selected_step=selected_step,
         status=_status(run, playing, focus),
+        dots_step=dots_step,
         groups=groups,
         groups_note=groups_note,
         divergence_note=" ".join(

@@ -34,11 +34,19 @@ Y_RANGE = (-0.03, 1.08)
 
 
 def caption_text(
-    focus_label: str, group_size: int, drawn: bool, started: bool = True, weighted: bool = False
+    focus_label: str,
+    group_size: int,
+    drawn: bool,
+    started: bool = True,
+    weighted: bool = False,
+    chosen_step: int | None = None,
 ) -> str:
     """What the dots are, and (once the run has moved them) why easy problems stop teaching:
     before the first step the caption asks nothing away, so a class can predict first.
-    ``weighted``: the run's reward is more than right/wrong, which the curves do not count."""
+    ``weighted``: the run's reward is more than right/wrong, which the curves do not count.
+    ``chosen_step``: the dots stand at the step clicked on the charts, not the last one."""
+    if chosen_step is not None:
+        focus_label = f"{focus_label} at step {chosen_step} (clicked on the charts)"
     curve = (
         f"The thick curve is this run's G\u00a0=\u00a0{group_size}."  # never split at the end
         if drawn
@@ -91,6 +99,7 @@ class FrontierPlot(QWidget):
         self._focus: str | None = None
         self._focus_label = ""
         self._started = True  # whether the run has taken a step (the caption explains then)
+        self._chosen_step: int | None = None  # the step the dots stand at, when clicked
         self._weighted = False  # the run's reward is more than the checker's right/wrong
         self._dots: tuple[FrontierDot, ...] = ()
         self._dot_xy: tuple[np.ndarray, np.ndarray] | None = None
@@ -154,10 +163,12 @@ class FrontierPlot(QWidget):
             snapshot.focus != self._focus
             or started != self._started
             or weighted != self._weighted
+            or snapshot.selected_step != self._chosen_step
         ):
             self._focus = snapshot.focus
             self._started = started
             self._weighted = weighted
+            self._chosen_step = snapshot.selected_step
             info = ALGORITHM_INFO.get(snapshot.focus)
             self._focus_label = info.label if info is not None else snapshot.focus
             self._restyle_dots()
@@ -239,7 +250,12 @@ class FrontierPlot(QWidget):
     def _set_caption(self) -> None:
         drawn = self._run_size in self._sizes
         text = caption_text(
-            self._focus_label, self._run_size or 0, drawn, self._started, self._weighted
+            self._focus_label,
+            self._run_size or 0,
+            drawn,
+            self._started,
+            self._weighted,
+            self._chosen_step,
         )
         self.caption.setText(text)
         self.setAccessibleDescription(text)

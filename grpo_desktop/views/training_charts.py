@@ -1,7 +1,8 @@
 """The Training workspace's two stacked charts: pass rate, and one chosen metric, over the steps.
 
-Each algorithm is a mean line over seeds with a translucent band from the seeds' min to max (the
-snapshot gives all three; this view only draws). Colour never works alone: every algorithm also
+Each algorithm is a mean line over seeds; a translucent band from the seeds' min to max shades
+every algorithm's while few run, and only the focus algorithm's when many do (the snapshot says
+which; this view only draws). Colour never works alone: every algorithm also
 has its own line style, shown in the legend beside its name.
 
 A view (DESIGN §2): renders a ``TrainingSnapshot`` and emits ``step_requested`` when a step is
@@ -318,8 +319,17 @@ class TrainingCharts(QWidget):
             band = series.bands.get(snapshot.metric)
             if band is None:
                 self._hide(self.metric_plot.slots[series.index])
+            else:
+                self._draw(self.metric_plot.slots[series.index], band)
+            for band_plot in (self.pass_plot, self.metric_plot):
+                # A band under every line while few algorithms run; with many only the focus
+                # algorithm's (the snapshot says which): six overlapping bands are a blur.
+                slot = band_plot.slots[series.index]
+                shaded = series.band and slot.line.isVisible()
+                if slot.band.isVisible() != shaded:
+                    slot.band.setVisible(shaded)
+            if band is None:
                 continue
-            self._draw(self.metric_plot.slots[series.index], band)
             for values in (band.low, band.high, band.mean):
                 finite = values[np.isfinite(values)]
                 if finite.size:
@@ -468,8 +478,7 @@ class TrainingCharts(QWidget):
             slot.low.blockSignals(False)
         slot.high.setData(x=x, y=band.high[finite])
         if not slot.line.isVisible():
-            slot.line.setVisible(True)
-            slot.band.setVisible(True)
+            slot.line.setVisible(True)  # its band follows in show_snapshot
 
     @staticmethod
     def _hide(slot: _Slot) -> None:

@@ -58,7 +58,10 @@ SEEDS_TIP = "Independent runs per algorithm: the band shows their min to max, th
 BETA_TIP = "KL weight β: how strongly the loss pulls the policy back to the initial one (0: none)"
 EPOCHS_TIP = "Gradient steps per batch; more than 1 goes off-policy, so the clip engages"
 METRIC_TIP = "What the second chart shows, per algorithm, over the steps"
-FOCUS_TIP = "Whose problems the frontier's dots show"
+FOCUS_TIP = (
+    "Whose problems the frontier's dots show, whose groups a clicked step lists, and (with three "
+    "or more algorithms) whose seeds' band, lowest to highest, the charts shade"
+)
 LAST_ALGORITHM_TIP = "At least one algorithm must run"
 
 

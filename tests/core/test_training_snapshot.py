@@ -104,3 +104,22 @@ def test_a_step_after_seed_1_diverged_says_why_it_lists_no_groups():
     )
     stable = build_training_snapshot(run, focus="grpo", selected_step=seed_1 + 1)
     assert stable.groups and stable.groups_note == ""
+
+
+def test_the_frontier_dots_stand_at_the_step_clicked_on_the_charts():
+    run = TrainingRun(TrainingConfig(algorithms=("grpo",), steps=12, seeds=2, batch=4))
+    run.run(10)
+    latest = build_training_snapshot(run)
+    chosen = build_training_snapshot(run, selected_step=3)
+    assert latest.dots_step == 10 and chosen.dots_step == 3
+    at_three = run.pass_rates("grpo")[3].mean(axis=0)
+    assert [dot.pass_rate for dot in chosen.dots] == list(at_three)
+    assert [dot.pass_rate for dot in chosen.dots] != [dot.pass_rate for dot in latest.dots]
+
+
+def test_with_many_algorithms_only_the_focus_algorithm_shades_its_band():
+    run = TrainingRun(TrainingConfig(steps=4, seeds=2, batch=2))
+    snapshot = build_training_snapshot(run, focus="dapo")
+    assert {series.name for series in snapshot.series if series.band} == {"dapo"}
+    two = TrainingRun(TrainingConfig(algorithms=("grpo", "dapo"), steps=4, seeds=2, batch=2))
+    assert all(series.band for series in build_training_snapshot(two).series)

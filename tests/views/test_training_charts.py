@@ -250,3 +250,29 @@ def test_a_diverged_algorithm_is_named_in_a_visible_note_over_the_charts(charts)
 def test_a_stable_run_shows_no_divergence_note(charts, run):
     charts.show_snapshot(build_training_snapshot(run))
     assert not charts.divergence_note.isVisible() and charts.divergence_note.text() == ""
+
+
+def test_with_six_algorithms_only_the_focus_algorithms_band_is_shaded(qtbot):
+    from grpo_desktop.core.training import TrainingConfig, TrainingRun
+    from grpo_desktop.core.training_snapshot import build_training_snapshot
+    from grpo_desktop.views.training_charts import TrainingCharts
+
+    charts = TrainingCharts()
+    qtbot.addWidget(charts)
+    run = TrainingRun(TrainingConfig(steps=6, seeds=2, batch=2))
+    run.run(3)
+    for focus in ("grpo", "dapo"):
+        charts.show_snapshot(build_training_snapshot(run, focus=focus))
+        for chart in (0, 1):
+            shaded = {
+                name
+                for name in run.config.algorithms
+                if charts.slot_items(chart, name)[1].isVisible()
+            }
+            lines = {
+                name
+                for name in run.config.algorithms
+                if charts.slot_items(chart, name)[0].isVisible()
+            }
+            assert shaded == {focus}, (chart, focus)
+            assert lines >= {"grpo", "dapo", "rloo"}

@@ -380,6 +380,17 @@ def test_clicking_a_step_on_the_charts_lists_its_groups(qtbot, window):
     assert page.groups.heading.text().startswith("Step 5 ·")
 
 
+def test_clicking_a_step_moves_the_frontier_dots_to_that_step(qtbot, window):
+    page = show_training(qtbot, window)
+    take_steps(qtbot, page, 6)
+    last = page.frontier.dot_positions()[0].copy()
+    click_step(qtbot, page, 1)
+    at_one = page.state.run.pass_rates("grpo")[1].mean(axis=0)
+    assert list(page.frontier.dot_positions()[0]) == list(at_one)
+    assert list(page.frontier.dot_positions()[0]) != list(last)
+    assert "at step 1 (clicked on the charts)" in page.frontier.caption_text()
+
+
 def test_clicking_a_group_opens_it_in_the_lab_and_ctrl_z_undoes_it(qtbot, window):
     page = show_training(qtbot, window)
     take_steps(qtbot, page, 4)
