@@ -365,9 +365,9 @@ def test_the_spotlight_rings_the_steps_widget(qtbot, window, lessons, lesson_id,
 
 def test_the_spotlight_follows_its_target_when_the_window_resizes(qtbot, window, lessons):
     lessons.start(BASELINE)
-    lessons.go_to(step_of("The frontier is where the gradient is", BASELINE))
+    lessons.go_to(step_of("Par is the group mean", BASELINE))
     spotlight = lessons.spotlight
-    chart = window.lab.chart
+    chart = window.lab.stats_panel  # the step rings the tiles
     qtbot.waitUntil(lambda: spotlight.geometry().contains(rect_in_central(window, chart)))
     before = spotlight.geometry()
     window.resize(1600, 950)
