@@ -5,6 +5,12 @@ bytes first and only then writes the file atomically (``atomic.write_bytes_atomi
 failed render or a full disk never leaves a half-written file or harms the one already there; a
 failure shows one warning and leaves the lab untouched.
 
+Charts are exported as figures made for slides (``core/chart_figure.py`` builds one from the
+snapshot the chart on screen renders, ``views/export_figures.py`` paints it): a title and
+subtitle, a legend, axis labels and tick numbers, at 1920 × 1080 (PNG) or 1280 × 720 units
+(SVG). The widgets on screen are never touched: they create their items once and keep them, and
+a figure must not depend on how large their panel happens to be.
+
 The file dialog is one method, ``ExportController.ask_path(title, default_name, filters)``,
 that tests replace.
 """
@@ -13,11 +19,9 @@ from __future__ import annotations
 
 import logging
 import re
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QStandardPaths
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPixmap, QShortcut
@@ -28,13 +32,13 @@ from grpo_desktop.core.group_csv import default_file_stem, group_csv_bytes
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 
-__all__ = ["CHART_PNG_SCALE", "SHORTCUTS", "ExportController", "ExportWindow"]
+if TYPE_CHECKING:
+    from grpo_desktop.core.chart_figure import Figure
+    from grpo_desktop.core.theme import Theme
+
+__all__ = ["SHORTCUTS", "ExportController", "ExportWindow"]
 
 log = logging.getLogger(__name__)
-
-CHART_PNG_SCALE = 2  # the chart PNG is rendered at twice its on-screen size: crisp on slides
-SCREEN_DPI = 96.0
-INCH_M = 0.0254
 
 PNG_FILTER = "PNG image (*.png)"
 SVG_FILTER = "SVG image (*.svg)"
@@ -51,13 +55,26 @@ SHORTCUTS = {
 
 
 class ExportWindow(Protocol):
-    """What exports ask of the window: its picture, its charts and its status bar."""
+    """What exports ask of the window: its picture, its charts, their snapshots and theme, and
+    its status bar."""
+
+    theme: Theme
 
     @property
     def charts(self) -> tuple[AdvantageChart, ...]: ...
 
+    @property
+    def update_page(self) -> object:
+        """The Update workspace (``.state.snapshot``: what its push chart renders)."""
+        ...
+
+    @property
+    def training_page(self) -> object:
+        """The Training workspace (``.state.snapshot``: what its charts and frontier render)."""
+        ...
+
     def export_plot_item(self) -> object:
-        """The pyqtgraph plot the chart exports draw: the shown workspace's main chart."""
+        """The shown workspace's main chart's plot: in the lab, which lab's chart is exported."""
         ...
 
     def training_run(self) -> object | None:
@@ -88,14 +105,15 @@ class ExportController(QObject):
         self.chart_png_action = self._action(
             "Chart as PNG…",
             "exportChartPng",
-            f"Save the advantage chart as a PNG at {CHART_PNG_SCALE}× its on-screen size, "
-            "for slides",
+            "Save the shown chart as a 1920 × 1080 PNG for slides, with its title, legend, "
+            "axis labels and numbers",
         )
         self.chart_png_action.triggered.connect(self.export_chart_png)
         self.chart_svg_action = self._action(
             "Chart as SVG…",
             "exportChartSvg",
-            "Save the advantage chart as an SVG that scales to any size",
+            "Save the shown chart as an SVG that scales to any size, with its title, legend, "
+            "axis labels and numbers",
         )
         self.chart_svg_action.triggered.connect(self.export_chart_svg)
         self.csv_action = self._action(
@@ -161,33 +179,44 @@ class ExportController(QObject):
         self._finish_animations()
         return png_bytes(self.window.grab())
 
-    def chart_png_bytes(self, scale: float = CHART_PNG_SCALE) -> bytes:
-        """The chart at ``scale`` × its on-screen size, as PNG bytes (DPI set to match)."""
-        from pyqtgraph.exporters import ImageExporter
+    def chart_figure(self) -> Figure:
+        """The shown workspace's chart as a figure that reads alone on a slide: title, legend,
+        axis labels and ticks, built from the same snapshot the chart on screen renders."""
+        from grpo_desktop.core.chart_figure import advantage_figure, push_figure, training_figure
 
         self._finish_animations()
-        exporter = ImageExporter(self.window.export_plot_item())
-        width = int(exporter.parameters()["width"])
-        if width <= 0:
-            raise ValueError("the chart has no size yet")
-        exporter.parameters()["width"] = round(width * scale)  # the height follows
-        image = exporter.export(toBytes=True)
-        if not isinstance(image, QImage) or image.isNull():
+        theme = self.window.theme
+        workspace = self.workbench.workspace
+        if workspace == "update":
+            return push_figure(self.window.update_page.state.snapshot, theme)
+        if workspace == "training":
+            return training_figure(self.window.training_page.state.snapshot, theme)
+        plot = self.window.export_plot_item()
+        chart = next(
+            (chart for chart in self.window.charts if chart.getPlotItem() is plot),
+            self.window.charts[0],
+        )
+        return advantage_figure(
+            self.workbench.active_lab.snapshot,
+            theme,
+            view=chart.view(),
+            hidden=chart.advantages_hidden(),
+        )
+
+    def chart_png_bytes(self) -> bytes:
+        """The chart as a 1920 × 1080 PNG figure (a slide's size), never blank."""
+        from grpo_desktop.views.export_figures import figure_png_image
+
+        image = figure_png_image(self.chart_figure(), self.window.theme)
+        if image.isNull():
             raise ValueError("the chart could not be drawn")
-        dots_per_metre = round(SCREEN_DPI * scale / INCH_M)  # same physical size as on screen
-        image.setDotsPerMeterX(dots_per_metre)
-        image.setDotsPerMeterY(dots_per_metre)
         return png_bytes(image)
 
     def chart_svg_bytes(self) -> bytes:
-        from pyqtgraph.exporters import SVGExporter
+        """The chart as an SVG figure (1280 × 720 units) whose words are ``<text>`` elements."""
+        from grpo_desktop.views.export_figures import figure_svg_bytes
 
-        self._finish_animations()
-        with _svg_paths_closed_explicitly():
-            data = SVGExporter(self.window.export_plot_item()).export(toBytes=True)
-        if not data:
-            raise ValueError("the chart could not be drawn")
-        return _unstroked_clip_paths(bytes(data))
+        return figure_svg_bytes(self.chart_figure(), self.window.theme)
 
     def group_csv_bytes(self) -> bytes:
         return group_csv_bytes(self.workbench.active_lab.snapshot)
@@ -313,62 +342,6 @@ class ExportController(QObject):
             QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
-
-
-@contextmanager
-def _svg_paths_closed_explicitly() -> Iterator[None]:
-    """Work around pyqtgraph 0.14's SVG exporter failing on Qt 6's paths that end in "Z".
-
-    Its ``correctCoordinates`` reads every token of a path as "x,y" and raises ValueError on the
-    close command "Z" that QSvgGenerator writes for rectangles (pyqtgraph issue #3485). While we
-    export, each "Z" becomes a line back to its subpath's start (the same shape, and a shape
-    without "Z" reaches pyqtgraph's code unchanged).
-    """
-    module = sys.modules["pyqtgraph.exporters.SVGExporter"]
-    original = module.correctCoordinates
-
-    def correct_coordinates(node, *args, **kwargs):
-        for path in node.getElementsByTagName("path"):
-            path.setAttribute("d", _explicit_closes(path.getAttribute("d")))
-        return original(node, *args, **kwargs)
-
-    module.correctCoordinates = correct_coordinates
-    try:
-        yield
-    finally:
-        module.correctCoordinates = original
-
-
-def _unstroked_clip_paths(svg: bytes) -> bytes:
-    """The SVG with ``stroke="none"`` on each clip path's shapes.
-
-    A clip path is never drawn, but SVG Tiny renderers (Qt's own QSvgRenderer, so Qt apps that
-    show the file) ignore ``<clipPath>`` and draw its rectangle with the black stroke it inherits:
-    a frame around the plot that is not on screen. Full SVG renderers are unaffected.
-    """
-    from xml.dom import minidom  # only when exporting SVG: keeps start-up quick
-
-    document = minidom.parseString(svg)
-    for clip in document.getElementsByTagName("clipPath"):
-        for shape in clip.childNodes:
-            if shape.nodeType == shape.ELEMENT_NODE:
-                shape.setAttribute("stroke", "none")
-    return document.toxml(encoding="UTF-8")
-
-
-def _explicit_closes(d: str) -> str:
-    """An SVG path's ``d`` with each close command "Z" written as a line to the subpath start."""
-    tokens: list[str] = []
-    start = ""
-    for token in d.split():
-        if token in ("Z", "z"):
-            if start:
-                tokens.append("L" + start)
-            continue
-        if token[0] == "M" and "," in token:
-            start = token[1:]
-        tokens.append(token)
-    return " ".join(tokens)
 
 
 def png_bytes(picture: QPixmap | QImage) -> bytes:

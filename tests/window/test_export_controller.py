@@ -109,7 +109,7 @@ def test_window_png(actions, window, monkeypatch, tmp_path):
     assert actions.default_folder(".png") == tmp_path
 
 
-def test_chart_png_is_wider_than_on_screen(actions, window, monkeypatch, tmp_path):
+def test_chart_png_is_slide_sized_and_wider_than_on_screen(actions, window, monkeypatch, tmp_path):
     answer(actions, monkeypatch, tmp_path / "chart.png")
     written = actions.export_chart_png()
     assert written == tmp_path / "chart.png"
@@ -205,30 +205,16 @@ def test_write_error_keeps_the_existing_file(actions, window, monkeypatch, tmp_p
 
 
 def test_render_failure_warns_and_writes_nothing(actions, monkeypatch, tmp_path, warnings):
-    from pyqtgraph.exporters import SVGExporter
+    from grpo_desktop.views import export_figures
 
-    def broken(self, *args, **kwargs):
+    def broken(*args, **kwargs):
         raise RuntimeError("exporter broke")
 
-    monkeypatch.setattr(SVGExporter, "export", broken)
+    monkeypatch.setattr(export_figures, "paint_figure", broken)
     answer(actions, monkeypatch, tmp_path / "chart.svg")
     assert actions.export_chart_svg() is None
     assert list(tmp_path.iterdir()) == []
     assert len(warnings) == 1 and "exporter broke" in warnings[0][1]
-
-
-def test_svg_workaround_restores_pyqtgraph_and_closes_paths():
-    import sys
-
-    from grpo_desktop.window.export_controller import _explicit_closes, _svg_paths_closed_explicitly
-
-    assert _explicit_closes("M0,0 L2,0 L2,1 Z M5,5 L6,5 Z ") == "M0,0 L2,0 L2,1 L0,0 M5,5 L6,5 L5,5"
-    assert _explicit_closes("M1,2 L3,4") == "M1,2 L3,4"
-    module = sys.modules["pyqtgraph.exporters.SVGExporter"]
-    original = module.correctCoordinates
-    with _svg_paths_closed_explicitly():
-        assert module.correctCoordinates is not original
-    assert module.correctCoordinates is original
 
 
 def test_added_suffix_asks_before_replacing_an_existing_file(actions, monkeypatch, tmp_path):
@@ -306,16 +292,119 @@ def test_ask_path_dialog_starts_in_the_default_folder_and_adds_the_suffix(
     assert actions.ask_path("Save chart as PNG", "grpo-x.png", "PNG image (*.png)") is None
 
 
-def test_in_the_training_workspace_the_chart_exports_draw_its_pass_rate_chart(
+def svg_texts(path: Path) -> list[str]:
+    """Every ``<text>`` element's words in an SVG file, in document order."""
+    from xml.etree import ElementTree
+
+    root = ElementTree.parse(path).getroot()
+    texts = []
+    for element in root.iter():
+        if element.tag.rsplit("}", 1)[-1] == "text":
+            words = "".join(element.itertext()).strip()
+            if words:
+                texts.append(words)
+    return texts
+
+
+def assert_png_is_a_slide_and_not_blank(path: Path, background: str) -> None:
+    from PySide6.QtGui import QColor
+
+    image = load_image(path)
+    assert (image.width(), image.height()) == (1920, 1080)
+    colours = {
+        image.pixelColor(x, y).name() for y in range(0, 1080, 12) for x in range(0, 1920, 12)
+    }
+    assert QColor(background).name() in colours and len(colours) > 20  # drawn on, not empty
+
+
+def test_the_exported_lab_chart_reads_alone_title_legend_axes_and_ticks(
     actions, window, monkeypatch, tmp_path
 ):
+    answer(actions, monkeypatch, tmp_path / "chart.svg")
+    texts = svg_texts(actions.export_chart_svg())
+    assert "GRPO advantages of one group" in texts
+    assert any("Multiply 23 × 47" in t and "G = 4" in t for t in texts)  # what group it is
+    assert {"▲ pushed up (A > 0)", "▼ pushed down (A < 0)"} <= set(texts)  # the colour key
+    assert {"advantage A", "answer (card)"} <= set(texts)
+    assert {"−2", "−1", "0", "1", "2", "#1", "#4"} <= set(texts)  # tick numbers, both axes
+    answer(actions, monkeypatch, tmp_path / "chart.png")
+    assert_png_is_a_slide_and_not_blank(actions.export_chart_png(), window.theme.surface)
+
+
+def test_the_exported_push_chart_names_both_presets_and_its_axes(
+    actions, window, monkeypatch, tmp_path
+):
+    window.workbench.set_workspace("update")
+    answer(actions, monkeypatch, tmp_path / "push.svg")
+    texts = svg_texts(actions.export_chart_svg())
+    settings = window.workbench.update_settings
+    assert any(t.startswith("Update step:") for t in texts)
+    assert any("(solid)" in t for t in texts) and any("(hatched)" in t for t in texts)
+    assert {"total push", "answer (✓ right, ✗ wrong)", "0", "#1 ✓", "#2 ✗"} <= set(texts)
+    assert settings.preset.split("/")[0] in " ".join(texts)
+    answer(actions, monkeypatch, tmp_path / "push.png")
+    assert_png_is_a_slide_and_not_blank(actions.export_chart_png(), window.theme.surface)
+
+
+def test_the_exported_training_charts_and_frontier_carry_legend_step_axis_and_numbers(
+    actions, window, monkeypatch, tmp_path
+):
+    from grpo_desktop.core.training import ALGORITHM_INFO
+
     window.workbench.set_workspace("training")
     window.training_page.state.run.run(5)
-    assert window.export_plot_item() is window.training_page.charts.plots()[0].getPlotItem()
+    on_screen = window.training_page.charts.legend_texts()
     answer(actions, monkeypatch, tmp_path / "run.svg")
-    assert "<svg" in actions.export_chart_svg().read_text(encoding="utf-8")
+    texts = svg_texts(actions.export_chart_svg())
+    config = window.workbench.training_config
+    labels = [ALGORITHM_INFO[name].label for name in config.algorithms]
+    assert len(labels) == 6 and set(labels) <= set(texts)  # six lines, six legend entries
+    assert any(t.startswith("Training run:") for t in texts)
+    joined = " ".join(texts)  # a wrapped title is one <text> per line
+    assert "Pass rate (exact)" in joined
+    assert "The learning frontier: groups that teach" in joined
+    assert texts.count("step") == 2  # both charts over the steps say so under their axis
+    assert {"pass rate", "pass rate p", "share of groups that teach"} <= set(texts)
+    assert {"0", "0.5", "1.0", "50", str(config.steps)} <= set(texts)  # y and x tick numbers
+    assert "G = 8" in texts or f"G = {config.group_size}" in texts
+    assert window.training_page.charts.legend_texts() == on_screen  # the widgets untouched
     answer(actions, monkeypatch, tmp_path / "run.png")
-    assert load_image(actions.export_chart_png()).width() > 200
+    assert_png_is_a_slide_and_not_blank(actions.export_chart_png(), window.theme.surface)
+
+
+@pytest.mark.parametrize("theme", ["dark", "projector"])
+def test_every_theme_exports_charts_on_its_own_background(
+    actions, window, monkeypatch, tmp_path, theme
+):
+    from grpo_desktop.core.theme import get_theme
+
+    window.apply_theme(get_theme(theme))
+    answer(actions, monkeypatch, tmp_path / "chart.png")
+    assert_png_is_a_slide_and_not_blank(actions.export_chart_png(), get_theme(theme).surface)
+
+
+def test_exporting_leaves_the_chart_on_screen_as_it_was(actions, window, monkeypatch, tmp_path):
+    chart = window.lab.chart
+    plot = chart.getPlotItem()
+    before = (
+        len(plot.items),
+        plot.titleLabel.text,
+        chart.width(),
+        chart.height(),
+        chart.label_texts(),
+    )
+    answer(actions, monkeypatch, tmp_path / "chart.svg")
+    actions.export_chart_svg()
+    answer(actions, monkeypatch, tmp_path / "chart.png")
+    actions.export_chart_png()
+    after = (
+        len(plot.items),
+        plot.titleLabel.text,
+        chart.width(),
+        chart.height(),
+        chart.label_texts(),
+    )
+    assert after == before
 
 
 def test_the_training_run_exports_as_csv_once_opened(
