@@ -14,6 +14,8 @@ from grpo_desktop.core.clipped_loss import get_loss_preset
 from grpo_desktop.core.update_snapshot import UpdateSettings
 
 __all__ = [
+    "CLIP_HIGHER_CORRECT",
+    "CLIP_HIGHER_PROBLEM_ID",
     "LENGTH_BIAS_SETTINGS",
     "MAX_INNER_STEPS",
     "check_update_settings",
@@ -27,15 +29,30 @@ LENGTH_BIAS_SETTINGS = UpdateSettings(
 )
 
 
+#: The group Clip-higher shows: the lab's own 23 × 47, two right answers and two wrong. Their
+#: number tokens start unlikely (p 0.35–0.75), so pushed up they reach ratio 1.2 within a step
+#: or two; on it, after 4 inner steps, 27 of the 46 tokens with A > 0 are clipped under the
+#: symmetric ε_high 0.2 and 19 under 0.28.
+CLIP_HIGHER_PROBLEM_ID = "mult-23x47"
+CLIP_HIGHER_CORRECT = (True, False, False, True)
+
+
 def clip_higher_settings(settings: UpdateSettings) -> UpdateSettings:
-    """DAPO's clip-higher: ε_low 0.2, ε_high 0.28, with a few inner steps so the clip engages."""
+    """DAPO's clip-higher against the symmetric clip: TRL's ``dapo`` loss on both sides, ε_low
+    0.2 on both, ε_high 0.28 (solid) against 0.2 (hatched), after 4 inner steps at learning
+    rate 0.5 so the clip engages, and β = 0 (DAPO drops the KL term; TRL's default too).
+    TRL ``GRPOConfig(epsilon=0.2, epsilon_high=0.28, loss_type="dapo")``; verl's DAPO recipe
+    sets the same range as ``clip_ratio_low`` / ``clip_ratio_high``."""
     return replace(
         settings,
         preset="trl/dapo",
-        compare_preset="verl/token-mean",
+        compare_preset="trl/dapo",
         eps_low=0.2,
         eps_high=0.28,
-        inner_steps=max(settings.inner_steps, 4),
+        compare_eps_high=0.2,
+        beta=0.0,
+        inner_steps=4,
+        learning_rate=0.5,
     )
 
 
@@ -53,6 +70,14 @@ def check_update_settings(settings: UpdateSettings) -> UpdateSettings:
             raise ValueError(f"{name} must be a finite number; got {value!r}")
     if not 0 <= settings.eps_low <= 10 or not 0 <= settings.eps_high <= 10:
         raise ValueError("eps_low and eps_high must lie between 0 and 10")
+    value = settings.compare_eps_high  # None: the comparison clips as the main side does
+    if value is not None and (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not 0 <= value <= 10
+    ):
+        raise ValueError(f"compare_eps_high must be null or lie between 0 and 10; got {value!r}")
     if settings.clip_ratio_c <= 1:
         raise ValueError(f"clip_ratio_c must be > 1; got {settings.clip_ratio_c!r}")
     if not 0 <= settings.beta <= 10:

@@ -8,7 +8,7 @@ computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, overload
 
 __all__ = [
@@ -36,6 +36,32 @@ class UpdateSettings:
     kl_estimator: str = "k3"
     inner_steps: int = 0
     learning_rate: float = 0.5
+    # The comparison's own ε_high, or None for the main one's: one preset against itself with
+    # two upper clips (Clip-higher: DAPO's 0.28 against the symmetric 0.2) is a comparison too.
+    compare_eps_high: float | None = None
+
+    @property
+    def compare_clip(self) -> tuple[float, float]:
+        """The comparison side's (ε_low, ε_high)."""
+        high = self.compare_eps_high
+        return (self.eps_low, self.eps_high if high is None else high)
+
+    @property
+    def clips_differ(self) -> bool:
+        """The two sides clip at different ranges."""
+        return self.compare_clip != (self.eps_low, self.eps_high)
+
+    def compare_side(self) -> UpdateSettings:
+        """The settings the comparison side runs under: its preset and its clip range as the
+        main ones (the comparison's own fields cleared, so equal sides share one cache entry)."""
+        low, high = self.compare_clip
+        return replace(
+            self,
+            preset=self.compare_preset,
+            eps_low=low,
+            eps_high=high,
+            compare_eps_high=None,
+        )
 
 
 @dataclass(frozen=True)
@@ -200,6 +226,21 @@ class UpdateSnapshot:
     clip_c_applies: bool  # the main preset has a dual clip (so c is used)
     kl_estimators: tuple[str, ...]  # the estimators the main preset's library offers
     presets: tuple[PresetInfo, ...]  # every preset, in menu order
+    compare_clip_fraction: float = 0.0  # the comparison side's
+
+    @property
+    def side_labels(self) -> tuple[str, str]:
+        """(main, comparison) as the chart's legend and caption name them: the presets' labels,
+        each with its clip range when the two sides clip differently (one preset may be both)."""
+        main, compare = self.preset.label, self.compare_preset.label
+        settings = self.settings
+        if not settings.clips_differ:
+            return main, compare
+        low, high = settings.compare_clip
+        return (
+            f"{main}, ε {settings.eps_low:g}/{settings.eps_high:g}",
+            f"{compare}, ε {low:g}/{high:g}",
+        )
 
     @property
     def token_count(self) -> int:

@@ -130,8 +130,12 @@ def build_update_snapshot(
     advantages = tuple(float(card.advantage) for card in lab.cards)
     # The step count and learning rate do not change step 0: share its cache entry.
     key = settings if settings.inner_steps else replace(settings, learning_rate=0.5)
-    main = _trajectory(texts, advantages, settings.preset, key)
-    other = _trajectory(texts, advantages, settings.compare_preset, key)
+    # Each side takes its own inner steps under its own preset and clip range (the comparison's
+    # settings are the main ones with its preset and range put in: equal sides share one entry).
+    main_key = replace(key, compare_eps_high=None)
+    other_key = key.compare_side()
+    main = _trajectory(texts, advantages, main_key.preset, main_key)
+    other = _trajectory(texts, advantages, other_key.preset, other_key)
     result, compare = main.result, other.result
     push = -result.grad_logp
     totals = push.sum(axis=1).tolist()
@@ -173,11 +177,12 @@ def build_update_snapshot(
         kl_mean=_mean_kl(result),
         inner_step=settings.inner_steps,
         max_abs_push=float(np.abs(push).max()),
-        status=_status(settings, result, advantages),
+        status=_status(settings, result, advantages, compare),
         selected=None if selected is None else _computation(selected, rows, main, settings),
         clip_c_applies=preset.dual_clip,
         kl_estimators=preset.kl_estimators,
         presets=_PRESET_INFOS,
+        compare_clip_fraction=compare.clip_fraction,
     )
 
 
@@ -186,17 +191,29 @@ def _valid(selected: tuple[int, int], rows: list[AnswerRow]) -> bool:
     return 0 <= row < len(rows) and 0 <= column < len(rows[row].tokens)
 
 
-def _status(settings: UpdateSettings, result: PolicyLossResult, advantages) -> str:
+def _status(
+    settings: UpdateSettings,
+    result: PolicyLossResult,
+    advantages,
+    compare: PolicyLossResult,
+) -> str:
     if all(a == 0 for a in advantages):
         return (
             "Every advantage is 0: no token is pushed. "
             "A group that is all right or all wrong teaches nothing."
         )
     if settings.inner_steps == 0:
+        if settings.clips_differ:
+            return (
+                "Step 0 is on-policy: every ratio is 1, so no clip range cuts anything and both "
+                "sides push alike; take inner steps to see the two ranges differ."
+            )
         return (
             "Step 0 is on-policy: every ratio is 1 and nothing is clipped; "
             "each token's push is A × its aggregation weight."
         )
+    if settings.clips_differ:
+        return _clip_comparison(settings, result, compare, np.array(advantages))
     steps = settings.inner_steps
     text = (
         f"After {steps} inner step{'s' if steps != 1 else ''} of the stand-in policy: "
@@ -204,6 +221,42 @@ def _status(settings: UpdateSettings, result: PolicyLossResult, advantages) -> s
     )
     if result.kl is not None:
         text += f"; mean KL to the reference {_mean_kl(result):.4f}"
+    return text + "."
+
+
+def _clip_comparison(
+    settings: UpdateSettings,
+    main: PolicyLossResult,
+    compare: PolicyLossResult,
+    advantages: np.ndarray,
+) -> str:
+    """What to look at when the two sides' ε_high differ: the tokens with A > 0 the wider clip
+    keeps pushing, counted on each side, and whose bars stand taller — only as far as the
+    numbers bear it out."""
+    bound, who = "ε_high", "A > 0"  # the upper clip cuts the tokens pushed up
+    values = (settings.eps_high, settings.compare_clip[1])
+    rows = advantages > 0
+    tokens = int(main.mask[rows].sum())
+    if tokens == 0:
+        return f"No answer has {who}, so {bound} {values[0]:g} and {values[1]:g} clip alike."
+    cut = [int((side.clipped & (side.mask == 1))[rows].sum()) for side in (main, compare)]
+    wide = 0 if values[0] > values[1] else 1
+    narrow = 1 - wide
+    styles = ("solid", "hatched")
+    if cut[wide] >= cut[narrow]:
+        return (
+            f"{bound} {values[wide]:g} ({styles[wide]}) and {values[narrow]:g} "
+            f"({styles[narrow]}): {cut[wide]} and {cut[narrow]} of the {tokens} tokens with "
+            f"{who} are clipped; take more inner steps to see them part."
+        )
+    text = (
+        f"Tokens with {who} keep their push longer under {bound} {values[wide]:g} "
+        f"({styles[wide]}): {cut[wide]} of their {tokens} are clipped, against {cut[narrow]} "
+        f"under {values[narrow]:g} ({styles[narrow]})"
+    )
+    totals = [-(side.grad_logp.sum(axis=1))[rows] for side in (main, compare)]
+    if np.all(totals[wide] > totals[narrow]):
+        text += f", so every answer with {who} has the taller {styles[wide]} bar"
     return text + "."
 
 

@@ -303,7 +303,11 @@ class Workbench(QObject):
         the main lab's group and the update settings change together, as one undo step."""
         from grpo_desktop.core.update_settings import LENGTH_BIAS_SETTINGS
 
-        settings = replace(self.update_settings, **_loss_fields(LENGTH_BIAS_SETTINGS))
+        settings = replace(
+            self.update_settings,
+            **_loss_fields(LENGTH_BIAS_SETTINGS),
+            compare_eps_high=None,  # both sides clip alike: only the aggregation differs
+        )
         regroup = (
             self.lab.problem.id != LENGTH_BIAS_PROBLEM_ID or self.lab.correct != LENGTH_BIAS_CORRECT
         )
@@ -323,10 +327,33 @@ class Workbench(QObject):
         self.activate(self.lab)
 
     def show_clip_higher(self) -> None:
-        """DAPO's clip-higher (ε_low 0.2, ε_high 0.28), with inner steps so the clip engages."""
-        from grpo_desktop.core.update_settings import clip_higher_settings
+        """DAPO's clip-higher against the symmetric clip: one preset, ε_high 0.28 (solid) vs 0.2
+        (hatched), after inner steps, on a group where they part (23 × 47, two right, two
+        wrong); the group and the settings change together, as one undo step."""
+        from grpo_desktop.core.update_settings import (
+            CLIP_HIGHER_CORRECT,
+            CLIP_HIGHER_PROBLEM_ID,
+            clip_higher_settings,
+        )
 
-        self.set_update_settings(clip_higher_settings(self.update_settings), "Clip-higher")
+        settings = clip_higher_settings(self.update_settings)
+        regroup = (
+            self.lab.problem.id != CLIP_HIGHER_PROBLEM_ID or self.lab.correct != CLIP_HIGHER_CORRECT
+        )
+        if not regroup and settings == self.update_settings:
+            return
+        self.undo_stack.beginMacro("Clip-higher")
+        if regroup:
+            self.undo_stack.push(
+                commands.LabCommand(
+                    self.lab,
+                    "Clip-higher group",
+                    lambda lab: lab.set_problem(CLIP_HIGHER_PROBLEM_ID, CLIP_HIGHER_CORRECT),
+                )
+            )
+        self.set_update_settings(settings, "Clip-higher")
+        self.undo_stack.endMacro()
+        self.activate(self.lab)
 
     def apply_convention(self, convention: str | advantages.Convention) -> None:
         """Put every lab on ``convention`` now (the convention command's redo and undo)."""

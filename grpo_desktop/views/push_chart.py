@@ -196,7 +196,7 @@ class PushChart(QWidget):
         main_push = [self._finite(row.total_push) for row in rows]
         compare_push = [self._finite(row.compare_total_push) for row in rows]
         correct = [row.correct for row in rows]
-        labels = (snapshot.preset.label, snapshot.compare_preset.label)
+        labels = snapshot.side_labels  # with each side's clip range when they differ
         if (main_push, compare_push, correct, labels) == self._shown:
             return  # a token selected, or a change that moved no total: nothing to redraw
         self._shown = (main_push, compare_push, correct, labels)
@@ -207,7 +207,7 @@ class PushChart(QWidget):
             [signed(v, places) for v in self._main],
             [signed(v, places) for v in self._compare],
         )
-        main, compare = snapshot.preset.label, snapshot.compare_preset.label
+        main, compare = labels
         self.main_legend.setText(f"{main} (solid)")
         self.compare_legend.setText(f"{compare} (hatched)")
         self._fit_legend()

@@ -56,8 +56,16 @@ PRESET_TIP = (
     "Main loss preset: how the per-token losses are aggregated (hover an item for its formula)"
 )
 COMPARE_TIP = "Comparison preset: drawn hatched beside the main one in the push chart"
+COMPARE_EPS_HIGH_TIP = (
+    "The comparison's own ε_high (its hatched bars); “same”: the main ε_high. One preset "
+    "against itself with two upper clips is a comparison too: Clip-higher sets 0.28 against 0.2"
+)
+SAME = "same"  # what a comparison ε shows when it follows the main one
 LENGTH_BIAS_TIP = "One short right answer, one long wrong one: token-mean vs seq-mean-token-mean"
-CLIP_HIGHER_TIP = "DAPO's asymmetric clip: ε_low 0.2, ε_high 0.28"
+CLIP_HIGHER_TIP = (
+    "DAPO's clip-higher against the symmetric clip: trl/dapo with ε_high 0.28 (solid) and 0.2 "
+    "(hatched), after 4 inner steps, on 23 × 47"
+)
 
 
 def _preset_tooltip(preset: PresetInfo) -> str:
@@ -73,6 +81,13 @@ def _double_spin(name: str, low: float, high: float, step: float, decimals: int)
     spin.setAccelerated(True)
     spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
     spin.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return spin
+
+
+def _same_or_eps_spin(name: str) -> QDoubleSpinBox:
+    """A comparison ε: 0–10, or “same” (one step below 0) to follow the main side's."""
+    spin = _double_spin(name, -0.01, 10.0, 0.01, 2)
+    spin.setSpecialValueText(SAME)
     return spin
 
 
@@ -113,6 +128,9 @@ class UpdateControls(AdaptiveForm):
         self.eps_high_spin = _double_spin("epsHighSpin", 0.0, 10.0, 0.01, 2)
         self.eps_high_spin.setAccessibleName("Epsilon high")
         self.eps_high_spin.setToolTip(EPS_HIGH_TIP)
+        self.compare_eps_high_spin = _same_or_eps_spin("compareEpsHighSpin")
+        self.compare_eps_high_spin.setAccessibleName("Comparison epsilon high")
+        self.compare_eps_high_spin.setToolTip(COMPARE_EPS_HIGH_TIP)
         self.clip_c_spin = _double_spin("clipCSpin", 1.01, 20.0, 0.5, 2)
         self.clip_c_spin.setAccessibleName("Dual clip c")
         self.clip_c_spin.setToolTip(CLIP_C_TIP)
@@ -149,7 +167,10 @@ class UpdateControls(AdaptiveForm):
                 (("ε lo&w", self.eps_low_spin), ("ε hi&gh", self.eps_high_spin)),
                 (("&Dual clip c", self.clip_c_spin), ("&KL β", self.beta_spin)),
                 (("KL es&timator", self.kl_combo), ("&Inner steps", self.inner_steps_spin)),
-                (("Lea&rning rate", self.learning_rate_spin),),
+                (
+                    ("Lea&rning rate", self.learning_rate_spin),
+                    ("Comp&are ε high", self.compare_eps_high_spin),
+                ),
             )
         )
         self._arrange(BESIDE)
@@ -176,6 +197,7 @@ class UpdateControls(AdaptiveForm):
             (self.learning_rate_spin, "learning_rate"),
         ):
             spin.valueChanged.connect(lambda value, name=field_name: self._request(name, value))
+        self.compare_eps_high_spin.valueChanged.connect(self._request_compare_eps_high)
         self.length_bias_button.clicked.connect(self.length_bias_requested)
         self.clip_higher_button.clicked.connect(self.clip_higher_requested)
         self.set_theme(theme)
@@ -194,6 +216,7 @@ class UpdateControls(AdaptiveForm):
             self.kl_combo,
             self.inner_steps_spin,
             self.learning_rate_spin,
+            self.compare_eps_high_spin,
         )
 
     def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
@@ -224,6 +247,9 @@ class UpdateControls(AdaptiveForm):
             self.kl_combo.setCurrentIndex(self.kl_combo.findData(settings.kl_estimator))
             self.eps_low_spin.setValue(settings.eps_low)
             self.eps_high_spin.setValue(settings.eps_high)
+            high = settings.compare_eps_high
+            spin = self.compare_eps_high_spin
+            spin.setValue(spin.minimum() if high is None else high)
             self.clip_c_spin.setValue(settings.clip_ratio_c)
             self.beta_spin.setValue(settings.beta)
             self.inner_steps_spin.setValue(settings.inner_steps)
@@ -275,6 +301,11 @@ class UpdateControls(AdaptiveForm):
         label = self.labels[field.objectName()]
         label.setEnabled(enabled)
         label.setToolTip(tip)
+
+    def _request_compare_eps_high(self, value: float) -> None:
+        """“same” (the spin's minimum) is None: the comparison follows the main ε_high."""
+        same = value <= self.compare_eps_high_spin.minimum()
+        self._request("compare_eps_high", None if same else value)
 
     def _request_choice(self, combo: QComboBox, index: int, field_name: str) -> None:
         value = combo.itemData(index)

@@ -208,13 +208,15 @@ class UpdatePage(QWidget):
 
 def _numbers_line(snapshot: UpdateSnapshot) -> str:
     """The loss and its diagnostics in one line, as a trainer's log prints them."""
+    main, compare = snapshot.side_labels
     parts = [
-        f"{snapshot.preset.label}: loss {_signed(snapshot.loss)}",
+        f"{main}: loss {_signed(snapshot.loss)}",
         f"clipped {snapshot.clip_fraction:.0%} of tokens",
     ]
     if snapshot.kl_mean is not None:
         parts.append(f"mean KL {snapshot.kl_mean:.4f}")
-    parts.append(f"{snapshot.compare_preset.label}: loss {_signed(snapshot.compare_loss)}")
+    parts.append(f"{compare}: loss {_signed(snapshot.compare_loss)}")
+    parts.append(f"clipped {snapshot.compare_clip_fraction:.0%}")
     return " · ".join(parts)
 
 

@@ -9,6 +9,7 @@ import pytest
 from grpo_desktop.core.checker import extract_final_answer
 from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import build_snapshot
+from grpo_desktop.core.update_settings import CLIP_HIGHER_CORRECT, CLIP_HIGHER_PROBLEM_ID
 from grpo_desktop.core.update_snapshot import UpdateSettings
 from grpo_desktop.core.update_step import (
     LENGTH_BIAS_SETTINGS,
@@ -112,10 +113,78 @@ def test_the_length_bias_problem_shows_token_mean_pushing_the_batch_down():
     assert snapshot.compare_net_push == pytest.approx(0.0, abs=1e-6)  # seq-mean: balanced
 
 
-def test_clip_higher_is_dapos_asymmetric_range():
-    settings = clip_higher_settings(UpdateSettings())
-    assert (settings.eps_low, settings.eps_high, settings.preset) == (0.2, 0.28, "trl/dapo")
-    assert settings.inner_steps >= 1
+def clip_higher_snapshot(**change):
+    settings = replace(clip_higher_settings(UpdateSettings(beta=0.1, inner_steps=9)), **change)
+    group = lab(CLIP_HIGHER_PROBLEM_ID, CLIP_HIGHER_CORRECT)
+    return build_update_snapshot(group, settings)
+
+
+def test_clip_higher_puts_the_symmetric_clip_against_dapos_asymmetric_one_on_one_preset():
+    # TRL's _compute_loss (trl/trainer/grpo_trainer.py): coef_2 = clamp(coef_1, 1 - epsilon_low,
+    # 1 + epsilon_high); GRPOConfig(epsilon=0.2, epsilon_high=0.28) is DAPO's clip-higher. The
+    # issue: trl/dapo against verl/token-mean at the same ε drew two identical sets of bars.
+    settings = clip_higher_settings(UpdateSettings(beta=0.1, inner_steps=9))
+    assert settings.preset == settings.compare_preset == "trl/dapo"
+    assert (settings.eps_low, settings.eps_high) == (0.2, 0.28)  # solid: DAPO's
+    assert settings.compare_clip == (0.2, 0.2)  # hatched: the symmetric clip
+    assert (settings.inner_steps, settings.beta) == (4, 0.0)  # the clip engages; DAPO has no KL
+    snapshot = clip_higher_snapshot()
+    assert snapshot.side_labels == ("TRL · dapo, ε 0.2/0.28", "TRL · dapo, ε 0.2/0.2")
+    assert [row.total_push for row in snapshot.rows] != [
+        row.compare_total_push for row in snapshot.rows
+    ]
+
+
+def test_clip_higher_says_what_to_look_at_and_the_numbers_bear_it_out():
+    snapshot = clip_higher_snapshot()
+    assert snapshot.status == (
+        "Tokens with A > 0 keep their push longer under ε_high 0.28 (solid): 19 of their 46 are "
+        "clipped, against 27 under 0.2 (hatched), so every answer with A > 0 has the taller "
+        "solid bar."
+    )
+    positive = [row for row in snapshot.rows if row.advantage > 0]
+    clipped = [sum(sum(row.tokens.clipped) for row in positive)]
+    assert sum(len(row.tokens) for row in positive) == 46
+    # the hatched side's clip flags: the same group under the symmetric range as the main one
+    symmetric = clip_higher_snapshot(eps_high=0.2, compare_eps_high=None)
+    clipped.append(sum(sum(r.tokens.clipped) for r in symmetric.rows if r.advantage > 0))
+    assert clipped == [19, 27]
+    for row, plain in zip(positive, (r for r in symmetric.rows if r.advantage > 0)):
+        assert row.compare_total_push == pytest.approx(plain.total_push)  # hatched = ε 0.2/0.2
+        assert row.total_push > row.compare_total_push  # the taller solid bar, as claimed
+    assert snapshot.clip_fraction < snapshot.compare_clip_fraction
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3, 6, 10])
+def test_the_clip_comparisons_claim_holds_at_every_step_and_with_the_sides_swapped(steps):
+    for swap in (False, True):
+        change = dict(inner_steps=steps)
+        if swap:
+            change.update(eps_high=0.2, compare_eps_high=0.28)
+        snapshot = clip_higher_snapshot(**change)
+        wide = "hatched" if swap else "solid"
+        assert f"under ε_high 0.28 ({wide})" in snapshot.status
+        if "taller" in snapshot.status:
+            for row in snapshot.rows:
+                if row.advantage > 0:
+                    taller, shorter = row.total_push, row.compare_total_push
+                    if swap:
+                        taller, shorter = shorter, taller
+                    assert taller > shorter, (steps, swap, row.index)
+
+
+def test_on_policy_the_two_clip_ranges_push_alike_and_the_status_says_so():
+    snapshot = clip_higher_snapshot(inner_steps=0)
+    assert [r.total_push for r in snapshot.rows] == [r.compare_total_push for r in snapshot.rows]
+    assert "both sides push alike" in snapshot.status
+
+
+def test_a_comparison_clip_range_is_checked_like_the_main_one():
+    with pytest.raises(ValueError, match="compare_eps_high"):
+        check_update_settings(UpdateSettings(compare_eps_high=-0.5))
+    with pytest.raises(ValueError, match="compare_eps_high"):
+        settings_from_dict({"compare_eps_high": "0.2"})
+    assert settings_from_dict({"compare_eps_high": None}).compare_clip == (0.2, 0.2)
 
 
 @pytest.mark.parametrize(

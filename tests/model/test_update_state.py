@@ -55,12 +55,28 @@ def test_length_bias_sets_the_group_and_the_presets_and_undoes_as_one(workbench)
     assert workbench.undo_stack.count() == 1
 
 
-def test_clip_higher_is_dapos_range(workbench):
+def test_clip_higher_sets_its_group_and_both_clip_ranges_and_undoes_as_one(workbench):
+    workbench.lab.toggle(0)  # the lecturer's own group: replaced, and restored by one undo
+    before = (workbench.lab.correct, workbench.update_settings)
     workbench.show_clip_higher()
     settings = workbench.update_settings
+    assert (workbench.lab.problem.id, workbench.lab.correct) == (
+        "mult-23x47",
+        (True, False, False, True),
+    )
+    assert settings.preset == settings.compare_preset == "trl/dapo"
     assert (settings.eps_low, settings.eps_high) == (0.2, 0.28)
+    assert settings.compare_clip == (0.2, 0.2)
+    workbench.show_clip_higher()  # already showing it: nothing new to undo
+    assert workbench.undo_stack.count() == 1
     workbench.undo_stack.undo()
-    assert workbench.update_settings.eps_high == 0.2
+    assert (workbench.lab.correct, workbench.update_settings) == before
+
+
+def test_length_bias_after_clip_higher_clips_both_sides_alike(workbench):
+    workbench.show_clip_higher()
+    workbench.show_length_bias()
+    assert not workbench.update_settings.clips_differ
 
 
 def count_builds(monkeypatch) -> list[int]:

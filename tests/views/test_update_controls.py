@@ -223,6 +223,7 @@ def test_every_control_has_an_object_name_a_tooltip_and_a_labelled_mnemonic(cont
         "klEstimatorCombo",
         "innerStepsSpin",
         "learningRateSpin",
+        "compareEpsHighSpin",
     }
     assert {field.objectName() for field in controls.fields()} == names
     buddies = {label.buddy(): label for label in controls.findChildren(QLabel) if label.buddy()}
@@ -289,3 +290,16 @@ def test_fits_a_right_hand_column_without_clipping(qtbot, theme, width):
             assert widget.geometry().bottom() < controls.height()
     finally:
         QApplication.setFont(app_font)
+
+
+def test_a_comparison_epsilon_shows_same_until_set_and_asks_for_its_own_range(qtbot, controls):
+    """The comparison's clip range (Clip-higher: the symmetric 0.2 beside DAPO's 0.28)."""
+    spin = controls.compare_eps_high_spin
+    assert spin.text() == "same"
+    seen = requests(controls)
+    type_into(qtbot, spin, "0.28")
+    assert seen == [dataclasses.replace(SETTINGS, compare_eps_high=0.28)]
+    controls.show_snapshot(snapshot(seen[-1]))
+    assert spin.value() == pytest.approx(0.28)
+    spin.setValue(spin.minimum())  # stepped below 0: back to the main ε_high
+    assert seen[-1] == SETTINGS and spin.text() == "same"

@@ -268,6 +268,11 @@ def test_clip_higher_sets_the_asymmetric_clip_and_clips_some_tokens(qtbot, windo
     assert any(token.clipped for row in snapshot.rows for token in row.tokens)
     assert snapshot.clip_fraction > 0
     assert "clipped 0%" not in page.numbers.text()
+    # the symmetric clip hatched beside it: the form, the legend and the one line say so
+    assert page.controls.compare_eps_high_spin.value() == pytest.approx(0.2)
+    assert page.chart.main_legend.text() == "TRL · dapo, ε 0.2/0.28 (solid)"
+    assert page.chart.compare_legend.text() == "TRL · dapo, ε 0.2/0.2 (hatched)"
+    assert page.status.text().startswith("Tokens with A > 0 keep their push longer")
     ctrl(qtbot, window, Qt.Key.Key_Z)
     assert window.workbench.update_settings.eps_high == pytest.approx(0.2)
 
