@@ -14,7 +14,12 @@ frontier or the controls. It asks the window only what :class:`LessonWindow` lis
 
 Keys: Page Down / Page Up step through a lesson (Right/Down and Left/Up too, but only while a lesson
 runs: outside one the arrows move between cards); R reveals; Escape leaves the lesson. Outside a
-lesson a clicker still does something useful: Page Down shows advantages, Page Up rewards.
+lesson a clicker still does something useful: Page Down shows advantages, Page Up rewards; in the
+Training run Page Down takes one training step (Page Up does nothing there: the lab's view it
+would change is not on screen). The Training run's own keys live here too, beside the clicker
+they share Page Down with: P plays or pauses, S takes one step, Ctrl+R resets the run (the lab's
+Ctrl+R is off while the Training run shows). Each is an action of the window, enabled only while
+the Training run shows, so F1 lists it and no key is bound twice.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QStatusBar, QWidget
 
 from grpo_desktop.core.lessons import Lesson, LessonError, LessonStep, get_lesson, load_lessons
 from grpo_desktop.core.theme import Theme
-from grpo_desktop.model.workbench import Workbench
+from grpo_desktop.model.workbench import TRAINING, Workbench
 from grpo_desktop.views.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
 from grpo_desktop.views.spotlight import Spotlight
 
@@ -67,6 +72,9 @@ PREVIOUS_KEYS = (QKeySequence(Qt.Key.Key_PageUp),)
 NEXT_LESSON_KEYS = (*NEXT_KEYS, QKeySequence(Qt.Key.Key_Right), QKeySequence(Qt.Key.Key_Down))
 PREVIOUS_LESSON_KEYS = (*PREVIOUS_KEYS, QKeySequence(Qt.Key.Key_Left), QKeySequence(Qt.Key.Key_Up))
 REVEAL_KEY = QKeySequence(Qt.Key.Key_R)
+TRAINING_PLAY_KEY = QKeySequence(Qt.Key.Key_P)
+TRAINING_STEP_KEY = QKeySequence(Qt.Key.Key_S)
+TRAINING_RESET_KEY = QKeySequence("Ctrl+R")  # the lab's "Reset all", off while Training shows
 EXIT_KEY = QKeySequence(Qt.Key.Key_Escape)
 
 
@@ -169,6 +177,49 @@ class LessonController(QObject):
             "Outside a lesson, Page Up shows the rewards",
         )
         self.clicker_reward.triggered.connect(lambda: self.workbench.set_view("reward"))
+
+        # The Training run: play, step and reset from the keyboard, and a clicker's Page Down
+        # steps it (outside a lesson), as it shows the advantages in the lab.
+        self.training_play_action = self._action(
+            "Play / pause the training run",
+            "trainingPlayAction",
+            (TRAINING_PLAY_KEY,),
+            "Play the Training run at the chosen speed, or pause it",
+        )
+        self.training_play_action.triggered.connect(lambda: self._training().toggle_playing())
+        self.training_step_action = self._action(
+            "One training step",
+            "trainingStepAction",
+            (TRAINING_STEP_KEY,),
+            "Take one step of every algorithm and seed, paused",
+        )
+        self.training_step_action.triggered.connect(lambda: self._training().step_once())
+        self.clicker_training_step = self._action(
+            "One training step (clicker, outside a lesson)",
+            "clickerTrainingStepAction",
+            NEXT_KEYS,
+            "Outside a lesson, Page Down takes one step of the Training run",
+        )
+        self.clicker_training_step.triggered.connect(lambda: self._training().step_once())
+        self.training_reset_action = self._action(
+            "Reset the training run",
+            "trainingResetAction",
+            (TRAINING_RESET_KEY,),
+            "Start the Training run again from step 0 (same settings and seeds)",
+        )
+        self.training_reset_action.triggered.connect(lambda: self._training().reset())
+        for action in (
+            self.training_play_action,
+            self.training_step_action,
+            self.clicker_training_step,
+            self.training_reset_action,
+        ):
+            key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{action.statusTip()} ({key})")
+        self.workbench.workspace_changed.connect(lambda _workspace: self._sync_enabled())
+
+    def _training(self) -> TrainingPage:
+        return self.window.training_page
 
     def _build_menu(self) -> None:
         menu = QMenu("&Lesson", self.window)
@@ -396,8 +447,16 @@ class LessonController(QObject):
         self.previous_action.setEnabled(active)  # a no-op on step 1; the arrows stay the lesson's
         self.reveal_action.setEnabled(self.can_reveal)
         self.exit_action.setEnabled(active)
-        self.clicker_advantage.setEnabled(not active)
-        self.clicker_reward.setEnabled(not active)
+        training = self.workbench.workspace == TRAINING
+        self.clicker_advantage.setEnabled(not active and not training)
+        self.clicker_reward.setEnabled(not active and not training)
+        self.clicker_training_step.setEnabled(not active and training)
+        for action in (
+            self.training_play_action,
+            self.training_step_action,
+            self.training_reset_action,
+        ):
+            action.setEnabled(training)
 
     def _set_tooltips(self) -> None:
         """Name every key a lesson listens to, arrows included (a menu shows only the first)."""

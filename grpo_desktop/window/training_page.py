@@ -206,6 +206,20 @@ class TrainingPage(QWidget):
         stored = self.workbench.training_config.reward_weights
         self.state.request_config(replace(config, reward_weights=stored))
 
+    # --- the run's keys (the window's actions call these) ------------------------------------
+
+    def toggle_playing(self) -> None:
+        """Play, or pause a playing run (a finished run stays paused)."""
+        self.state.set_playing(not self.state.playing)
+
+    def step_once(self) -> None:
+        """One step of every algorithm and seed, paused (nothing once the run is finished)."""
+        self.state.step_once()
+
+    def reset(self) -> None:
+        """Back to step 0 with the same settings and seeds."""
+        self.state.reset()
+
     def set_active(self, active: bool) -> None:
         """Shown or hidden: a hidden run pauses, and only a shown one builds snapshots."""
         self.state.set_shown(active)

@@ -472,3 +472,70 @@ def test_export_draws_the_training_chart(qtbot, window, theme):
     page = show_training(qtbot, window)
     assert window.export_plot_item() is page.charts.plots()[0].getPlotItem()
     window.presentation.set_theme("light", remember=False)
+
+
+# --- keys and a clicker (issue 25, item 11) ---------------------------------------------------
+
+
+def key(qtbot, window: MainWindow, which: Qt.Key, modifiers=Qt.KeyboardModifier.NoModifier):
+    qtbot.keyClick(window, which, modifiers)
+    QApplication.processEvents()
+
+
+def test_p_plays_and_pauses_s_steps_and_ctrl_r_resets_the_training_run(qtbot, window):
+    window.install_deferred_features()
+    page = show_training(qtbot, window)
+    key(qtbot, window, Qt.Key.Key_S)
+    key(qtbot, window, Qt.Key.Key_S)
+    assert page.state.run.step_count == 2, "S takes one step"
+    key(qtbot, window, Qt.Key.Key_P)
+    assert page.state.playing and page.controls.play_button.text() == PAUSE_TEXT
+    qtbot.waitUntil(lambda: page.state.run.step_count > 2, timeout=PLAY_TIMEOUT_MS)
+    key(qtbot, window, Qt.Key.Key_P)
+    assert not page.state.playing and page.controls.play_button.text() == PLAY_TEXT
+    key(qtbot, window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert page.state.run.step_count == 0, "Ctrl+R resets the run"
+    assert window.undo_stack.count() == 0, "and leaves the lab's group alone"
+
+
+def test_page_down_steps_the_training_run_outside_a_lesson_and_shows_advantages_in_the_lab(
+    qtbot, window
+):
+    window.install_deferred_features()
+    window.workbench.set_view("reward")
+    page = show_training(qtbot, window)
+    key(qtbot, window, Qt.Key.Key_PageDown)
+    assert page.state.run.step_count == 1, "a clicker's Page Down takes one training step"
+    key(qtbot, window, Qt.Key.Key_PageUp)
+    assert window.workbench.view == "reward", "Page Up leaves the unseen lab alone"
+    ctrl(qtbot, window, Qt.Key.Key_L)
+    key(qtbot, window, Qt.Key.Key_PageDown)
+    assert window.workbench.view == "advantage", "in the lab Page Down still shows advantages"
+    assert page.state.run.step_count == 1
+    key(qtbot, window, Qt.Key.Key_S)
+    assert page.state.run.step_count == 1, "the run's keys act only while it shows"
+
+
+def test_in_a_lesson_page_down_is_the_next_step_and_the_runs_keys_still_work(qtbot, window):
+    window.install_deferred_features()
+    lessons = window.lessons
+    lessons.start("why-runs-stall")
+    lessons.go_to(1)  # a training step at step 0
+    page = window.training_page
+    key(qtbot, window, Qt.Key.Key_S)
+    assert page.state.run.step_count == 1
+    key(qtbot, window, Qt.Key.Key_PageDown)
+    assert lessons.step_index == 2, "in a lesson Page Down pages the lesson"
+    lessons.exit()
+
+
+def test_f1_lists_the_training_runs_keys(window):
+    from grpo_desktop.views.shortcuts_dialog import shortcut_rows
+
+    window.install_deferred_features()
+    rows = {key: text for _menu, key, text in shortcut_rows(window)}
+    assert rows["P"] == "Play / pause the training run"
+    assert rows["S"] == "One training step"
+    assert "Reset the training run" in rows["Ctrl+R"] and "Reset all" in rows["Ctrl+R"]
+    page_down = next(text for keys, text in rows.items() if "PgDown" in keys.split(" or "))
+    assert "One training step (clicker, outside a lesson)" in page_down

@@ -233,7 +233,23 @@ def test_on_the_training_page_no_key_is_bound_twice_and_a_run_plays(qtbot, qtlog
     window.install_deferred_features()
     press(qtbot, window, Qt.Key.Key_T, CONTROL)
     page = window.training_page
+    bindings = enabled_bindings(window)
+    for key in ("P", "S", "Ctrl+R", "PgDown"):  # the run's keys and the clicker's step
+        assert key in bindings, key
     assert conflicts(window) == {}
+    press(qtbot, window, Qt.Key.Key_S)
+    press(qtbot, window, Qt.Key.Key_PageDown)
+    assert page.state.run.step_count == 2, "S and Page Down each take one training step"
+    press(qtbot, window, Qt.Key.Key_R, CONTROL)
+    assert page.state.run.step_count == 0, "Ctrl+R did not reset the run"
+    window.lessons.start("why-runs-stall")
+    window.lessons.go_to(1)  # a training step: Page Down is the lesson's, the run's keys stay
+    assert conflicts(window) == {}
+    window.lessons.exit()
+    press(qtbot, window, Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=20_000)
+    press(qtbot, window, Qt.Key.Key_P)
+    assert not page.state.playing, "P did not pause the run"
     qtbot.mouseClick(page.controls.play_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.state.snapshot.steps_done > 0, timeout=20_000)
     press(qtbot, window, Qt.Key.Key_L, CONTROL)  # leaving pauses the run
