@@ -54,6 +54,7 @@ EXPECTED_DIALOGS = (
 # A few of each failure are kept whole in the report; the rest are counted by signature.
 KEEP_EXAMPLES = 3
 HISTORY = 12  # actions listed before each failure
+STEP_TIMEOUT_S = 60  # one action blocked this long (a modal prompt nobody answers) is a hang
 WINDOW_SIZES = ((1280, 800), (1024, 768), (1600, 1000), (1920, 1080), (900, 700))
 
 
@@ -271,6 +272,9 @@ def press(s: Soak, key: Any, modifiers: Any = None) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    if QApplication.activeWindow() is not s.window and s.rng.random() < 0.5:
+        s.window.activateWindow()  # the user clicks back on the main window first
+        s.app.processEvents()
     target = QApplication.focusWidget() or QApplication.activeWindow() or s.window
     QTest.keyClick(target, key, modifiers or qt().KeyboardModifier.NoModifier)
 
@@ -852,7 +856,7 @@ def act_rollouts_browse(s: Soak) -> str:
     if roll < 0.4:
         browser.informative.toggle()
         return "browser informative toggled"
-    if roll < 0.5:
+    if roll < 0.55:
         browser.close()
         return "browser closed"
     rows = browser.proxy.rowCount()
@@ -1285,6 +1289,9 @@ def run_soak(
 
             def one_step() -> None:
                 soak.step += 1
+                # A hang (a modal prompt nobody answers, a wait that never ends) prints every
+                # thread's stack and exits instead of blocking the run forever.
+                faulthandler.dump_traceback_later(STEP_TIMEOUT_S, exit=True)
                 if soak.step >= actions or soak.abort:
                     report.aborted = soak.abort
                     app.quit()
@@ -1321,6 +1328,7 @@ def run_soak(
 
             QTimer.singleShot(0, one_step)
             app.exec()
+            faulthandler.dump_traceback_later(STEP_TIMEOUT_S, exit=True)
             soak.step, soak.action = actions, "close window"
             window.close()  # unsaved changes: answered at random, then closed for good
             if window.isVisible():
@@ -1331,6 +1339,7 @@ def run_soak(
             report.rss_peak = max(report.rss_peak, report.rss_end)
             report.max_rss = max_rss_bytes()
         finally:
+            faulthandler.cancel_dump_traceback_later()
             restore()
             uninstall_error_handling()
             window.deleteLater()
@@ -1390,6 +1399,8 @@ def main(argv: list[str] | None = None) -> int:
     if set(skip) - set(ACTIONS):
         parser.error(f"--skip: unknown kind(s); choose from {', '.join(ACTIONS)}")
     faulthandler.enable()  # a crash in Qt still says where it happened
+    print(f"soak: {args.actions} actions, seed {args.seed}; problems are listed on stderr as "
+          "they happen", file=sys.stderr, flush=True)
     report = run_soak(args.actions, args.seed, args.trace, skip)
     print(json.dumps(report.as_dict(), indent=2) if args.json else summary_text(report))
     return 1 if report.failed() else 0
