@@ -229,6 +229,10 @@ class Scenario:
         if not isinstance(self.training, TrainingConfig):
             raise ValueError("training must be a TrainingConfig")
         check_training_config(self.training)
+        if self.training.convention != self.convention:  # one convention, the scenario's
+            object.__setattr__(
+                self, "training", dataclasses.replace(self.training, convention=self.convention)
+            )
         if not isinstance(self.weights, RewardWeights):
             raise ValueError("weights must be RewardWeights")
         if self.scores is not None:
@@ -311,7 +315,12 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "sample_seed": scenario.sample_seed,
         "workspace": scenario.workspace,
         "update": _changed_fields(scenario.update, _DEFAULT_UPDATE),
-        "training": _changed_fields(scenario.training, _DEFAULT_TRAINING),
+        # The run uses the scenario's one convention (written above), so it is not written twice.
+        "training": {
+            name: value
+            for name, value in _changed_fields(scenario.training, _DEFAULT_TRAINING).items()
+            if name != "convention"
+        },
         "reward_weights": weights_to_dict(scenario.weights)
         if scenario.weights != _DEFAULT_WEIGHTS
         else None,
@@ -575,6 +584,14 @@ def _parse_document(data: Any, source: str) -> Scenario:
         run = config_from_dict(training)
     except ValueError as exc:
         raise _field(source, "training", str(exc)) from None
+    if "convention" in training and run.convention != convention:
+        raise _field(
+            source,
+            "training.convention",
+            f"is {_short(run.convention)} but the scenario's convention is {_short(convention)}; "
+            "the run uses the scenario's one convention: remove 'training.convention' or make "
+            "the two agree",
+        )
     try:
         weights = weights_from_dict(data.get("reward_weights", {}))
     except ValueError as exc:

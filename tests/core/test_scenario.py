@@ -711,3 +711,35 @@ def test_bad_update_fields_are_refused_in_one_sentence(change, message):
     document = _valid_document()
     document.update(change)
     assert message in _error(document)
+
+
+def test_the_run_takes_the_scenarios_one_convention_and_it_is_written_once():
+    from grpo_desktop.core.scenario import scenario_to_json
+    from grpo_desktop.core.training import TrainingConfig
+
+    scenario = _shipped_scenario(
+        convention="verl", training=TrainingConfig(convention="verl", steps=50)
+    )
+    document = json.loads(scenario_to_json(scenario))
+    assert document["convention"] == "verl"
+    assert document["training"] == {"steps": 50}
+    assert parse_scenario(scenario_to_json(scenario), FILE_NAME).training.convention == "verl"
+
+
+def test_a_run_convention_that_disagrees_with_the_scenarios_is_refused():
+    document = _valid_document() | {"training": {"convention": "verl", "steps": 50}}
+    assert _error(document) == (
+        f"{FILE_NAME}: field 'training.convention' is 'verl' but the scenario's convention is "
+        "'textbook'; the run uses the scenario's one convention: remove 'training.convention' or "
+        "make the two agree"
+    )
+    agreeing = _valid_document() | {
+        "convention": "verl",
+        "training": {"convention": "verl", "steps": 50},
+    }
+    assert parse_scenario(json.dumps(agreeing), FILE_NAME).training.convention == "verl"
+
+
+def test_a_run_without_a_convention_takes_the_scenarios():
+    document = _valid_document() | {"convention": "trl", "training": {"steps": 50}}
+    assert parse_scenario(json.dumps(document), FILE_NAME).training.convention == "trl"
