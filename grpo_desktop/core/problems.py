@@ -62,6 +62,19 @@ __all__ = [
 DEFAULT_PROBLEM_ID = "mult-23x47"
 SCHEMA_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
+#: The pass rates each difficulty names, [low, high): a problem the model solves 70 % of the time
+#: or more is easy, 40–70 % medium, below 40 % hard. Every shipped problem keeps to them.
+DIFFICULTY_PASS_RATES = {"easy": (0.7, 1.01), "medium": (0.4, 0.7), "hard": (0.0, 0.4)}
+
+
+def difficulty_of(pass_rate: float) -> str:
+    """The difficulty a pass rate names (see :data:`DIFFICULTY_PASS_RATES`)."""
+    for name, (low, high) in DIFFICULTY_PASS_RATES.items():
+        if low <= pass_rate < high:
+            return name
+    raise ValueError(f"pass rate {pass_rate!r} is not between 0 and 1")
+
+
 MIN_TRACES = 8
 #: A problem file is a few KB; anything past this is a mistake (or an attack), not a problem.
 MAX_FILE_BYTES = 1_000_000

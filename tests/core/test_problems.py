@@ -18,11 +18,13 @@ from grpo_desktop.core.jsonfile import ResourceFileError, UnknownResourceError
 from grpo_desktop.core.problems import (
     DEFAULT_PROBLEM_ID,
     DIFFICULTIES,
+    DIFFICULTY_PASS_RATES,
     MAX_FILE_BYTES,
     Problem,
     ProblemError,
     Trace,
     UnknownProblemError,
+    difficulty_of,
     get_problem,
     load_problem_file,
     load_problems,
@@ -70,6 +72,35 @@ def test_every_shipped_problem_is_well_formed(problem: Problem) -> None:
     assert 2 <= problem.group_size <= 64
     assert len(problem.preset_rewards) == problem.group_size
     assert len(problem.traces) >= 8
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_every_shipped_problems_difficulty_agrees_with_its_pass_rate(problem: Problem) -> None:
+    """Easy is 70 % or more, medium 40–70 %, hard below 40 % ("38 + 47" at 50 % is medium)."""
+    low, high = DIFFICULTY_PASS_RATES[problem.difficulty]
+    assert low <= problem.pass_rate < high, (problem.id, problem.difficulty, problem.pass_rate)
+    assert difficulty_of(problem.pass_rate) == problem.difficulty
+
+
+def test_the_difficulty_bands_cover_every_pass_rate_once() -> None:
+    assert set(DIFFICULTY_PASS_RATES) == set(DIFFICULTIES)
+    for percent in range(101):
+        assert difficulty_of(percent / 100) in DIFFICULTIES
+    assert [difficulty_of(p) for p in (0.39, 0.4, 0.69, 0.7, 1.0)] == [
+        "hard",
+        "medium",
+        "medium",
+        "easy",
+        "easy",
+    ]
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.id)
+def test_shipped_problems_write_powers_as_superscripts_not_carets(problem: Problem) -> None:
+    """Cards show 35² − 12²; the hard problem wrote 7^100 and (7^2)^50 (issue 25, item 14)."""
+    texts = [problem.title, problem.prompt]
+    texts += [text for trace in problem.traces for text in (trace.correct, trace.wrong)]
+    assert not [text for text in texts if "^" in text]
 
 
 @pytest.mark.parametrize(("problem", "index"), TRACE_CASES)
