@@ -20,6 +20,10 @@ from grpo_desktop.core.theme import DEFAULT_THEME, THEMES
 log = logging.getLogger(__name__)
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_DEFAULT = 0.75, 3.0, 1.0
+#: How long each captioned step of the reward → advantage animation lasts (View ▸ Animation step):
+#: long enough for a class to read "Step 1 of 2: subtract par …" before step 2 begins.
+ANIMATION_STEP_CHOICES_MS = (500, 1000, 1500, 2500, 4000)
+ANIMATION_STEP_DEFAULT_MS = 1500
 MAX_RECENT_FILES = 8
 #: A settings file holds a few hundred bytes; anything past this is not ours to parse.
 MAX_SETTINGS_BYTES = 1_000_000
@@ -121,6 +125,25 @@ class AppSettings:
     @animate.setter
     def animate(self, on: bool) -> None:
         self._set("view/animate", bool(on))
+
+    @property
+    def animation_step_ms(self) -> int:
+        """Each captioned animation step's duration in ms, one of the View menu's choices."""
+        raw = self._value("view/animation_step_ms", ANIMATION_STEP_DEFAULT_MS)
+        try:
+            value = int(str(raw))
+        except (TypeError, ValueError):
+            value = -1
+        if value not in ANIMATION_STEP_CHOICES_MS:
+            self._fallback("view/animation_step_ms", raw, ANIMATION_STEP_DEFAULT_MS)
+            return ANIMATION_STEP_DEFAULT_MS
+        return value
+
+    @animation_step_ms.setter
+    def animation_step_ms(self, ms: int) -> None:
+        if ms not in ANIMATION_STEP_CHOICES_MS:
+            raise ValueError(f"an animation step lasts one of {ANIMATION_STEP_CHOICES_MS} ms")
+        self._set("view/animation_step_ms", int(ms))
 
     @property
     def geometry(self) -> QByteArray | None:

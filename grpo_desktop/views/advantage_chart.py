@@ -89,27 +89,42 @@ class AdvantageChart(pg.PlotWidget):
         if not self.animator.finish():  # finishing draws the final state itself
             self._render_view()
 
-    def set_view(self, view: str, animate: bool = True) -> None:
+    def set_view(self, view: str, animate: bool = True, stepped: bool = False) -> None:
         """Show rewards (``"reward"``) or advantages (``"advantage"``).
 
         Animated in two captioned stages when ``animate`` and animation is enabled; otherwise
-        instant. A running animation towards another view first jumps to its end. Asking for the
-        view already being animated to lets it run on, or, with ``animate=False``, finishes it.
+        instant. ``stepped`` stops after the first stage, at r − mean, until ``step``. A running
+        animation towards another view first jumps to its end, except one waiting at r − mean:
+        that one goes back from there (the first stage is already on screen). Asking for the view
+        already being animated to lets it run on, or, with ``animate=False``, finishes it.
         """
         check_view(view)
         if view == self._mode:
             if not animate:
                 self.animator.finish()
             return
-        self.animator.finish()
-        previous, self._mode = self._mode, view
         values = self._values
         moving = animate and self.animator.can_animate() and not self._advantages_hidden
+        middle = moving and self.animator.waiting()
+        if not middle:
+            self.animator.finish()
+        previous, self._mode = self._mode, view
         if moving and values is not None and values.rewards:
-            self.animator.start(values, forward=previous == "reward")
+            forward = previous == "reward"
+            self.animator.start(values, forward=forward, stepped=stepped, from_middle=middle)
         else:
             self._render_view()
         self.view_changed.emit(view)
+
+    def step(self) -> bool:
+        """One step of the animation on screen: play step 2 from where it waits at r − mean, or
+        stop the first step there instead of going on. False when there is no step to take."""
+        animator = self.animator
+        return animator.resume() or (animator.is_running() and animator.hold())
+
+    def waiting(self) -> bool:
+        """Stopped at r − mean after the first step, until ``step`` (or a view) goes on."""
+        return self.animator.waiting()
 
     def view(self) -> str:
         """The view shown, or being animated to: ``"reward"`` or ``"advantage"``."""
@@ -125,7 +140,8 @@ class AdvantageChart(pg.PlotWidget):
 
     @property
     def animation_ms(self) -> int:
-        """How long a view switch animates, both stages together (0 or less: instant)."""
+        """How long a view switch animates, both stages together (0 or less: instant); each
+        captioned stage takes half."""
         return self.animator.animation_ms
 
     @animation_ms.setter
@@ -163,8 +179,8 @@ class AdvantageChart(pg.PlotWidget):
             self.advantage_plot.set_theme(theme, self.font())
         finally:
             self._applying_theme = False
-        # Mid-animation the title already names the view being animated to.
-        self.advantage_plot.set_value_title(AXIS_TITLES[self._mode])
+        # Mid-animation the title names what the stage in progress shows.
+        self.advantage_plot.set_value_title(self.animator.title() or AXIS_TITLES[self._mode])
 
     # -------------------------------------------------------------- drawing, forwarded to the plot
 

@@ -1,9 +1,15 @@
 """The reward <-> advantage animation: GRPO's two stages, each eased and captioned on the plot.
 
 Forward, bars go from r to r − mean (the par line slides to 0), then to A (divided by the std);
-back, the same stages are undone in reverse order. One ``QVariantAnimation`` on the event loop
+back, the same stages are undone in reverse order. Each stage lasts ``step_ms`` (1.5 s by
+default: long enough to read its caption) and the value axis's title names what the bars show by
+the end of the stage ("r − mean", then "advantage A"). One ``QVariantAnimation`` on the event loop
 drives it (never blocking it), and a frame only interpolates values read off the snapshot once,
 so it costs no more than a click.
+
+Stepped (a lecturer's clicker), the animation stops half-way, at exactly r − mean with step 1's
+caption, and waits: ``resume`` plays step 2; ``start(..., from_middle=True)`` goes back from
+there the other way.
 """
 
 from __future__ import annotations
@@ -14,11 +20,12 @@ from PySide6.QtCore import QAbstractAnimation, QEasingCurve, QObject, QVariantAn
 
 from grpo_desktop.core.snapshot import Push
 from grpo_desktop.views.advantage_plot import AdvantagePlot
-from grpo_desktop.views.chart_values import ChartValues
+from grpo_desktop.views.chart_values import AXIS_TITLES, ChartValues
 
-__all__ = ["ANIMATION_MS", "ChartAnimator"]
+__all__ = ["ANIMATION_MS", "STEP_MS", "ChartAnimator"]
 
-ANIMATION_MS = 500  # reward <-> advantage, both stages together
+STEP_MS = 1500  # each captioned stage: time to read "Step 1 of 2: subtract par (mean = 0.5) …"
+ANIMATION_MS = 2 * STEP_MS  # reward <-> advantage, both stages together
 
 
 class ChartAnimator(QObject):
@@ -27,6 +34,8 @@ class ChartAnimator(QObject):
     Each stage takes half of ``animation_ms`` and starts exactly where the previous one ended
     (r, then r − mean to the bit, then A). Value labels hide while bars move. When the animation
     ends, completed or cut short by ``finish``, ``land`` draws the target view's exact state.
+    Started ``stepped`` (or told to ``hold`` during stage 1), it waits at r − mean until
+    ``resume``.
     """
 
     stage_changed = Signal(int)  # 1 or 2 as a stage starts (heights exact at its start), 0 at end
@@ -47,6 +56,10 @@ class ChartAnimator(QObject):
         self._floor_keys = (0.0, 0.0, 0.0)  # the plot's floor mix at each keyframe
         self._reward_extent = 0.0  # the reward view's top value (its own range when hugging)
         self._captions: tuple[str, str] = ("", "")
+        self._titles: tuple[str, str] = ("", "")  # the value axis's title during each stage
+        self._hold = False  # stop at r − mean and wait for ``resume``
+        self._waiting = False
+        self._first_progress = 0.0  # a start from the middle ignores the clock's earlier ticks
         self._pushes: Sequence[Push] = ()
         self._texts: Sequence[str] = ()
         self._par_text = "par = 0"
@@ -74,22 +87,72 @@ class ChartAnimator(QObject):
         return self.clock.state() == QAbstractAnimation.State.Running
 
     def stage(self) -> int:
-        """The stage in progress: 1 or 2, 0 when not animating."""
+        """The stage in progress: 1 or 2 (1 while waiting at r − mean), 0 when not animating."""
         return self._stage
 
-    def start(self, values: ChartValues, forward: bool) -> None:
-        """reward -> advantage (``forward``) or back, in two stages of half the time each."""
+    def waiting(self) -> bool:
+        """Stopped half-way, at exactly r − mean with step 1's caption, until ``resume``."""
+        return self._waiting
+
+    def holding(self) -> bool:
+        """Will stop (or has stopped) half-way instead of going on to step 2."""
+        return self._hold and self._stage == 1
+
+    @property
+    def step_ms(self) -> int:
+        """How long each captioned stage lasts."""
+        return self.animation_ms // 2
+
+    def title(self) -> str:
+        """The value axis's title for the stage in progress ("" when not animating)."""
+        return self._titles[self._stage - 1] if self._stage else ""
+
+    def hold(self) -> bool:
+        """Stop at the end of stage 1 (r − mean) and wait; False if stage 1 is not running."""
+        if self._stage != 1 or self._waiting or self._hold:
+            return False
+        self._hold = True
+        return True
+
+    def resume(self) -> bool:
+        """Play step 2 from r − mean; False if not waiting there."""
+        if not self._waiting:
+            return False
+        self._waiting = False
+        self._hold = False
+        self.clock.setCurrentTime(self.clock.duration() // 2)  # the frame enters stage 2
+        self.clock.resume()
+        return True
+
+    def start(
+        self,
+        values: ChartValues,
+        forward: bool,
+        stepped: bool = False,
+        from_middle: bool = False,
+    ) -> None:
+        """reward -> advantage (``forward``) or back, in two stages of ``step_ms`` each.
+
+        ``stepped`` waits at r − mean after stage 1; ``from_middle`` starts at r − mean and plays
+        only stage 2 (going back from where a stepped animation waits). A waiting animation is
+        taken over without landing.
+        """
+        self.clock.stop()  # a waiting animation: no land, the new one starts where it stands
+        self._waiting = False
+        self._hold = stepped and not from_middle
         if forward:
             self._keyframes = (values.rewards, values.centered, values.advantages)
             self._line_keys = (values.mean, 0.0, 0.0)
             self._line_moves = (True, False)
             self._captions = values.forward_captions
+            self._titles = (AXIS_TITLES["centered"], AXIS_TITLES["advantage"])
             self._texts = values.advantage_texts
         else:
             self._keyframes = (values.advantages, values.centered, values.rewards)
             self._line_keys = (0.0, 0.0, values.mean)
             self._line_moves = (False, True)
             self._captions = values.reverse_captions
+            self._titles = (AXIS_TITLES["centered"], AXIS_TITLES["reward"])
             self._texts = values.reward_texts
         self._pushes = values.pushes
         self._par_text = values.par_text
@@ -102,10 +165,14 @@ class ChartAnimator(QObject):
         # frame can grow it.
         self._plot.refit_y_range()
         self._plot.set_labels_suppressed(True)
-        self.clock.setDuration(max(2, int(self.animation_ms)))
+        duration = max(2, int(self.animation_ms))
+        self.clock.setDuration(duration)
         self._stage = 0
-        self._enter_stage(1)
+        self._first_progress = 0.5 if from_middle else 0.0
+        self._enter_stage(2 if from_middle else 1)
         self.clock.start()
+        if from_middle:
+            self.clock.setCurrentTime(duration // 2)
 
     def finish(self) -> bool:
         """Cut the animation in progress short at its end state; False if none was in progress."""
@@ -116,11 +183,22 @@ class ChartAnimator(QObject):
         return True
 
     def _enter_stage(self, stage: int) -> None:
-        """Show stage ``stage``'s caption and its exact starting heights."""
+        """Show stage ``stage``'s caption, axis title and its exact starting heights."""
         self._stage = stage
         self._plot.show_caption(self._captions[stage - 1])
+        self._plot.set_value_title(self._titles[stage - 1])
         self._render_frame(stage, 0.0)
         self.stage_changed.emit(stage)
+
+    def _wait_in_the_middle(self) -> None:
+        """Stop at exactly r − mean, step 1's caption still up, until ``resume``."""
+        self.clock.pause()
+        self._waiting = True
+        line = self._line_keys[1]
+        floor = self._floor_keys[1]
+        self._plot.set_floor(floor, self._reward_extent)
+        self._plot.set_reference_line(line, "0" if line == 0.0 else self._par_text)
+        self._plot.render_bars(self._keyframes[1], self._pushes, self._texts)
 
     def _render_frame(self, stage: int, eased: float) -> None:
         start, end = self._keyframes[stage - 1], self._keyframes[stage]
@@ -136,9 +214,14 @@ class ChartAnimator(QObject):
 
     def _on_frame(self, value: object) -> None:
         """One tick of the clock (about 60 per second, from Qt's animation timer)."""
-        if self._stage == 0:
-            return  # a last tick after the animation was ended
+        if self._stage == 0 or self._waiting:
+            return  # a last tick after the animation was ended, or one while it waits
         progress = float(value)  # type: ignore[arg-type]
+        if progress < self._first_progress:
+            return  # a start from the middle: the clock's first tick is still at 0
+        if self._hold and progress >= 0.5:
+            self._wait_in_the_middle()
+            return
         stage = 1 if progress < 0.5 else 2
         if stage != self._stage:
             self._enter_stage(stage)
@@ -152,6 +235,7 @@ class ChartAnimator(QObject):
         if self._stage == 0:
             return
         self._stage = 0
+        self._waiting = self._hold = False
         self._plot.hide_caption()
         self._plot.set_labels_suppressed(False)
         self._land()

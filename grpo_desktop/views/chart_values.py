@@ -24,7 +24,8 @@ __all__ = [
     "reverse_stage_labels",
 ]
 
-AXIS_TITLES = {"reward": "reward r", "advantage": "advantage A"}
+#: The value axis's title per view, and while the animation's first step shows r − mean.
+AXIS_TITLES = {"reward": "reward r", "advantage": "advantage A", "centered": f"r {MINUS} mean"}
 
 
 def _short(value: float) -> str:

@@ -39,7 +39,7 @@ from grpo_desktop.core.problems import load_problems
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.model.lab_state import LabState
-from grpo_desktop.model.settings import AppSettings
+from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS, AppSettings
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.cached_look import CachedTabWidget, CachedToolBar
@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         # The Update and Training workspaces, each built the first time it is shown.
         self._workspace_pages: dict[str, QWidget] = {}
         self._shown_once = False
+        self._stepping = False  # a view change asked for one animation step (step_chart)
         self.setStatusBar(StatusLine(self))  # a long hint is cut with "…", never covered
         self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
         self.lessons = None  # installed right after the first paint: install_deferred_features
@@ -125,6 +126,7 @@ class MainWindow(QMainWindow):
             self.presentation.theme_name = theme.name
         self.presentation.apply()
         self.animate_action.setChecked(self.settings.animate)
+        self.set_animation_step_ms(self.settings.animation_step_ms, remember=False)
         self._show_group_size(self.workbench.active_lab.snapshot)
         self._show_convention(self.workbench.convention)
         self._update_title()
@@ -284,11 +286,13 @@ class MainWindow(QMainWindow):
         )
 
         self.view_toggle = self._action(
-            "Show rewards",  # names what pressing it does; the chart opens on advantages
+            "Show advantages",  # checked while the chart shows A, as the View menu ticks it
             "viewToggle",
             "V",
-            "Switch the chart between rewards r and advantages A (animated in two steps)",
+            "Switch the chart between rewards r and advantages A (animated in two steps; Page "
+            "Down / Page Up take one step at a time)",
         )
+        self.view_toggle.setIconText("Advantages A")  # the tool bar's button: pressed = A shown
         self.view_toggle.setCheckable(True)
         self.view_toggle.setChecked(True)
         self.view_toggle.toggled.connect(
@@ -302,6 +306,18 @@ class MainWindow(QMainWindow):
         self.animate_action.setCheckable(True)
         self.animate_action.setChecked(True)
         self.animate_action.toggled.connect(self.set_animation_enabled)
+        self.animation_step_actions = QActionGroup(self)
+        for ms in ANIMATION_STEP_CHOICES_MS:
+            action = QAction(f"{ms / 1000:g} s per step", self, checkable=True)
+            action.setObjectName(f"animationStep{ms}")
+            action.setData(ms)
+            action.setStatusTip(
+                f"Each captioned step of the reward → advantage animation lasts {ms / 1000:g} s"
+            )
+            self.animation_step_actions.addAction(action)
+        self.animation_step_actions.triggered.connect(
+            lambda action: self.set_animation_step_ms(int(action.data()))
+        )
         self.compare_action = self._action(
             "Easy vs hard, side by side",
             "compareAction",
@@ -374,6 +390,12 @@ class MainWindow(QMainWindow):
         self.view_menu = menu_bar.addMenu("&View")
         self.view_menu.addAction(self.view_toggle)
         self.view_menu.addAction(self.animate_action)
+        step_menu = self.view_menu.addMenu("Animation step")
+        step_menu.setObjectName("animationStepMenu")
+        step_menu.setToolTipsVisible(True)
+        for action in self.animation_step_actions.actions():
+            step_menu.addAction(action)
+        self.animation_step_menu = step_menu
         self.view_menu.addSeparator()
         for action in self.workspace_actions:
             self.view_menu.addAction(action)
@@ -421,7 +443,8 @@ class MainWindow(QMainWindow):
             toolbar.addAction(action)
         toolbar.addAction(self.sample_action)
         toolbar.addSeparator()
-        toolbar.addWidget(self._labelled("G", self.group_size_spin))
+        # The lab's G: hidden while the Training run shows, which has its own G box.
+        self.group_size_tool = toolbar.addWidget(self._labelled("G", self.group_size_spin))
         toolbar.addWidget(self._labelled("Convention", self.convention_combo))
         toolbar.addSeparator()
         toolbar.addAction(self.view_toggle)
@@ -474,6 +497,7 @@ class MainWindow(QMainWindow):
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench)
             self.lessons.active_changed.connect(self._show_lesson_active)
+            self._hook_clicker(self.lessons)
         # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
         # and tabs) blits its looks from then on, instead of drawing its text on every repaint
         # of the window. Their looks change rarely; other workspaces' labels are rewritten on
@@ -687,6 +711,56 @@ class MainWindow(QMainWindow):
         for chart in self.charts:
             chart.set_animation_enabled(enabled)
 
+    @property
+    def animation_step_ms(self) -> int:
+        """How long each captioned step of the reward → advantage animation lasts (View menu)."""
+        return self._animation_step_ms
+
+    def set_animation_step_ms(self, ms: int, remember: bool = True) -> None:
+        """Each captioned animation step lasts ``ms`` (one of the View menu's choices)."""
+        if ms not in ANIMATION_STEP_CHOICES_MS:
+            raise ValueError(f"an animation step lasts one of {ANIMATION_STEP_CHOICES_MS} ms")
+        self._animation_step_ms = ms
+        if remember:
+            self.settings.animation_step_ms = ms
+        for action in self.animation_step_actions.actions():
+            action.setChecked(action.data() == ms)
+        for chart in self.charts:
+            chart.animation_ms = 2 * ms
+
+    def step_chart(self, forward: bool) -> bool:
+        """One step of the reward → advantage animation, as a clicker's Page Down / Page Up take it.
+
+        Forward from the rewards: step 1 (subtract par) plays and the chart waits at r − mean
+        with its caption; forward again: step 2 (divide by the std) plays and lands on A.
+        Backward undoes one step the same way. With animation off the view just switches.
+        Idempotent per press: called once or twice for the same key press it takes one step.
+        """
+        target = "advantage" if forward else "reward"
+        if self.workbench.view != target:
+            self._stepping = True
+            try:
+                self.workbench.set_view(target)
+            finally:
+                self._stepping = False
+            return True
+        if self.workbench.workspace not in (LAB, COMPARE):
+            return False
+        stepped = False
+        for chart in self.charts:
+            if chart.isVisible() and chart.step():
+                stepped = True
+        return stepped
+
+    def _hook_clicker(self, lessons) -> None:
+        """Outside a lesson the clicker's Page Down / Page Up change the view: make each press
+        one captioned step (the lesson controller's own slot switches the view; ``step_chart``
+        then holds the animation half-way, so either order takes exactly one step)."""
+        for name, forward in (("clicker_advantage", True), ("clicker_reward", False)):
+            action = getattr(lessons, name, None)
+            if isinstance(action, QAction):
+                action.triggered.connect(lambda _=False, f=forward: self.step_chart(f))
+
     # --- following the workbench ------------------------------------------------------------
 
     def _build_compare_page(self, labs: tuple[LabState, LabState]) -> None:
@@ -698,7 +772,7 @@ class MainWindow(QMainWindow):
                 lab, self.workbench, self._problems, self.theme, f"{name}.", self
             )
             presenter.chart.set_animation_enabled(self.animate_action.isChecked())
-            presenter.chart.animation_ms = self.lab.chart.animation_ms
+            presenter.chart.animation_ms = 2 * self.animation_step_ms
             presenter.chart.set_view(self.view, animate=False)
             self._connect_lab(presenter)
             presenters.append(presenter)
@@ -747,6 +821,7 @@ class MainWindow(QMainWindow):
         ):
             action.setEnabled(enabled)
         self.group_size_spin.setEnabled(enabled)
+        self.group_size_tool.setVisible(enabled)  # the Training run shows its own G box
         self.by_hand_action.setEnabled(enabled)
         for shortcut in self.card_shortcuts:
             shortcut.setEnabled(enabled)
@@ -781,12 +856,18 @@ class MainWindow(QMainWindow):
         return self.reward_panel
 
     def _show_view(self, view: str, animate: bool) -> None:
-        checked = view == "advantage"
-        self.view_toggle.setText("Show rewards" if checked else "Show advantages")  # what V does
+        checked = view == "advantage"  # "Show advantages" is ticked exactly while A shows
         if self.view_toggle.isChecked() != checked:
             self.view_toggle.setChecked(checked)  # its toggled signal asks again: a no-op
+        stepped = self._stepping
         for chart in self.charts:
-            chart.set_view(view, animate=animate and chart.isVisible())
+            chart.set_view(view, animate=animate and chart.isVisible(), stepped=stepped)
+        if stepped and any(chart.waiting() or chart.is_animating() for chart in self.charts):
+            self.statusBar().showMessage(
+                "Step 1 of 2 — Page Down: the next step; Page Up: back"
+                if view == "advantage"
+                else "Step 1 of 2 (reverse) — Page Up: the next step; Page Down: back"
+            )
 
     def _show_convention(self, name: str) -> None:
         self.convention_combo.setCurrentIndex(self.convention_combo.findData(name))

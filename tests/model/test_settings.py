@@ -54,6 +54,23 @@ def test_unusable_values_fall_back_with_a_log_note(tmp_path, caplog):
     assert "neon" in caplog.text and "huge" in caplog.text
 
 
+def test_the_animation_step_is_remembered_and_a_bad_value_falls_back(tmp_path, caplog):
+    path = tmp_path / "s.ini"
+    settings = AppSettings(ini_settings(path))
+    assert settings.animation_step_ms == 1500  # time to read each captioned step
+    settings.animation_step_ms = 2500
+    settings.sync()
+    assert AppSettings(ini_settings(path)).animation_step_ms == 2500
+    with pytest.raises(ValueError):
+        settings.animation_step_ms = 7
+    path.write_text("[view]\nanimation_step_ms=slow\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="grpo_desktop.model.settings"):
+        assert AppSettings(ini_settings(path)).animation_step_ms == 1500
+    assert "slow" in caplog.text
+    path.write_text("[view]\nanimation_step_ms=3\n", encoding="utf-8")
+    assert AppSettings(ini_settings(path)).animation_step_ms == 1500
+
+
 def test_zoom_outside_75_to_300_percent_falls_back(tmp_path):
     path = tmp_path / "s.ini"
     path.write_text("[view]\nzoom=9\n", encoding="utf-8")

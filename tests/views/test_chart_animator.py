@@ -134,3 +134,78 @@ def test_turning_animation_off_ends_a_running_one(rig):
     rig.animator.set_enabled(True)
     rig.animator.animation_ms = 0
     assert not rig.animator.can_animate()  # no duration: views switch instantly
+
+
+def test_each_captioned_step_lasts_long_enough_to_read(rig):
+    """Issue 25, item 2: 500 ms for both steps hid "Step 1 of 2: subtract par" unread."""
+    from grpo_desktop.views.chart_animator import ANIMATION_MS, STEP_MS
+
+    assert STEP_MS >= 1200 and ANIMATION_MS == 2 * STEP_MS
+    fresh = ChartAnimator(rig.plot, land=lambda: None, parent=rig.widget)
+    assert fresh.step_ms == STEP_MS and fresh.animation_ms == ANIMATION_MS
+
+
+def test_the_axis_title_follows_the_step(rig):
+    title = lambda: rig.plot.getAxis("left").labelText  # noqa: E731
+    rig.animator.start(rig.values, forward=True)
+    assert title() == "r − mean" and rig.animator.title() == "r − mean"
+    rig.seek(0.4)
+    assert title() == "r − mean"
+    rig.seek(0.6)
+    assert title() == "advantage A"
+    rig.animator.finish()
+    rig.animator.start(rig.values, forward=False)
+    assert title() == "r − mean"
+    rig.seek(0.6)
+    assert title() == "reward r"
+
+
+def test_a_stepped_animation_waits_at_r_minus_mean_until_resumed(rig):
+    plot, values = rig.plot, rig.values
+    rig.animator.start(values, forward=True, stepped=True)
+    assert rig.animator.holding() and not rig.animator.waiting()
+    rig.seek(0.3)
+    assert rig.animator.stage() == 1 and not rig.animator.waiting()
+    rig.seek(0.7)  # past the middle: it stops there instead
+    assert rig.animator.waiting() and rig.animator.stage() == 1
+    assert plot.bar_heights() == list(values.centered)  # exactly r − mean
+    assert plot.reference_line() == (0.0, "0")
+    assert plot.caption.shown_text() == values.forward_captions[0]  # step 1's caption stays up
+    assert rig.landed == 0 and rig.stages == [1]
+    rig.seek(0.9)  # the clock ticks on: nothing moves while it waits
+    assert plot.bar_heights() == list(values.centered)
+    assert rig.animator.resume() and not rig.animator.waiting()
+    assert rig.animator.stage() == 2
+    assert plot.caption.shown_text() == values.forward_captions[1]
+    assert plot.bar_heights() == list(values.centered)  # step 2 starts where step 1 ended
+    rig.seek(1.0)
+    assert rig.landed == 1 and rig.stages == [1, 2, 0]
+    assert not rig.animator.resume()
+
+
+def test_hold_stops_a_running_first_step_in_the_middle(rig):
+    rig.animator.start(rig.values, forward=True)
+    rig.seek(0.2)
+    assert rig.animator.hold() and not rig.animator.hold()  # once
+    rig.seek(0.55)
+    assert rig.animator.waiting() and rig.plot.bar_heights() == list(rig.values.centered)
+    rig.animator.finish()
+    assert rig.landed == 1 and not rig.animator.waiting()
+
+
+def test_starting_from_the_middle_plays_only_the_second_step(qtbot):
+    rig = Rig(qtbot, [1, 1, 1, 1, 0])
+    rig.show("reward")
+    rig.animator.start(rig.values, forward=True, stepped=True)
+    rig.seek(0.6)
+    assert rig.animator.waiting()
+    rig.animator.start(rig.values, forward=False, from_middle=True)  # back from r − mean
+    assert rig.animator.stage() == 2 and not rig.animator.waiting()
+    assert rig.plot.bar_heights() == list(rig.values.centered)
+    assert rig.plot.caption.shown_text() == rig.values.reverse_captions[1]
+    assert rig.landed == 0 and rig.stages == [1, 2]
+    rig.seek(0.75)
+    line, text = rig.plot.reference_line()
+    assert line == pytest.approx(0.4) and text == "par = 0.8"  # par slides back up
+    rig.seek(1.0)
+    assert rig.landed == 1

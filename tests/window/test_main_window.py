@@ -235,13 +235,42 @@ def test_a_card_click_styles_each_card_once_and_leaves_the_g_box_alone(qtbot, wi
     assert spin.value() == 6
 
 
-def test_the_view_toggle_names_what_pressing_it_does(window):
-    assert window.view == "advantage"
-    assert window.view_toggle.text() == "Show rewards"
+def test_the_view_toggle_is_checked_exactly_while_advantages_are_shown(window):
+    """Issue 25, item 14: "Show rewards" was checked (toolbar and View menu) while A showed."""
+    assert window.view == "advantage" and window.lab.chart.view() == "advantage"
+    assert window.view_toggle.text() == "Show advantages" and window.view_toggle.isChecked()
+    assert window.view_toggle.iconText() == "Advantages A"
     window.set_view("reward", animate=False)
+    assert window.lab.chart.view() == "reward"
+    assert window.view_toggle.text() == "Show advantages" and not window.view_toggle.isChecked()
+    window.view_toggle.trigger()  # V: back to the advantages, and ticked again
+    assert window.view == "advantage" and window.view_toggle.isChecked()
     assert window.view_toggle.text() == "Show advantages"
-    window.set_view("advantage", animate=False)
-    assert window.view_toggle.text() == "Show rewards"
+
+
+def test_the_training_run_shows_only_its_own_g_box(window):
+    """Issue 25, item 14: the lab's G box showed (disabled) beside the run's own."""
+    assert window.group_size_tool.isVisible()
+    window.workbench.set_workspace("training")
+    assert not window.group_size_tool.isVisible()
+    window.workbench.set_workspace("lab")
+    assert window.group_size_tool.isVisible()
+
+
+def test_each_animation_step_lasts_the_view_menus_choice_and_is_remembered(window):
+    """Issue 25, item 2: about 1.5 s per captioned step by default, set in View ▸ Animation step."""
+    from grpo_desktop.model.settings import ANIMATION_STEP_DEFAULT_MS
+
+    assert window.animation_step_ms == ANIMATION_STEP_DEFAULT_MS == 1500
+    assert window.lab.chart.animation_ms == 3000  # both captioned steps
+    menu = window.animation_step_menu
+    assert menu.menuAction() in window.view_menu.actions()
+    choice = next(a for a in menu.actions() if a.data() == 2500)
+    choice.trigger()
+    assert choice.isChecked() and window.settings.animation_step_ms == 2500
+    assert [a.data() for a in menu.actions() if a.isChecked()] == [2500]
+    assert window.lab.chart.animation_ms == 5000
+    assert window.easy.chart.animation_ms == 5000  # built later, same pace
 
 
 def test_ctrl_shift_z_and_ctrl_y_both_redo_and_each_key_is_bound_once(qtbot, window):
@@ -271,3 +300,60 @@ def test_a_card_click_does_not_re_measure_the_worked_math(qtbot, window, monkeyp
     for index in (0, 1, 2, 3, 0):
         click_card(qtbot, window, index)
     assert measured == []
+
+
+def test_page_down_outside_a_lesson_takes_one_captioned_step_per_press(qtbot, window):
+    """Issue 25, item 2: a clicker steps the reward → advantage animation one press at a time.
+
+    Page Down from the rewards plays step 1 and waits at r − mean with its caption (the axis
+    reading "r − mean"); the next Page Down plays step 2 and lands on A. Page Up goes back the
+    same way, and from the middle it undoes only step 1.
+    """
+    from PySide6.QtCore import Qt
+
+    window.install_deferred_features()
+    chart = window.lab.chart
+    window.set_view("reward", animate=False)
+    values = chart._values
+    title = lambda: chart.advantage_plot.getAxis("left").labelText  # noqa: E731
+
+    def press(key) -> None:
+        qtbot.keyClick(window, key)
+        qtbot.waitUntil(lambda: not chart.is_animating(), timeout=10_000)
+
+    window.set_animation_step_ms(500)
+    press(Qt.Key.Key_PageDown)
+    assert window.view == "advantage" and window.view_toggle.isChecked()
+    assert chart.waiting() and chart.stage() == 1
+    assert chart.bar_heights() == list(values.centered)
+    assert chart.caption_text() == values.forward_captions[0]
+    assert title() == "r − mean"
+    qtbot.wait(600)  # a press, not the clock, moves it on
+    assert chart.waiting()
+    press(Qt.Key.Key_PageDown)
+    assert not chart.waiting() and chart.stage() == 0
+    assert chart.bar_heights() == list(values.advantages) and title() == "advantage A"
+    press(Qt.Key.Key_PageDown)  # already on A: nothing to step
+    assert chart.bar_heights() == list(values.advantages)
+    press(Qt.Key.Key_PageUp)
+    assert window.view == "reward" and chart.waiting()
+    assert chart.bar_heights() == list(values.centered)
+    assert chart.caption_text() == values.reverse_captions[0]
+    press(Qt.Key.Key_PageDown)  # from the middle, forward again: only step 2
+    assert window.view == "advantage" and chart.stage() == 0
+    assert chart.bar_heights() == list(values.advantages)
+
+
+def test_v_plays_both_steps_at_the_chosen_pace(qtbot, window):
+    chart = window.lab.chart
+    window.set_animation_step_ms(500)
+    window.set_view("reward", animate=False)
+    stages = []
+    chart.stage_changed.connect(stages.append)
+    window.view_toggle.trigger()
+    assert chart.is_animating() and chart.caption_text().startswith("Step 1 of 2")
+    qtbot.wait(300)
+    assert chart.stage() == 1  # 500 ms per step: still step 1
+    with qtbot.waitSignal(chart.animation_finished, timeout=3000):
+        pass
+    assert stages == [1, 2, 0] and not chart.waiting()

@@ -84,7 +84,7 @@ def test_f11_toggles_full_screen(qtbot, window):
 def test_shortcuts_overlay_lists_every_keyed_action(window):
     rows = shortcut_rows(window)
     texts = {text for _menu, _key, text in rows}
-    for expected in ("Undo", "Reset all", "Show rewards", "Zoom in", "Full screen", "Quit"):
+    for expected in ("Undo", "Reset all", "Show advantages", "Zoom in", "Full screen", "Quit"):
         assert any(expected in text for text in texts), expected
     dialog = ShortcutsDialog(window)
     assert "Mark card 1–9 right or wrong" in dialog.text.toPlainText()
