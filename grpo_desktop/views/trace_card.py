@@ -260,15 +260,39 @@ def _rounded_box(
     return _BOXES.get(key, render)
 
 
+# Two meanings a card shows apart (issue 25, item 6): the checker's verdict on the final answer
+# (✓ / ✗, on the answer's line, never coloured) and the push (the card's colour, ▲ / ▼ and its
+# word, from the reward against par). A hand-set 0.54 above par is a green card whose answer the
+# checker still marks ✗; under accuracy + format a right answer below par is red and ✓.
+_PUSH_WORDS = {
+    "up": "pushed up · above par",
+    "down": "pushed down · below par",
+    "none": "no signal · at par",
+}
+
+
 def _reward_stamp(card: CardState, compact: bool) -> str:
+    """The reward alone: ``reward 0.54`` (``r = 0.54`` on a compact card)."""
     value = number(card.reward, 3)
-    if card.correct is not None:
-        value += " ✓" if card.correct else " ✗"
-    return value if compact else f"reward {value}"
+    return f"r = {value}" if compact else f"reward {value}"
 
 
-def _final_answer(card: CardState) -> str:
-    return "→ (no answer)" if card.final_answer is None else f"→ {card.final_answer}"
+def _verdict(card: CardState, compact: bool) -> str:
+    """The checker's verdict on the final answer ("" for a run's answer, which has none)."""
+    if card.correct is None:
+        return ""
+    if compact:
+        return "✓" if card.correct else "✗"
+    return "checker ✓" if card.correct else "checker ✗"
+
+
+def _final_answer(card: CardState, compact: bool = False) -> str:
+    """The answer the checker read, and its verdict: ``→ 1091 · checker ✗``."""
+    answer = "→ (no answer)" if card.final_answer is None else f"→ {card.final_answer}"
+    verdict = _verdict(card, compact)
+    if not verdict:
+        return answer
+    return f"{answer} {verdict}" if compact else f"{answer} · {verdict}"
 
 
 # What a card's layer (all but its advantage lines) draws of its state: all but the numbers a
@@ -415,17 +439,20 @@ class TraceCard(QWidget):
         answer = (
             "no final answer" if card.final_answer is None else f"final answer {card.final_answer}"
         )
-        reward = number(card.reward, 4)
         if card.correct is not None:
-            reward += " (right)" if card.correct else " (wrong)"
+            answer += ", checker: right" if card.correct else ", checker: wrong"
+        reward = number(card.reward, 4)
         parts = f" ({card.breakdown})" if card.breakdown else ""
+        push = _PUSH_WORDS[card.push.value]
         description = (
-            f"{answer}, reward {reward}{parts}, "
-            f"advantage {signed(card.advantage, 2)}, {card.push.word}"
+            f"{answer}, reward {reward}{parts}, advantage {signed(card.advantage, 2)}, {push}"
         )
+        checked = ""
+        if card.correct is not None:
+            checked = " · checker: ✓ right" if card.correct else " · checker: ✗ wrong"
         summary = (
-            f"<b>Answer {self._index + 1}</b> — {html.escape(_reward_stamp(card, False))}, "
-            f"A = {signed(card.advantage, 2)} {card.push.glyph} {card.push.word}"
+            f"<b>Answer {self._index + 1}</b> — {html.escape(_reward_stamp(card, False))}"
+            f"{checked}; A = {signed(card.advantage, 2)} {card.push.glyph} {html.escape(push)}"
         )
         if self._trace_html[0] != card.text or self._trace_html[1] is None:
             self._trace_html = (card.text, self._tooltip_trace(card.text))
@@ -479,7 +506,7 @@ class TraceCard(QWidget):
                 style.fm(style.compact_advantage).horizontalAdvance(_ADVANTAGE_SAMPLE_COMPACT),
                 style.fm(style.compact_header).horizontalAdvance("#64")
                 + style.gap * 2
-                + self._stamp_size(style, "0 ✗", compact=True).width(),
+                + self._stamp_size(style, "r = 0", compact=True).width(),
             )
         else:
             content = max(
@@ -493,7 +520,7 @@ class TraceCard(QWidget):
         style = self._current_style()
         if self._compact:
             body = (
-                self._stamp_size(style, "0 ✗", compact=True).height()
+                self._stamp_size(style, "r = 0", compact=True).height()
                 + style.gap
                 + style.fm(style.compact_answer).height()
                 + style.gap * 0.5
@@ -822,7 +849,7 @@ class TraceCard(QWidget):
                 style,
                 style.word,
                 accent,
-                "predict, then reveal" if self._advantage_hidden else card.push.word,
+                "predict, then reveal" if self._advantage_hidden else _PUSH_WORDS[card.push.value],
                 rect.left(),
                 y,
                 word_fm.height(),
@@ -991,7 +1018,7 @@ class TraceCard(QWidget):
             )
             return
         text = style.colours["text"]
-        stamp_h = self._stamp_size(style, "0 ✗", compact=True).height()
+        stamp_h = self._stamp_size(style, "r = 0", compact=True).height()
         top = rect.top()
         stamp = self._paint_stamp(painter, style, card, rect.right(), top, stamp_h, compact=True)
         self._draw_line(
@@ -1012,7 +1039,7 @@ class TraceCard(QWidget):
             style,
             style.compact_answer,
             text if card.final_answer is not None else style.colours["muted"],
-            _final_answer(card),
+            _final_answer(card, compact=True),
             rect.left(),
             y,
             ans_fm.height(),
@@ -1129,7 +1156,7 @@ class TraceCard(QWidget):
     def _header_height(self, style: _Style) -> float:
         return max(
             style.fm(style.header).height(),
-            self._stamp_size(style, "reward 0 ✗", compact=False).height(),
+            self._stamp_size(style, "reward 0", compact=False).height(),
         )
 
     def _breakdown_height(self, style: _Style) -> float:

@@ -82,7 +82,7 @@ def test_show_card_sets_correct_property_and_accessible_description(qtbot, card)
 
     card.show_card(SEED.cards[0], compact=False)
     assert card.property("correct") is True
-    assert "reward 1 (right)" in card.accessibleDescription()
+    assert "final answer 1081, checker: right, reward 1," in card.accessibleDescription()
     assert "+1.00" in card.accessibleDescription()
     assert "pushed up" in card.accessibleDescription()
 
@@ -421,9 +421,9 @@ def test_a_card_names_its_reward_functions_and_a_hand_set_reward(qtbot):
     widget = TraceCard(1)
     qtbot.addWidget(widget)
     widget.show_card(weighted.cards[1], compact=False)
-    assert "reward 0.5 (wrong) (accuracy 0 · format 1)" in (widget.accessibleDescription())
+    assert "checker: wrong, reward 0.5 (accuracy 0 · format 1)" in (widget.accessibleDescription())
     widget.show_card(_hand_set().cards[2], compact=False, reward_range=(0.0, 1.0))
-    assert "reward 0.5 (wrong)" in widget.accessibleDescription()
+    assert "checker: wrong, reward 0.5," in widget.accessibleDescription()
     assert "Drag sideways, or press + or −, to set its reward" in widget.toolTip()
 
 
@@ -466,3 +466,62 @@ def test_a_card_paints_every_pixel_over_the_window_colour_so_nothing_beneath_is_
     assert not any(layer.hasAlphaChannel() for layer in card._layers.values())
     card.setPalette(QPalette(QColor("#123456")))  # a new window colour: a new layer
     assert card.grab().toImage().pixelColor(0, 0) == QColor("#123456")
+
+
+def _painted_texts(widget: TraceCard, monkeypatch) -> list[str]:
+    """Every string the card draws on its next full paint."""
+    from PySide6.QtGui import QPainter
+
+    drawn: list[str] = []
+    original = QPainter.drawText
+
+    def record(painter, *args):
+        drawn.extend(a for a in args if isinstance(a, str))
+        return original(painter, *args)
+
+    from grpo_desktop.views import trace_card
+
+    monkeypatch.setattr(QPainter, "drawText", record)
+    widget._layers.clear()
+    trace_card._FOOTERS.clear()  # the advantage lines, drawn afresh too
+    widget.grab()
+    monkeypatch.undo()
+    return drawn
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_the_checkers_verdict_and_the_push_are_shown_apart(qtbot, monkeypatch, compact):
+    """Issue 25, item 6: a hand-set 0.54 above par is a green card whose answer the checker marks
+    ✗; under accuracy + format a right answer below par is red and ✓. The verdict sits on the
+    answer the checker read, never on the reward stamp; the push names par."""
+    from grpo_desktop.core.lab_rewards import RewardWeights
+
+    hand = build_snapshot(
+        get_problem("mult-23x47"), [True, False, False, True], scores=[0.2, 0.54, 0.0, 1.0]
+    )
+    wrong_up = hand.cards[1]
+    assert wrong_up.correct is False and wrong_up.push is Push.UP
+    r1 = build_snapshot(
+        get_problem("mult-23x47"),
+        [True, False, False, True],
+        weights=RewardWeights(accuracy=1, format=1),
+    )
+    right_down = r1.cards[0]
+    assert right_down.correct is True and right_down.push is Push.DOWN
+    for card, glyph, word, push in (
+        (wrong_up, "✗", "wrong", "pushed up · above par"),
+        (right_down, "✓", "right", "pushed down · below par"),
+    ):
+        widget = TraceCard(card.index)
+        qtbot.addWidget(widget)
+        widget.show_card(card, compact=compact)
+        widget.resize(widget.sizeHint())
+        texts = _painted_texts(widget, monkeypatch)
+        stamp = next(t for t in texts if t.startswith(("reward ", "r = ")))
+        assert "✓" not in stamp and "✗" not in stamp, stamp  # the reward alone
+        answer = next(t for t in texts if t.startswith("→"))
+        assert glyph in answer, answer
+        if not compact:
+            assert answer.endswith(f"checker {glyph}"), answer  # whole, at the narrowest card
+            assert push in texts, texts
+        assert f"checker: {word}" in widget.accessibleDescription()

@@ -20,7 +20,7 @@ def test_a_format_weight_reaches_every_card_the_stats_and_one_undo_step(qtbot, w
     assert spin.isVisible() and spin.value() == 0
     spin.setValue(0.5)
     assert window.state.snapshot.rewards == (1.0, 0.5, 0.5, 1.5)
-    assert "reward 0.5 ✗" in card(window, 1).toolTip()
+    assert "reward 0.5 · checker: ✗ wrong" in card(window, 1).toolTip()
     assert "(accuracy 0 · format 1)" in card(window, 1).accessibleDescription()
     assert stat(window, "statPar") == "0.875"
     assert window.findChild(QLabel, "rewardFormula").text() == "r = 1 × accuracy + 0.5 × format"
