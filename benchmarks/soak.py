@@ -600,6 +600,8 @@ def act_update_settings(s: Soak) -> str:
             "inner_steps": lambda: rng.choice((0, 1, 4, rng.randint(0, MAX_INNER_STEPS))),
             "learning_rate": lambda: rng.choice((1e-6, 0.5, 5.0, rng.uniform(0.01, 5))),
         }[name]()
+    if hasattr(current, "compare_eps_high") and rng.random() < 0.3:  # None: as the main side
+        changes["compare_eps_high"] = rng.choice((None, 0.2, 0.28, round(rng.uniform(0, 10), 3)))
     settings = replace(current, **changes)
     s.workbench.set_update_settings(settings)
     return f"update settings {changes}"
@@ -808,8 +810,9 @@ def act_open(s: Soak) -> str:
         actions = [action for action in menu.actions() if action.isEnabled()]
         if actions:
             action = s.rng.choice(actions)
+            text = action.text()  # opening refills the menu: this action is then deleted
             action.trigger()
-            return f"open recent {action.text()}"
+            return f"open recent {text}"
     if s.rng.random() < 0.5:
         press(s, qt().Key.Key_O, qt().KeyboardModifier.ControlModifier)
         return f"Ctrl+O {path.name}"
@@ -1294,7 +1297,7 @@ def run_soak(
                 faulthandler.dump_traceback_later(STEP_TIMEOUT_S, exit=True)
                 if soak.step >= actions or soak.abort:
                     report.aborted = soak.abort
-                    app.quit()
+                    app.exit(0)  # not quit(): a window with unsaved changes may refuse that
                     return
                 workspace = soak.workbench.workspace
                 usable = [k for k in kinds if ACTIONS[k].where is None
