@@ -715,7 +715,7 @@ def test_page_down_and_up_switch_between_the_lab_and_the_update_step(qtbot, wind
 
 def test_a_lab_lesson_after_an_update_step_returns_to_the_lab(qtbot, window, lessons):
     lessons.start(LENGTH_BIAS)
-    lessons.go_to(step_of("A constant instead", LENGTH_BIAS))
+    lessons.go_to(step_of("What it does not change", LENGTH_BIAS))
     assert window.workbench.workspace == "update"
     lessons.start(TWO_GROUPS)
     assert window.workbench.workspace == "lab"
@@ -729,7 +729,7 @@ def test_a_lab_lesson_after_an_update_step_returns_to_the_lab(qtbot, window, les
 
 def test_leaving_the_lesson_on_an_update_step_keeps_it(qtbot, window, lessons):
     lessons.start(LENGTH_BIAS)
-    lessons.go_to(step_of("A constant instead", LENGTH_BIAS))
+    lessons.go_to(step_of("What Dr. GRPO fixes", LENGTH_BIAS))
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert not lessons.active and not lessons.spotlight.isVisible()
     assert window.workbench.workspace == "update"
