@@ -1,19 +1,21 @@
 """A seeded soak of the real window: thousands of random user actions, every invariant checked.
 
 Why: unit tests check each feature alone; a lecturer clicks through all of them in any order for
-an hour. This script drives the real main window (offscreen,
-inside its own event loop, with the app's error handling installed) through what a user does —
-menu actions triggered by their objectName, key presses sent with QTest, card clicks, the
-workspaces' controls, File ▸ Save/Open and exports into a temp folder, lessons, the rollouts
-browser on small generated verl/TRL runs — and after every action checks that the numbers on
-screen are the core's numbers and the window agrees with its model (issue 24).
+an hour. This script drives the real main window (offscreen, inside its own event loop, with the
+app's error handling installed) through what a user does — menu actions triggered by their
+objectName, key presses sent with QTest, card clicks, the workspaces' controls, File ▸ Save/Open
+and exports into a temp folder, lessons, the rollouts browser on small generated verl/TRL runs —
+and after every action checks that the numbers on screen are the core's numbers and the window
+agrees with its model (issue 24).
 
 Reported: exceptions (raised, uncaught in a slot, or shown by the error dialog), error dialogs,
 Qt warnings, Python warnings (numpy's RuntimeWarnings included), logged errors, broken
 invariants and the process's RSS (start, peak, end). Each problem names the step and the action
-that caused it; the run is seeded, so ``--seed S --actions STEP+1 --trace`` replays it.
+that caused it; the run is seeded, so ``--seed S --actions STEP+1 --trace`` replays it (the same
+code and the same seed give the same actions; timers make a rare replay differ).
 
     .venv/bin/python benchmarks/soak.py [--actions N] [--seed S] [--json] [--trace]
+                                        [--skip KIND,...]
 
 Exits 1 if anything went wrong. Nothing touches the user's settings or files: HOME, the XDG
 folders and QSettings point into a temporary folder, and every modal prompt is replaced.
@@ -199,6 +201,7 @@ class Soak:
         self.abort = ""  # set when going on would crash the process (the run stops, reported)
         self.saved: list[Path] = []
         self.rollout_paths: list[tuple[str, Path]] = []  # ("file" or "folder", path)
+        self.large_rollouts: Path | None = None  # a verl run logging rewards far beyond 0..1
 
     def problem(self, category: str, summary: str, details: str = "") -> None:
         self.report.problems.append(
@@ -297,6 +300,8 @@ def choose_combo(combo: Any, index: int) -> None:
     combo.activated.emit(index)
 
 
+# A reward model's raw scores: large, tiny, nearly equal (all within the readers' ±1e100).
+LARGE_REWARDS = {3: [[250.0, -3e5, 1.0, 1e-300], [1e6, 1e6, 1e6, 1e6 + 1], [0.5, 120.0, -101.0, 0]]}
 HUGE_REWARDS = (1e6, -1e6, 1e300, -1.7e308, 100.0001)  # beyond MAX_SCORE/MIN_SCORE (±100)
 
 
@@ -873,6 +878,27 @@ def act_rollouts_browse(s: Soak) -> str:
     return f"select group row {row} (open disabled)"
 
 
+def act_rollouts_large(s: Soak) -> str:
+    """A run whose reward model logged large and tiny rewards (250, −3e5, 1e6, 1e-300): its
+    folder opened and one of its groups shown in the Lab, where the cards, rewards by hand and
+    every convention then meet numbers far outside 0..1."""
+    if s.large_rollouts is None:
+        return "no large-reward run"
+    rollouts = s.window.rollouts
+    rollouts.ask_folder = lambda: str(s.large_rollouts)
+    opened = trigger(s, "openRolloutsFolderAction")
+    if rollouts.source is None or not rollouts.browser.isVisible():
+        return f"{opened} (nothing shown)"
+    browser = rollouts.browser
+    rows = browser.proxy.rowCount()
+    if not rows:
+        return f"{opened}, no groups"
+    row = s.rng.randrange(rows)
+    browser.table.selectRow(row)
+    browser.open_button.click()
+    return f"{opened}, open group row {row}"
+
+
 def act_shortcuts_or_about(s: Soak) -> str:
     """Help ▸ Keyboard shortcuts (F1) or About (dialogs answered at once)."""
     if s.rng.random() < 0.5:
@@ -934,6 +960,7 @@ ACTIONS: dict[str, Kind] = {
     "export": Kind(act_export, 1.5),
     "rollouts_open": Kind(act_rollouts_open, 1.5),
     "rollouts_browse": Kind(act_rollouts_browse, 3),
+    "rollouts_large": Kind(act_rollouts_large, 0.7),
     "help": Kind(act_shortcuts_or_about, 0.5),
     "idle": Kind(act_idle, 2),
 }
@@ -1075,6 +1102,7 @@ def write_rollouts(tmp: Path) -> tuple[list[tuple[str, Path]], str]:
     finally:
         sys.path.remove(str(ROOT / "tests"))
     folder = rollout_files.write_verl(tmp / "rollouts" / "verl")
+    rollout_files.write_verl(tmp / "rollouts" / "verl-large", LARGE_REWARDS)
     paths: list[tuple[str, Path]] = [("folder", folder), ("file", folder / "2.jsonl")]
     note = "verl folder and file"
     if rollout_files.pa is not None:
@@ -1281,6 +1309,8 @@ def run_soak(
         restore = install_hooks(soak)
         try:
             soak.rollout_paths, report.rollouts = write_rollouts(tmp)
+            large = tmp / "rollouts" / "verl-large"
+            soak.large_rollouts = large if large.is_dir() else None
             window.resize(1280, 800)
             window.show()
             window.activateWindow()
