@@ -1435,7 +1435,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"soak: {args.actions} actions, seed {args.seed}; problems are listed on stderr as "
           "they happen", file=sys.stderr, flush=True)
     report = run_soak(args.actions, args.seed, args.trace, skip)
-    print(json.dumps(report.as_dict(), indent=2) if args.json else summary_text(report))
+    # Flushed at once: after an aborted run the process may still crash on the way out (the
+    # freed undo command), and the report must not die in a buffer with it.
+    print(json.dumps(report.as_dict(), indent=2) if args.json else summary_text(report),
+          flush=True)
     return 1 if report.failed() else 0
 
 
