@@ -91,8 +91,8 @@ class LessonBar(QFrame):
     Laid out in two rows so it takes little of a laptop screen: the step title (under a muted
     "lesson · step k of n" line) sits beside the buttons, and the step text spans the full width
     below. Its height never changes from one step to the next: the title and text labels reserve
-    the height of the tallest step title and text of every lesson (:meth:`set_reserved_texts`) at
-    the current width, so paging never makes the lab below jump.
+    the height of the tallest step title and text of the running lesson (:meth:`set_reserved_texts`)
+    at the current width, so paging never makes the lab below jump.
     """
 
     previous_requested = Signal()

@@ -64,6 +64,8 @@ class LessonWindow(Protocol):
 
     def addAction(self, action: QAction) -> None: ...
 
+    def step_chart(self, forward: bool) -> bool: ...
+
 
 NEXT_KEYS = (QKeySequence(Qt.Key.Key_PageDown),)
 PREVIOUS_KEYS = (QKeySequence(Qt.Key.Key_PageUp),)
@@ -108,10 +110,6 @@ class LessonController(QObject):
             self.load_error = str(exc)
 
         self.bar = LessonBar(window.theme)
-        self.bar.set_reserved_texts(
-            tuple(step.title for lesson in self.lessons for step in lesson.steps),
-            tuple(step.text for lesson in self.lessons for step in lesson.steps),
-        )
         self.bar.hide()
         window.add_top_bar(self.bar)
         self.spotlight = Spotlight(window.centralWidget(), window.theme)
@@ -163,20 +161,21 @@ class LessonController(QObject):
 
         # Outside a lesson a clicker's buttons still do what a lecturer expects. Actions (not
         # bare shortcuts) so the keyboard-shortcuts overlay lists them too.
+        # Each press is one captioned step of the reward → advantage animation (the window's).
         self.clicker_advantage = self._action(
-            "Show advantages (clicker, outside a lesson)",
+            "Next animation step: towards the advantages (clicker, outside a lesson)",
             "clickerAdvantageAction",
             NEXT_KEYS,
-            "Outside a lesson, Page Down shows the advantages",
+            "Outside a lesson, Page Down takes the chart one step towards the advantages",
         )
-        self.clicker_advantage.triggered.connect(lambda: self.workbench.set_view("advantage"))
+        self.clicker_advantage.triggered.connect(lambda: self.window.step_chart(True))
         self.clicker_reward = self._action(
-            "Show rewards (clicker, outside a lesson)",
+            "Previous animation step: back to the rewards (clicker, outside a lesson)",
             "clickerRewardAction",
             PREVIOUS_KEYS,
-            "Outside a lesson, Page Up shows the rewards",
+            "Outside a lesson, Page Up takes the chart one step back to the rewards",
         )
-        self.clicker_reward.triggered.connect(lambda: self.workbench.set_view("reward"))
+        self.clicker_reward.triggered.connect(lambda: self.window.step_chart(False))
 
         # The Training run: play, step and reset from the keyboard, and a clicker's Page Down
         # steps it (outside a lesson), as it shows the advantages in the lab.
@@ -288,6 +287,11 @@ class LessonController(QObject):
         lesson = get_lesson(lesson_id)
         was_active = self.active
         self._lesson, self._index = lesson, 0
+        # The bar keeps one height through this lesson (paging never moves the lab below), the
+        # height of its own tallest step: one lesson's long steps take no room from another's.
+        self.bar.set_reserved_texts(
+            tuple(step.title for step in lesson.steps), tuple(step.text for step in lesson.steps)
+        )
         self.next_action.setShortcuts(list(NEXT_LESSON_KEYS))
         self.previous_action.setShortcuts(list(PREVIOUS_LESSON_KEYS))
         self.bar.show()

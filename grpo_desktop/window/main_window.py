@@ -497,7 +497,6 @@ class MainWindow(QMainWindow):
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench)
             self.lessons.active_changed.connect(self._show_lesson_active)
-            self._hook_clicker(self.lessons)
         # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
         # and tabs) blits its looks from then on, instead of drawing its text on every repaint
         # of the window. Their looks change rarely; other workspaces' labels are rewritten on
@@ -734,7 +733,6 @@ class MainWindow(QMainWindow):
         Forward from the rewards: step 1 (subtract par) plays and the chart waits at r − mean
         with its caption; forward again: step 2 (divide by the std) plays and lands on A.
         Backward undoes one step the same way. With animation off the view just switches.
-        Idempotent per press: called once or twice for the same key press it takes one step.
         """
         target = "advantage" if forward else "reward"
         if self.workbench.view != target:
@@ -751,15 +749,6 @@ class MainWindow(QMainWindow):
             if chart.isVisible() and chart.step():
                 stepped = True
         return stepped
-
-    def _hook_clicker(self, lessons) -> None:
-        """Outside a lesson the clicker's Page Down / Page Up change the view: make each press
-        one captioned step (the lesson controller's own slot switches the view; ``step_chart``
-        then holds the animation half-way, so either order takes exactly one step)."""
-        for name, forward in (("clicker_advantage", True), ("clicker_reward", False)):
-            action = getattr(lessons, name, None)
-            if isinstance(action, QAction):
-                action.triggered.connect(lambda _=False, f=forward: self.step_chart(f))
 
     # --- following the workbench ------------------------------------------------------------
 

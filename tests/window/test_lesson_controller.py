@@ -496,9 +496,11 @@ def test_the_menu_path_turns_a_bad_lesson_into_a_warning(window, lessons, monkey
 # --- the bar: no jumps, readable, accessible -------------------------------------------------
 
 
-def test_the_bar_keeps_one_height_on_every_step_of_every_lesson(qtbot, window, lessons):
-    heights, tops = set(), set()
+def test_the_bar_keeps_one_height_on_every_step_of_a_lesson(qtbot, window, lessons):
+    """Paging never moves the lab; each lesson reserves its own tallest step, so one lesson's
+    long text takes no room from another's."""
     for lesson in load_lessons():
+        heights, tops = set(), set()
         lessons.start(lesson.id)
         for index in range(len(lesson.steps)):
             lessons.go_to(index)
@@ -509,10 +511,10 @@ def test_the_bar_keeps_one_height_on_every_step_of_every_lesson(qtbot, window, l
             assert text.height() >= text.heightForWidth(text.width())  # never clipped
             title = lessons.bar.step_title
             assert title.height() >= title.heightForWidth(title.width())
-    assert len(heights) == 1, heights
-    assert len(tops) == 1, tops
-    assert lessons.bar.y() < window.pages.y()  # the bar sits above the lab
-    assert window.height() == 800  # the window did not grow to fit the bar
+        assert len(heights) == 1, (lesson.id, heights)
+        assert len(tops) == 1, (lesson.id, tops)
+        assert lessons.bar.y() < window.pages.y()  # the bar sits above the lab
+        assert window.height() == 800  # the window did not grow to fit the bar
 
 
 def test_the_bar_reserves_room_at_other_widths_and_themes(qtbot, window, lessons):
