@@ -44,8 +44,8 @@ def text_overflow(label: QLabel) -> str | None:
     if label.wordWrap():
         needed = label.heightForWidth(label.width())
         return f"needs {needed} px high, has {label.height()}" if needed > label.height() else None
-    hint = label.sizeHint()
-    if hint.width() > room.width() + 1 or label.fontMetrics().height() > room.height() + 1:
+    hint = label.sizeHint()  # the text's size plus the label's contents margins
+    if hint.width() > label.width() + 1 or label.fontMetrics().height() > room.height() + 1:
         return f"needs {hint.width()}×{label.fontMetrics().height()}, has {room.size().toTuple()}"
     return None
 
