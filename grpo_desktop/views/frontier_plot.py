@@ -46,7 +46,7 @@ def caption_text(
     ``weighted``: the run's reward is more than right/wrong, which the curves do not count.
     ``chosen_step``: the dots stand at the step clicked on the charts, not the last one."""
     if chosen_step is not None:
-        focus_label = f"{focus_label} at step {chosen_step} (clicked on the charts)"
+        focus_label = f"{focus_label} at step {chosen_step}"
     curve = (
         f"The thick curve is this run's G\u00a0=\u00a0{group_size}."  # never split at the end
         if drawn

@@ -388,7 +388,7 @@ def test_clicking_a_step_moves_the_frontier_dots_to_that_step(qtbot, window):
     at_one = page.state.run.pass_rates("grpo")[1].mean(axis=0)
     assert list(page.frontier.dot_positions()[0]) == list(at_one)
     assert list(page.frontier.dot_positions()[0]) != list(last)
-    assert "at step 1 (clicked on the charts)" in page.frontier.caption_text()
+    assert "under GRPO at step 1;" in page.frontier.caption_text()
 
 
 def test_clicking_a_group_opens_it_in_the_lab_and_ctrl_z_undoes_it(qtbot, window):
