@@ -302,7 +302,7 @@ def choose_combo(combo: Any, index: int) -> None:
 
 # A reward model's raw scores: large, tiny, nearly equal (all within the readers' ±1e100).
 LARGE_REWARDS = {3: [[250.0, -3e5, 1.0, 1e-300], [1e6, 1e6, 1e6, 1e6 + 1], [0.5, 120.0, -101.0, 0]]}
-HUGE_REWARDS = (1e6, -1e6, 1e300, -1.7e308, 100.0001)  # beyond MAX_SCORE/MIN_SCORE (±100)
+HUGE_REWARDS = (1e101, -1e101, 1e300, -1.7e308)  # beyond MAX_SCORE/MIN_SCORE (±1e100)
 
 
 def pick_reward(rng: random.Random) -> float:
@@ -523,7 +523,7 @@ def act_set_score(s: Soak) -> str:
 
 
 def act_set_score_huge(s: Soak) -> str:
-    """A reward far outside the allowed range (1e6, 1e300): the model must refuse it with a
+    """A reward outside the allowed range (1e101, 1e300): the model must refuse it with a
     ValueError and change nothing (a reward model can emit such numbers)."""
     lab = s.workbench.active_lab
     index = s.rng.randrange(lab.group_size)

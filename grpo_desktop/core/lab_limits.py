@@ -11,7 +11,12 @@ MAX_GROUP_SIZE = 64
 VIEWS = ("advantage", "reward")  # what the charts show; the first is where the app starts
 DEFAULT_VIEW = VIEWS[0]
 WORKSPACES = ("lab", "update", "training", "compare")  # the group, its update, a run, easy/hard
-MAX_SAMPLE_SEED = 2**64 - 1  # numpy's generators take any such seed, and a scenario stores it
+MAX_SAMPLE_SEED = 2**64 - 1
+#: The largest |reward| the lab takes, logged by a run or set by hand: no reward function gives
+#: more, and up to it every convention's r − mean, std and RLOO advantage stays far inside
+#: float64 (a spread of ±1.7e308 overflows TRL's sample std). The rollout readers keep the same
+#: bound (``rollouts.MAX_REWARD_MAGNITUDE``; a test keeps the two equal).
+MAX_REWARD_MAGNITUDE = 1e100  # numpy's generators take any such seed, and a scenario stores it
 
 
 def group_size_problem(group_size: int) -> str | None:

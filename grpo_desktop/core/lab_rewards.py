@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from grpo_desktop.core.formatting import number
+from grpo_desktop.core.lab_limits import MAX_REWARD_MAGNITUDE
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.reward_functions import combine_rewards
 
@@ -49,8 +50,9 @@ COMPONENT_LABELS = {"accuracy": "accuracy", "format": "format", "partial": "part
 CARD_LABELS = {"accuracy": "accuracy", "format": "format", "partial": "partial"}
 #: A weight a lecturer can type; far past any reward design a lesson needs.
 MIN_WEIGHT, MAX_WEIGHT = -10.0, 10.0
-#: A hand-set score (continuous mode): a reward model's range, with room on either side.
-MIN_SCORE, MAX_SCORE = -100.0, 100.0
+#: A hand-set score (continuous mode) spans what a run may log, so a run's group can be set by
+#: hand, saved and opened again.
+MIN_SCORE, MAX_SCORE = -MAX_REWARD_MAGNITUDE, MAX_REWARD_MAGNITUDE
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from grpo_desktop.core.formatting import number
-from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MAX_REWARD_MAGNITUDE, MIN_GROUP_SIZE
 from grpo_desktop.core.problems import Problem, Trace
 from grpo_desktop.core.unsafe_text import visible
 
@@ -29,12 +29,6 @@ MAX_TEXT_CHARS = 20000
 #: The longest answer key kept (verl's ``gts`` can be a whole solution; the panel shows a line).
 MAX_ANSWER_KEY_CHARS = 200
 TRUNCATED = " … [cut: {omitted} more characters]"
-#: The largest |reward| the lab takes from a run, read from a rollout file or a scenario (the
-#: rollout readers' own bound, ``rollouts.MAX_REWARD_MAGNITUDE``; a test keeps the two equal, and
-#: this module does not load the readers). No reward function gives more, and up to it every
-#: convention's r − mean, std and RLOO advantage stays far inside float64 whichever convention the
-#: lab switches to (a spread of ±1.7e308 overflows TRL's sample std).
-MAX_REWARD_MAGNITUDE = 1e100
 
 
 def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:

@@ -28,6 +28,7 @@ from grpo_desktop.core.lab_limits import (
     check_view,
     next_sample_seed,
 )
+from grpo_desktop.core.lab_rewards import check_score
 from grpo_desktop.core.presets import (
     EASY_PROBLEM_ID,
     EASY_REWARDS,
@@ -181,9 +182,13 @@ class Workbench(QObject):
     def set_score(
         self, index: int, score: float, gesture: int = 0, lab: LabState | None = None
     ) -> None:
-        """Set card ``index``'s reward by hand; one drag (one ``gesture``) is one undo step."""
+        """Set card ``index``'s reward by hand; one drag (one ``gesture``) is one undo step.
+
+        A reward the lab cannot take is a ValueError before anything is pushed: a command whose
+        redo raises would stay on the undo stack, its Python side freed."""
         lab = self._acting_on(lab)
         if 0 <= index < lab.group_size:
+            score = check_score(score)
             self.undo_stack.push(
                 commands.set_score(lab, index, score, gesture, self._prefixes[lab])
             )
@@ -216,6 +221,8 @@ class Workbench(QObject):
     def set_problem(self, problem: str | Problem, lab: LabState | None = None) -> None:
         """Switch ``lab`` to a shipped problem (by id) or to one the lecturer wrote."""
         lab = self._acting_on(lab)
+        if isinstance(problem, str) and problem == lab.problem.id:
+            return  # the lab's own problem chosen again: a custom one or a run's is not shipped
         chosen = get_problem(problem) if isinstance(problem, str) else problem
         if chosen == lab.problem:
             return

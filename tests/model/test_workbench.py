@@ -319,3 +319,46 @@ def test_a_runs_group_and_hand_set_rewards_survive_save_and_open(workbench, tmp_
     assert fresh.lab.snapshot.rewards == (1.0, 0.4, 1.0)
     assert [card.text for card in fresh.lab.snapshot.cards] == list(group.texts)
     assert not fresh.modified
+
+
+@pytest.mark.parametrize("score", [1e101, -1.7e308, float("nan"), float("inf")])
+def test_a_hand_set_reward_the_lab_cannot_take_is_refused_before_the_undo_stack(qtbot, score):
+    """Found by the soak (issue 24): a refusal raised inside redo left a freed command on the
+    stack, which crashed the process at the next garbage collection."""
+    import gc
+
+    workbench = Workbench()
+    workbench.set_by_hand(True)
+    count, snapshot = workbench.undo_stack.count(), workbench.lab.snapshot
+    with pytest.raises(ValueError, match="a reward must be a finite number between"):
+        workbench.set_score(0, score)
+    gc.collect()
+    assert workbench.undo_stack.count() == count
+    assert workbench.lab.snapshot == snapshot
+
+
+def test_a_runs_large_reward_can_be_set_by_hand_saved_and_read_back(qtbot):
+    from grpo_desktop.core.scenario import parse_scenario, scenario_to_json
+
+    workbench = Workbench()
+    workbench.open_recorded_group(recorded(rewards=(500.0, 0.0, 250.0)))
+    workbench.set_by_hand(True)
+    workbench.set_score(0, 475.0)
+    assert workbench.lab.snapshot.rewards[0] == 475.0
+    text = scenario_to_json(workbench.current_scenario())
+    assert parse_scenario(text, "run.grpo.json").scores == (475.0, 0.0, 250.0)
+
+
+@pytest.mark.parametrize("kind", ["custom", "recorded"])
+def test_choosing_the_labs_own_custom_or_run_problem_again_changes_nothing(qtbot, kind):
+    from grpo_desktop.core.problems import get_problem
+
+    workbench = Workbench()
+    if kind == "custom":
+        custom = replace(get_problem("mult-23x47"), id="custom-my-23x47", title="My 23 × 47")
+        workbench.set_problem(custom)
+    else:
+        workbench.open_recorded_group(recorded())
+    count = workbench.undo_stack.count()
+    workbench.set_problem(workbench.lab.problem.id)
+    assert workbench.undo_stack.count() == count
