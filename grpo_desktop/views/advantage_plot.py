@@ -47,6 +47,10 @@ MARKER_PX = 9.0  # the "no signal" dot drawn on a zero-height bar (before type_s
 DEFAULT_HEADROOM = 1.25  # range factor over max|A| before the plot has a real size
 HIDDEN_LABEL_HEADROOM = 1.08  # no labels to fit: just keep bars off the frame
 ZERO_FLOOR = 0.08  # a view with no negative values: the range starts this fraction of R below 0
+#: The smallest ±R the chart zooms to. Rewards and advantages below it draw as flat bars (their
+#: labels still give the value); a range of 1e-307 would scale past double precision in Qt's
+#: transforms and crash the paint (found by the soak, issue 24).
+MIN_HALF_RANGE = 1e-12
 MAX_Y_TICKS = 9  # value ticks: 5 to 9 of them, at a nice step, never closer than ~2 lines
 REF_TEMPLATE = "par = 0.08888"  # widest par for G <= 64 (e.g. 0.09091): the margin reserves it
 
@@ -686,11 +690,11 @@ class AdvantagePlot(pg.PlotItem):
                 room_px = max(room_px, label_px)
             floor = 1.15 if self._labels_shown else HIDDEN_LABEL_HEADROOM
             factor = max(floor, 1.0 / (1.0 - min(room_px / half_px, 0.5)))
-        needed = nice_ceiling(largest * factor) if largest > 0 else 1.0
+        needed = max(nice_ceiling(largest * factor), MIN_HALF_RANGE) if largest > 0 else 1.0
         # The hugging view spans about R, not 2R: its label room is half as many units.
         hug_factor = 1.0 + (factor - 1.0) / 2
         hug_top = nice_ceiling(self._hug_extent * hug_factor) if self._hug_extent > 0 else needed
-        hug_top = min(hug_top, needed)
+        hug_top = min(max(hug_top, MIN_HALF_RANGE), needed)
         if needed != self._half_range or hug_top != self._hug_top:
             self._half_range = needed
             self._hug_top = hug_top
@@ -731,7 +735,7 @@ class AdvantagePlot(pg.PlotItem):
         last = math.floor(high / step + 1e-9)
         ticks = []
         for k in range(first, last + 1):
-            value = round(k * step, 10)
+            value = float(f"{k * step:.12g}")  # 0.30000000000000004 → 0.3, at any scale
             text = f"{value:g}".replace("-", MINUS)
             ticks.append((value, text))
         if len(ticks) < 3:  # a very short plot: its ends and 0 (no nice step fits between)

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import UpdateSnapshot
-from grpo_desktop.views.advantage_plot import SignedAxis, nice_ceiling
+from grpo_desktop.views.advantage_plot import MIN_HALF_RANGE, SignedAxis, nice_ceiling
 from grpo_desktop.views.fonts import scaled_font
 from grpo_desktop.views.value_labels import ValueLabels
 
@@ -435,7 +435,7 @@ class PushChart(QWidget):
         if self._labels_shown and half_px > 40:
             room = self._label_height_px + LABEL_GAP_PX
             factor = max(HEADROOM_PLAIN, 1.0 / (1.0 - min(room / half_px, 0.6)))
-        half = nice_ceiling(largest * factor) if largest > 0 else 1.0
+        half = max(nice_ceiling(largest * factor), MIN_HALF_RANGE) if largest > 0 else 1.0
         self._half_range = half
         self._viewbox.setYRange(-half, half, padding=0)
 

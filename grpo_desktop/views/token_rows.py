@@ -120,9 +120,15 @@ def _tint(amount: float, theme: Theme) -> tuple[str, str, str]:
     return fill, readable_text(fill, theme), accent
 
 
-def _level(push: float, scale: float) -> int:
-    """A non-zero push as a signed colour level, 1…_LEVELS (never below the faintest tint)."""
-    level = _LEVELS if scale == 0 else min(_LEVELS, max(_MIN_LEVEL, round(abs(push) * scale)))
+def _level(push: float, max_abs: float) -> int:
+    """A non-zero push as a signed colour level, 1…_LEVELS (never below the faintest tint).
+
+    A share of the largest push, by division: ``_LEVELS / max_abs`` overflows to inf for a
+    subnormal largest push (rewards of 1e-308 under RLOO), and a paint must never raise."""
+    if max_abs == 0:
+        level = _LEVELS
+    else:
+        level = min(_LEVELS, max(_MIN_LEVEL, round(abs(push) / max_abs * _LEVELS)))
     return level if push > 0 else -level
 
 
@@ -327,7 +333,7 @@ class TokenRowsView(QWidget):
         self._row_layouts: dict[tuple, _RowLayout] = {}  # (shape, header widths, width) → layout
         self._geometry: tuple | None = None  # what chip positions depend on, last prepared
         self._chip_cache: dict[tuple, _Chip] = {}  # (text, level, flags) → chip: a click reuses
-        self._scale = 0.0  # colour levels per unit of push, for the shown snapshot
+        self._max_abs = 0.0  # the shown snapshot's largest |push|: the full colour
         self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
         self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
@@ -764,8 +770,7 @@ class TokenRowsView(QWidget):
         if len(self._labels) > 10_000 or len(self._chip_cache) > 20_000:
             self._labels.clear()
             self._chip_cache.clear()
-        max_abs = snapshot.max_abs_push
-        self._scale = _LEVELS / max_abs if max_abs > 0 else 0.0
+        self._max_abs = snapshot.max_abs_push
         self._chips = [[None] * len(answer.tokens) for answer in snapshot.rows]
         self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
         if len(self._row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
@@ -845,7 +850,7 @@ class TokenRowsView(QWidget):
         assert self._snapshot is not None  # rows exist only for a snapshot
         tokens = self._snapshot.rows[index].tokens
         push = tokens.pushes[column]
-        level = _level(push, self._scale) if push > 0 or push < 0 else 0  # NaN: no signal
+        level = _level(push, self._max_abs) if push > 0 or push < 0 else 0  # NaN: no signal
         clipped, dual = tokens.clipped[column], tokens.dual_clipped[column]
         key = (tokens.texts[column], level, clipped, dual, tokens.is_answer[column])
         chip = self._chip_cache.get(key)
