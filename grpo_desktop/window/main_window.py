@@ -809,6 +809,8 @@ class MainWindow(QMainWindow):
             self.view_toggle,
         ):
             action.setEnabled(enabled)
+        if not enabled:
+            self._drop_unconfirmed_group_size(self.workbench.active_lab.group_size)
         self.group_size_spin.setEnabled(enabled)
         self.group_size_tool.setVisible(enabled)  # the Training run shows its own G box
         self.by_hand_action.setEnabled(enabled)
@@ -874,6 +876,18 @@ class MainWindow(QMainWindow):
                 f"{snapshot.problem.pass_rate:.0%} (replay it with --sample {snapshot.sample_seed})"
             )
 
+    def _drop_unconfirmed_group_size(self, group_size: int) -> None:
+        """Show ``group_size`` in the G box, dropping a value typed but not confirmed: disabling
+        a spin box commits its text, so a G typed before a run's group opened (or before the
+        Training run showed) would be asked for after, of a group that cannot take it (found by
+        the soak)."""
+        spin = self.group_size_spin
+        shown = spin.textFromValue(group_size)
+        if spin.isEnabled() and spin.lineEdit().text() != shown:
+            spin.blockSignals(True)
+            spin.lineEdit().setText(shown)
+            spin.blockSignals(False)
+
     def _show_group_size(self, snapshot: LabSnapshot) -> None:
         """The G box shows the active lab without asking for a change itself."""
         if self.group_size_spin.value() != snapshot.group_size:  # Qt repaints it even if same
@@ -881,6 +895,8 @@ class MainWindow(QMainWindow):
             self.group_size_spin.setValue(snapshot.group_size)
             self.group_size_spin.blockSignals(False)
         resizable = snapshot.recorded is None and self.workbench.workspace != TRAINING
+        if not resizable:
+            self._drop_unconfirmed_group_size(snapshot.group_size)
         for control in (self.group_size_spin, self.grow_action, self.shrink_action):
             control.setEnabled(resizable)  # a run's group has the size the run sampled
 

@@ -357,3 +357,27 @@ def test_v_plays_both_steps_at_the_chosen_pace(qtbot, window):
     with qtbot.waitSignal(chart.animation_finished, timeout=3000):
         pass
     assert stages == [1, 2, 0] and not chart.waiting()
+
+
+@pytest.mark.parametrize("how", ["a run's group opens", "the Training run shows"])
+def test_a_group_size_typed_but_not_confirmed_is_dropped_when_the_box_turns_off(
+    qtbot, window, how
+):
+    """Found by the soak (issue 24): disabling the G box committed the typed text, so the box
+    showed 23 beside a group of 4, or the hidden lab was resized."""
+    from PySide6.QtTest import QTest
+    from rollout_files import recorded
+
+    spin = window.group_size_spin
+    spin.setFocus()
+    spin.selectAll()
+    QTest.keyClicks(spin, "23")
+    history = window.workbench.undo_stack.count()
+    if how == "a run's group opens":
+        window.workbench.open_recorded_group(recorded(rewards=(1.0, 0.0, 0.0, 1.0)))
+        history += 1
+    else:
+        window.workbench.set_workspace("training")
+    assert window.workbench.lab.group_size == 4
+    assert spin.value() == 4 and spin.text() == "4"
+    assert window.workbench.undo_stack.count() == history
