@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from grpo_desktop.core.advantages import Convention
 from grpo_desktop.core.formatting import number
@@ -51,12 +51,17 @@ class LabCommand(QUndoCommand):
     def id(self) -> int:  # Qt override
         return self._merge_id
 
-    def redo(self) -> None:  # Qt override
+    def apply(self) -> None:
+        """Make the change now, once; it may raise, and then the lab is as it was."""
         if self._after is None:
             self._change(self._state)
             self._after = self._state.memento()
             if self._after == self._before:
                 self.setObsolete(True)  # nothing changed: keep it off the undo stack
+
+    def redo(self) -> None:  # Qt override
+        if self._after is None:
+            self.apply()
         else:
             self._state.restore(self._after)
 
@@ -72,6 +77,21 @@ class LabCommand(QUndoCommand):
         self.setText(other.text())
         self.setObsolete(self._after == self._before)  # spun back to where it started
         return True
+
+
+class UndoStack(QUndoStack):
+    """A QUndoStack that makes a lab change before pushing it.
+
+    QUndoStack.push calls redo; a Python exception there is swallowed by Qt, which keeps the
+    command on the stack while its Python side is freed — a crash at the next garbage collection
+    (found by the soak, issue 24). Applied first, a change that raises pushes nothing, and the
+    lab, which takes a change whole or not at all, stays as it was.
+    """
+
+    def push(self, command: QUndoCommand) -> None:
+        if isinstance(command, LabCommand):
+            command.apply()
+        super().push(command)
 
 
 class ConventionHolder(Protocol):

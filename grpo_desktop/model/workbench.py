@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
 
 from grpo_desktop.core import advantages
 from grpo_desktop.core.lab_limits import (
@@ -72,7 +71,7 @@ class Workbench(QObject):
 
     def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = commands.UndoStack(self)
         # Set while the stack is still empty (Qt ignores a limit set on a non-empty stack);
         # clear() keeps it, so every fresh history is bounded too.
         self.undo_stack.setUndoLimit(UNDO_LIMIT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QUndoStack
 
 from grpo_desktop.model import commands
@@ -44,3 +45,28 @@ def test_undo_restores_problem_and_group_after_a_preset(qapp):
     stack.push(commands.apply_preset(state, "hard", "Hard"))
     stack.undo()
     assert state.memento() == before
+
+
+def test_a_lab_change_that_raises_pushes_nothing_and_changes_nothing(qtbot):
+    """QUndoStack.push swallows an exception in redo and keeps the command, its Python side
+    freed (a crash at the next collection, found by the soak): the stack applies first."""
+    import gc
+
+    from grpo_desktop.model.commands import LabCommand, UndoStack
+    from grpo_desktop.model.lab_state import LabState
+
+    stack = UndoStack()
+    lab = LabState()
+    before = lab.memento()
+
+    def refused(state: LabState) -> None:
+        state.set_score(0, float("nan"))
+
+    with pytest.raises(ValueError, match="reward must be"):
+        stack.push(LabCommand(lab, "Reward of trace 1: nan", refused))
+    gc.collect()
+    assert stack.count() == 0 and lab.memento() == before
+    stack.push(LabCommand(lab, "Toggle trace 1", lambda state: state.toggle(0)))
+    assert stack.count() == 1 and lab.memento() != before
+    stack.undo()
+    assert lab.memento() == before
