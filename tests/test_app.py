@@ -371,21 +371,8 @@ def test_the_largest_sample_seed_opens_and_the_next_draw_wraps_to_0(qtbot):
 @pytest.mark.parametrize("workspace", ["update", "training", "compare"])
 def test_a_scenario_opens_on_the_workspace_it_was_saved_in(tmp_path, qtbot, workspace):
     from grpo_desktop.app import build_parser, build_window, check_lab_arguments
-    from grpo_desktop.core.problems import get_problem
-    from grpo_desktop.core.scenario import Scenario, save_scenario
 
-    path = tmp_path / f"{workspace}.grpo.json"
-    problem = get_problem("mult-23x47")
-    scenario = Scenario(
-        problem=problem,
-        custom_problem=False,
-        correct=(True, False, False, True),
-        convention="textbook",
-        view="advantage",
-        sample_seed=None,
-        workspace=workspace,
-    )
-    save_scenario(scenario, path)
+    path = save_seed_scenario(tmp_path / f"{workspace}.grpo.json", workspace=workspace)
     setup = check_lab_arguments(build_parser().parse_args(["--scenario", str(path)]))
     window = build_window(setup)
     qtbot.addWidget(window)
@@ -394,20 +381,8 @@ def test_a_scenario_opens_on_the_workspace_it_was_saved_in(tmp_path, qtbot, work
 
 def test_the_workspace_flag_wins_over_the_scenarios(tmp_path, qtbot):
     from grpo_desktop.app import build_parser, build_window, check_lab_arguments
-    from grpo_desktop.core.problems import get_problem
-    from grpo_desktop.core.scenario import Scenario, save_scenario
 
-    path = tmp_path / "update.grpo.json"
-    scenario = Scenario(
-        problem=get_problem("mult-23x47"),
-        custom_problem=False,
-        correct=(True, False, False, True),
-        convention="textbook",
-        view="advantage",
-        sample_seed=None,
-        workspace="update",
-    )
-    save_scenario(scenario, path)
+    path = save_seed_scenario(tmp_path / "update.grpo.json", workspace="update")
     args = build_parser().parse_args(["--scenario", str(path), "--workspace", "lab"])
     window = build_window(check_lab_arguments(args))
     qtbot.addWidget(window)
@@ -442,29 +417,34 @@ def test_a_screenshot_of_a_first_run_creates_no_settings_file(tmp_path, private_
     assert not (private_home / ".config" / "GRPO Desktop").exists()
 
 
-def _scenario_with_a_long_problem(path, **changes) -> None:
+def save_seed_scenario(path, problem_changes=None, **fields):
+    """The seed's group (23 × 47, rewards 1, 0, 0, 1) saved as a scenario at ``path``;
+    ``problem_changes`` make the problem a custom one, ``fields`` set scenario fields."""
     from dataclasses import replace
 
     from grpo_desktop.core.problems import get_problem
     from grpo_desktop.core.scenario import Scenario, save_scenario
 
-    problem = replace(get_problem("mult-23x47"), id="custom-long", title="Long", **changes)
-    scenario = Scenario(
-        problem=problem,
-        custom_problem=True,
-        correct=(True, False, False, True),
-        convention="textbook",
-        view="advantage",
-        sample_seed=None,
-    )
-    save_scenario(scenario, path)
+    problem = get_problem("mult-23x47")
+    if problem_changes:
+        problem = replace(problem, id="custom-long", title="Long", **problem_changes)
+    values = {
+        "problem": problem,
+        "custom_problem": bool(problem_changes),
+        "correct": (True, False, False, True),
+        "convention": "textbook",
+        "view": "advantage",
+        "sample_seed": None,
+    }
+    save_scenario(Scenario(**(values | fields)), path)
+    return path
 
 
 def test_a_prompt_of_one_long_word_wraps_and_the_screenshot_keeps_its_size(tmp_path):
     from PySide6.QtGui import QImage
 
     scenario = tmp_path / "long.grpo.json"
-    _scenario_with_a_long_problem(scenario, prompt="Compute " + "7" * 300 + ".")
+    save_seed_scenario(scenario, {"prompt": "Compute " + "7" * 300 + "."})
     target = tmp_path / "long.png"
     result = run_app("--scenario", str(scenario), "--screenshot", str(target), "--size", "1280x800")
     assert result.returncode == 0, result.stderr
@@ -527,19 +507,8 @@ def test_a_scenario_whose_group_cannot_be_computed_is_one_line_before_the_window
     tmp_path, capsys, monkeypatch
 ):
     import grpo_desktop.core.snapshot as snapshot_module
-    from grpo_desktop.core.problems import get_problem
-    from grpo_desktop.core.scenario import Scenario, save_scenario
 
-    path = tmp_path / "huge.grpo.json"
-    scenario = Scenario(
-        problem=get_problem("mult-23x47"),
-        custom_problem=False,
-        correct=(True, False, False, True),
-        convention="textbook",
-        view="advantage",
-        sample_seed=None,
-    )
-    save_scenario(scenario, path)
+    path = save_seed_scenario(tmp_path / "huge.grpo.json")
 
     def explain_overflows(*args, **kwargs):
         raise OverflowError("(34, 'Numerical result out of range')")
