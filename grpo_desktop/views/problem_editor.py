@@ -21,7 +21,7 @@ import itertools
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.contrast import best_text_on
 from grpo_desktop.core.format_check import ANSWER_FORMATS, describe_format
 
 # ID_PREFIX, VersionCheck, check_version, preset_pattern, problem_id_for and slugify lived here
@@ -71,6 +70,7 @@ from grpo_desktop.core.problems import (
     Problem,
 )
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.views.theme_palette import palette_for
 
 __all__ = [
     "ID_PREFIX",
@@ -103,7 +103,9 @@ class ProblemEditor(QDialog):
         # The window's theme unless told otherwise: the verdicts are coloured from the theme,
         # so a light theme's colours over a dark window's background could not be read (1.1:1).
         self._theme = theme if theme is not None else theme_of(parent)
-        self.setPalette(_palette(self._theme))
+        # Its own window's theme, whatever the application's palette: every text colour the
+        # editor picks is drawn over the background it was checked against (text_pairs).
+        self.setPalette(palette_for(self._theme))
         self._traces: list[list[str]] = [[t.correct, t.wrong] for t in problem.traces]
         # Each trace's partial credit, beside its texts: inserted and removed with them.
         self._partials: list[float | None] = [t.partial for t in problem.traces]
@@ -614,37 +616,6 @@ def theme_of(widget: QWidget | None) -> Theme:
             return theme
         widget = widget.parentWidget()
     return LIGHT
-
-
-def _palette(theme: Theme) -> QPalette:
-    """The dialog's own backgrounds and text from ``theme``, so every text colour the editor
-    picks from the theme is drawn over the background it was checked against
-    (``core.theme.text_pairs``), whatever palette the application has."""
-    palette = QPalette()
-    for role, colour in (
-        (QPalette.ColorRole.Window, theme.window),
-        (QPalette.ColorRole.WindowText, theme.text),
-        (QPalette.ColorRole.Base, theme.surface),
-        (QPalette.ColorRole.AlternateBase, theme.neutral_fill),
-        (QPalette.ColorRole.Text, theme.text),
-        (QPalette.ColorRole.Button, theme.surface),
-        (QPalette.ColorRole.ButtonText, theme.text),
-        (QPalette.ColorRole.PlaceholderText, theme.muted),
-        (QPalette.ColorRole.ToolTipBase, theme.surface),
-        (QPalette.ColorRole.ToolTipText, theme.text),
-        (QPalette.ColorRole.Mid, theme.border),
-        (QPalette.ColorRole.Dark, theme.border),
-        (QPalette.ColorRole.Highlight, theme.focus),  # the selected trace
-        (QPalette.ColorRole.HighlightedText, best_text_on(theme.focus)),
-    ):
-        palette.setColor(role, QColor(colour))
-    for role in (
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-        QPalette.ColorRole.WindowText,
-    ):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(theme.muted))
-    return palette
 
 
 def edit_problem(

@@ -17,11 +17,9 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
-    QColor,
     QFont,
     QGuiApplication,
     QKeySequence,
-    QPalette,
     QScreen,
 )
 from PySide6.QtWidgets import (
@@ -33,51 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.theme import THEMES, Theme, contrast_ratio, get_theme
+from grpo_desktop.core.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
+from grpo_desktop.views.theme_palette import palette_for
 
 ZOOM_STEP = 0.25
-
-
-def _text_on(fill: str) -> str:
-    """Black or white, whichever reads better on ``fill`` (the dark theme's selection and
-    progress bars are a light sky blue: white text on it was unreadable)."""
-    return (
-        "#000000"
-        if contrast_ratio("#000000", fill) > contrast_ratio("#ffffff", fill)
-        else "#ffffff"
-    )
-
-
-def palette_for(theme: Theme) -> QPalette:
-    """A Qt palette with the theme's colours, for the widgets Qt draws itself."""
-    palette = QPalette()
-    roles = {
-        QPalette.ColorRole.Window: theme.window,
-        QPalette.ColorRole.WindowText: theme.text,
-        QPalette.ColorRole.Base: theme.surface,
-        QPalette.ColorRole.AlternateBase: theme.neutral_fill,
-        QPalette.ColorRole.Text: theme.text,
-        QPalette.ColorRole.Button: theme.surface,
-        QPalette.ColorRole.ButtonText: theme.text,
-        QPalette.ColorRole.ToolTipBase: theme.surface,
-        QPalette.ColorRole.ToolTipText: theme.text,
-        QPalette.ColorRole.Highlight: theme.focus,
-        QPalette.ColorRole.HighlightedText: _text_on(theme.focus),
-        QPalette.ColorRole.PlaceholderText: theme.muted,
-        QPalette.ColorRole.Link: theme.focus,
-        QPalette.ColorRole.Mid: theme.border,
-        QPalette.ColorRole.Dark: theme.border,
-    }
-    for role, colour in roles.items():
-        palette.setColor(role, QColor(colour))
-    for role in (
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-        QPalette.ColorRole.WindowText,
-    ):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(theme.muted))
-    return palette
 
 
 def needed_height(widget: QWidget, width: int) -> int:

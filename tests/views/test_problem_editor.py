@@ -514,7 +514,7 @@ def dark_window(qtbot):
     from PySide6.QtWidgets import QWidget
 
     from grpo_desktop.core.theme import DARK
-    from grpo_desktop.window.stage_controls import palette_for
+    from grpo_desktop.views.theme_palette import palette_for
 
     app = QApplication.instance()
     before = app.palette()

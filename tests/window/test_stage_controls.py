@@ -299,7 +299,7 @@ def test_selected_and_progress_text_reads_on_the_highlight_in_every_theme():
     from PySide6.QtGui import QPalette
 
     from grpo_desktop.core.theme import THEMES, contrast_ratio
-    from grpo_desktop.window.stage_controls import palette_for
+    from grpo_desktop.views.theme_palette import palette_for
 
     for theme in THEMES.values():
         palette = palette_for(theme)
