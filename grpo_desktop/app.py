@@ -395,8 +395,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_window(setup, args.size, args.screenshot)
 
 
-def build_window(setup: LabSetup, remember_settings: bool = True):
+def build_window(
+    setup: LabSetup,
+    remember_settings: bool = True,
+    size: WindowSize | None = None,
+    fit: bool = False,
+):
     """The main window with the lab the command line asked for (a QApplication must exist).
+
+    ``size`` is the window's size before the theme and zoom apply, so the zoom is measured at
+    the width it will be shown at (wrapped text needs more height when narrower). With ``fit``
+    (a screenshot) ``size`` is also the screen the zoom is fitted to, as the real window's is
+    fitted to its own screen: the offscreen platform's small screen would step a zoom down and
+    leave "does not fit this screen" on the status bar of a picture it fits.
 
     ``remember_settings=False`` (a screenshot) reads the user's settings and writes none."""
     from grpo_desktop.core.lab_limits import next_sample_seed
@@ -422,6 +433,17 @@ def build_window(setup: LabSetup, remember_settings: bool = True):
         window.set_view(setup.view or "advantage", animate=False)
     if setup.theme is not None:
         window.presentation.set_theme(setup.theme, remember=False)
+    if size is not None:
+        window.resize(size.width, size.height)
+        window.layout().activate()  # the central widget at that width, though not yet shown
+        if fit:  # a screenshot: laid out as shown (offscreen), then fitted to the picture
+            from PySide6.QtCore import QSize
+            from PySide6.QtWidgets import QApplication
+
+            window.show()
+            for _ in range(3):
+                QApplication.processEvents()
+            window.presentation.fit_to(QSize(size.width, size.height))
     if setup.zoom is not None:
         window.presentation.set_zoom(setup.zoom, remember=False)
     if setup.workspace is not None:
@@ -554,7 +576,9 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     for icon_size in ICON_SIZES:
         icon.addFile(str(icon_path(icon_size)), QSize(icon_size, icon_size))
     app.setWindowIcon(icon)
-    window = build_window(setup, remember_settings=screenshot is None)
+    window = build_window(
+        setup, remember_settings=screenshot is None, size=size, fit=screenshot is not None
+    )
     if screenshot is not None:
         try:
             written = save_screenshot(window, size, screenshot)

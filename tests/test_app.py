@@ -545,3 +545,30 @@ def test_a_display_that_opens_passes_the_check(monkeypatch):
     monkeypatch.setattr("ctypes.util.find_library", lambda name: f"lib{name}.so")
     monkeypatch.setattr("grpo_desktop.app.x_display_opens", lambda: True)
     assert display_problem(screenshot=False) is None
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"),
+    [((3840, 2160), "light"), ((1280, 800), "light"), ((1280, 800), "projector")],
+    ids=["4k", "laptop", "laptop-projector"],
+)
+def test_a_screenshots_zoom_message_is_the_one_the_real_window_shows_at_that_size(
+    tmp_path, qtbot, size, theme
+):
+    """The zoom is fitted to the screenshot's size as laid out, not to the offscreen platform's
+    small screen nor an unshown window: the status bar says "does not fit" exactly when the
+    picture shows less than 200 % (at 3840x2160 it fits, and the real window says nothing)."""
+    from grpo_desktop.app import WindowSize, build_parser, build_window, check_lab_arguments
+    from grpo_desktop.app import save_screenshot
+
+    args = build_parser().parse_args(["--zoom", "200", "--theme", theme])
+    wanted = WindowSize(*size)
+    window = build_window(check_lab_arguments(args), remember_settings=False, size=wanted, fit=True)
+    qtbot.addWidget(window)
+    save_screenshot(window, wanted, tmp_path / "shot.png")
+    message = window.statusBar().full_message
+    reduced = window.presentation.shown_zoom < 2.0
+    assert ("does not fit" in message) == reduced, (message, window.presentation.shown_zoom)
+    assert reduced == (size == (1280, 800) and theme == "projector")
+    window.undo_stack.setClean()
+    window.presentation.set_theme("light", remember=False)
