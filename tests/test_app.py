@@ -558,8 +558,13 @@ def test_a_screenshots_zoom_message_is_the_one_the_real_window_shows_at_that_siz
     """The zoom is fitted to the screenshot's size as laid out, not to the offscreen platform's
     small screen nor an unshown window: the status bar says "does not fit" exactly when the
     picture shows less than 200 % (at 3840x2160 it fits, and the real window says nothing)."""
-    from grpo_desktop.app import WindowSize, build_parser, build_window, check_lab_arguments
-    from grpo_desktop.app import save_screenshot
+    from grpo_desktop.app import (
+        WindowSize,
+        build_parser,
+        build_window,
+        check_lab_arguments,
+        save_screenshot,
+    )
 
     args = build_parser().parse_args(["--zoom", "200", "--theme", theme])
     wanted = WindowSize(*size)
