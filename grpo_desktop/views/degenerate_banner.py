@@ -2,12 +2,15 @@
 
 It can take a row of a layout (its space reserved while hidden) or, with ``float_over``, be drawn
 over the bottom edge of another widget, so no blank band waits for it (DESIGN §6: nothing moves
-either way).
+either way). Over a chart it floats inside the plot's data area, given as ``area``, never over
+the axes and their numbers; ``set_short`` gives it a two-line message for a half-width column.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QRect, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from grpo_desktop.core.formatting import number
@@ -26,9 +29,14 @@ class DegenerateBanner(QFrame):
     def __init__(self, theme: Theme = LIGHT, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("degenerateBanner")
+        # Styled by this property, not the object name, which a lab's views prefix ("easy.").
+        self.setProperty("degenerateBanner", True)
         self._host: QWidget | None = None
         self._covering = 0
         self._degenerate = False  # what the last snapshot asked for (survives reparenting)
+        self._area: Callable[[], QRect] | None = None  # where in the host it may float
+        self._short = False
+        self._reward: float | None = None
         policy = self.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
@@ -52,13 +60,32 @@ class DegenerateBanner(QFrame):
         if not stats.degenerate:
             self.hide()
             return
-        reward = float(stats.rewards[0])
-        self.message.setText(self.message_for(all_right=reward > 0, reward=reward))
+        self._reward = float(stats.rewards[0])
+        self._set_message()
         self.show()
 
-    def float_over(self, host: QWidget) -> None:
-        """Draw over ``host``'s bottom edge, full width, instead of taking a row of a layout."""
+    def set_short(self, short: bool) -> None:
+        """The two-sentence message (a half-width column, e.g. easy vs hard), or the full one."""
+        self._short = short
+        self._set_message()
+        self._place()
+
+    def _set_message(self) -> None:
+        reward = self._reward
+        if reward is None:
+            text = self.message_for(all_right=False, short=self._short)
+        else:
+            text = self.message_for(all_right=reward > 0, reward=reward, short=self._short)
+        self.message.setText(text)
+
+    def float_over(self, host: QWidget, area: Callable[[], QRect] | None = None) -> None:
+        """Draw over ``host``'s bottom edge, full width, instead of taking a row of a layout.
+
+        ``area`` gives the part of ``host`` to float in (a chart's data area: the banner then
+        sits at its bottom, clear of the axes); call :meth:`place` when that part moves.
+        """
         self.setParent(host)  # hides it: Qt hides a widget whose parent changes
+        self._area = area
         self._host = host  # only now: placing it while still a window would raise() a window
         self.setVisible(self._degenerate)
         host.installEventFilter(self)
@@ -88,14 +115,26 @@ class DegenerateBanner(QFrame):
         # A wrapped label's size hint is for a narrower width: taller than needed here.
         return height if height > 0 else self.sizeHint().height()
 
+    def place(self) -> None:
+        """Float again where the host's area now is (e.g. a chart's axes changed width)."""
+        self._place()
+
     def _place(self) -> None:
         host = self._host
         if host is None:
             return
         margin = self.FLOAT_MARGIN
-        width = max(1, host.width() - 2 * margin)
+        area = host.rect() if self._area is None else self._area().intersected(host.rect())
+        width = max(1, area.width() - 2 * margin)
         height = self._height_at(width)
-        self.setGeometry(margin, max(0, host.height() - height - margin), width, height)
+        if area != host.rect() and height + 2 * margin > area.height():
+            # No room inside the area (a chart squeezed to its least height): float over the
+            # whole host as before, rather than spill out of it.
+            area = host.rect()
+            width = max(1, area.width() - 2 * margin)
+            height = self._height_at(width)
+        top = max(area.top(), area.bottom() + 1 - height - margin)
+        self.setGeometry(area.left() + margin, top, width, height)
         self.raise_()
         covering = height + 2 * margin if self.isVisibleTo(host) else 0
         if covering != self._covering:
@@ -103,10 +142,15 @@ class DegenerateBanner(QFrame):
             self.covering_changed.emit(covering)
 
     @staticmethod
-    def message_for(all_right: bool, reward: float | None = None) -> str:
+    def message_for(all_right: bool, reward: float | None = None, short: bool = False) -> str:
         everyone = "right (reward 1)" if all_right else "wrong (reward 0)"
         if reward is not None and reward not in (0.0, 1.0):  # weighted or hand-set rewards
             everyone = f"worth {number(reward, 4)}"
+        if short:
+            return (
+                f"<b>Degenerate group — zero learning signal.</b> Every answer is {everyone}: "
+                "every advantage is 0, nothing is learned."
+            )
         return (
             f"<b>Degenerate group — zero learning signal.</b> Every answer is {everyone}, so every "
             "reward equals the mean and every advantage is exactly 0: no token moves. An "
@@ -116,10 +160,10 @@ class DegenerateBanner(QFrame):
 
     def set_theme(self, theme: Theme) -> None:
         self.setStyleSheet(
-            f"#degenerateBanner {{ background: {theme.banner_fill}; border: 2px solid"
-            f" {theme.banner_text}; border-radius: 8px; }}"
-            f"#degenerateBanner QLabel {{ color: {theme.banner_text}; background: transparent;"
-            f" border: none; }}"
+            f'QFrame[degenerateBanner="true"] {{ background: {theme.banner_fill};'
+            f" border: 2px solid {theme.banner_text}; border-radius: 8px; }}"
+            f'QFrame[degenerateBanner="true"] QLabel {{ color: {theme.banner_text};'
+            f" background: transparent; border: none; }}"
         )
         self.icon.setFont(scaled_font(2.0 * theme.type_scale, bold=True))
         self.message.setFont(scaled_font(1.1 * theme.type_scale))

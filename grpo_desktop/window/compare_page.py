@@ -7,12 +7,13 @@ says why.
 
 The page fits its window without scrolling (a laptop at 1024×768 included): every card shows at
 its full height, the charts take the height that is left (each shows its whole y range), and the
-degenerate banner floats over its chart's bottom instead of reserving a blank row.
+degenerate banner floats over the bottom of its chart's plot area (never its axes) instead of
+reserving a blank row.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
@@ -49,13 +50,23 @@ class CompareSide(QObject):
         pane.chart.setMinimumHeight(CHART_MIN_HEIGHT)
         # The bars stand under their cards, numbered: the axis title's line goes to the bars.
         pane.chart.advantage_plot.set_card_title_shown(False)
-        pane.banner.float_over(pane.chart)
+        # Over the plot's data area only: the axes and their numbers stay readable, and in a
+        # degenerate group the bars are all 0, so the area's bottom half holds nothing.
+        pane.banner.set_short(True)
+        pane.banner.float_over(pane.chart, self._data_area)
+        pane.chart.getPlotItem().vb.sigResized.connect(pane.banner.place)
         pane.stats_panel.set_compact(True)  # half the width: one row of four short tiles
         pane.problem_panel.set_compact(True)
         pane.trace_grid.show_snapshot(pane.state.snapshot)
         pane.set_highlight_loudest(True)
         pane.state.snapshot_changed.connect(self.show_snapshot)
         self.show_snapshot(pane.state.snapshot)
+
+    def _data_area(self) -> QRect:
+        """The chart's plot area (inside its axes), in the chart's own coordinates."""
+        chart = self.pane.chart
+        box = chart.getPlotItem().vb
+        return chart.mapFromScene(box.sceneBoundingRect()).boundingRect()
 
     @property
     def rows(self) -> tuple[QWidget, ...]:

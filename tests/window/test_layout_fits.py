@@ -126,6 +126,40 @@ def test_the_comparison_fits_and_shows_each_charts_whole_range(staged, size, the
             assert page_rect.contains(rect), f"{widget.objectName()} is not fully on screen"
 
 
+def chart_part_rect(chart, item) -> QRect:
+    """A chart item's rectangle in the chart's own coordinates."""
+    return chart.mapFromScene(item.sceneBoundingRect()).boundingRect()
+
+
+@pytest.mark.parametrize("theme", ("light", "projector"))
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_the_comparisons_degenerate_banner_stays_off_the_charts_axes(staged, size, theme):
+    """Easy vs hard with an all-correct easy group: the banner floats in the plot's data area,
+    styled as a banner, and covers neither axis nor their numbers."""
+    window = staged(size, theme)
+    window.show_compare(True)
+    easy = window.easy
+    window.workbench.toggle(4, easy.state)  # 1, 1, 1, 1, 1: every answer right
+    for _ in range(3):
+        QApplication.processEvents()
+    assert easy.state.snapshot.stats.degenerate and easy.banner.isVisible()
+    assert problems_on_screen(window) == []
+    chart, banner = easy.chart, easy.banner
+    plot = chart.getPlotItem()
+    where = banner.geometry()
+    room = chart_part_rect(chart, plot.vb).height()
+    if where.height() + 2 * banner.FLOAT_MARGIN > room:
+        pytest.skip(f"the chart's plot area is {room} px tall: no room to float clear of it")
+    assert chart.rect().contains(where)
+    assert chart_part_rect(chart, plot.vb).contains(where), "the banner leaves the plot area"
+    for side in ("left", "bottom"):
+        axis = chart_part_rect(chart, plot.getAxis(side))
+        assert not axis.intersects(where), f"the banner covers the {side} axis"
+    # Drawn as a banner (its fill), though its object name carries the pane's prefix.
+    fill = banner.grab().toImage().pixelColor(6, banner.height() // 2)
+    assert fill.name() == window.theme.banner_fill.lower(), fill.name()
+
+
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_every_toolbar_action_is_on_the_toolbar_not_behind_its_overflow(staged, size, theme):
