@@ -8,13 +8,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QVBoxLayout,
 )
 
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
     from grpo_desktop.core.recorded_group import RecordedGroup
 
 CUSTOM_ROLE_MARK = "custom"
+CHOOSER_CHARS = 26  # the chooser's width in characters: most problem titles whole
+CHOOSER_CHARS_COMPACT = 16  # half a window (easy vs hard): the prompt keeps its width
 
 #: A run of this many characters without a space gets break opportunities, so a label can wrap it.
 _LONG_RUN = re.compile(r"\S{24,}")
@@ -48,6 +53,59 @@ def breakable(text: str) -> str:
 def _plain_tooltip(text: str) -> str:
     """A tooltip that shows ``text`` literally (Qt guesses rich text from a tooltip's tags)."""
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+
+
+class NameChooser(QComboBox):
+    """A combo box that shows a long name whole where it can, else cut in the middle.
+
+    Qt clips the current item at the box's edge ("Remainder of 7¹⁰⁰ m"); this one elides the
+    middle, so the start and the end (a custom problem's "(custom)") both show, puts the whole
+    name in the tooltip, and opens its list wide enough for every item.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.currentTextChanged.connect(self._update_tooltip)
+
+    def shown_text(self) -> str:
+        """The current item's text as drawn: whole, or cut in the middle with "…"."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        room = max(0, field.width() - 4)  # the label is drawn 1 px in from each side, and a gap
+        return self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideMiddle, room)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the text cut in the middle
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        shown = self.shown_text()
+        option.currentText = shown
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._update_tooltip()
+
+    def _update_tooltip(self) -> None:
+        whole = self.currentText()
+        self.setToolTip("" if self.shown_text() == whole else _plain_tooltip(whole))
+
+    def popup_width(self) -> int:
+        """The list's width: the widest item's text, its margins and a scroll bar."""
+        metrics = self.view().fontMetrics()
+        widest = max(
+            (metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())), default=0
+        )
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return max(self.width(), widest + scroll_bar + 4 * metrics.averageCharWidth())
+
+    def showPopup(self) -> None:  # Qt override: every item whole in the list
+        self.view().setMinimumWidth(self.popup_width())
+        super().showPopup()
 
 
 class ProblemPanel(QFrame):
@@ -84,12 +142,12 @@ class ProblemPanel(QFrame):
         self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setWordWrap(True)
 
-        self.chooser = QComboBox(objectName="problemCombo")
+        self.chooser = NameChooser(objectName="problemCombo")
         self.chooser.setAccessibleName("Problem")
         self.chooser.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.chooser.setMinimumContentsLength(22)
+        self.chooser.setMinimumContentsLength(CHOOSER_CHARS)
         for problem in self._problems:
             self.chooser.addItem(problem.title, problem.id)
             self.chooser.setItemData(
@@ -183,7 +241,7 @@ class ProblemPanel(QFrame):
         """Half a window wide (easy vs hard): a smaller prompt and a narrower chooser, so the
         prompt keeps its width and the cards and chart below keep their height."""
         self._compact = compact
-        self.chooser.setMinimumContentsLength(12 if compact else 22)
+        self.chooser.setMinimumContentsLength(CHOOSER_CHARS_COMPACT if compact else CHOOSER_CHARS)
         self._show_details()
         self.set_theme(self._theme)
 

@@ -107,3 +107,38 @@ def test_a_long_prompt_or_answer_key_does_not_widen_the_panel(qtbot):
     long_problem = replace(problem, id="c", prompt="Compute " + "x" * 300, answer_key="9" * 100)
     panel.show_problem(long_problem)
     assert panel.minimumSizeHint().width() <= usual
+
+
+def test_the_chooser_shows_a_long_name_cut_in_the_middle_whole_on_hover_and_in_its_list(qtbot):
+    """Qt clipped "Remainder of 7¹⁰⁰ m" and "✎ GRPO, step 100, group 3 (custo" at the box's edge:
+    the box shows both ends of the name, the tooltip the whole name, the list every item whole."""
+
+    panel = make_panel(qtbot)
+    panel.resize(900, 120)
+    panel.show()
+    chooser = panel.chooser
+    problem = get_problem("mult-23x47")
+    title = "GRPO, step 100, group 3 of a run with a long name"
+    custom = dataclasses.replace(problem, id="my-own", title=title)
+    panel.show_problem(custom)
+    whole = chooser.currentText()
+    assert whole == f"✎ {title} (custom)"
+    shown = chooser.shown_text()
+    assert shown != whole and "…" in shown
+    head, tail = shown.split("…")
+    assert whole.startswith(head) and whole.endswith(tail) and tail.endswith("(custom)")
+    assert title in chooser.toolTip()
+    metrics = chooser.view().fontMetrics()
+    for index in range(chooser.count()):
+        assert metrics.horizontalAdvance(chooser.itemText(index)) < chooser.popup_width()
+    panel.show_problem(problem)  # a short name: whole, no tooltip
+    assert chooser.shown_text() == chooser.currentText() and chooser.toolTip() == ""
+
+
+def test_every_shipped_problem_name_shows_whole_in_the_labs_chooser(qtbot):
+    panel = make_panel(qtbot)
+    panel.show()
+    chooser = panel.chooser
+    for index in range(chooser.count()):
+        chooser.setCurrentIndex(index)
+        assert chooser.shown_text() == chooser.itemText(index)
