@@ -71,13 +71,28 @@ class StepGroups(QWidget):
         self._shown: tuple = ()
         self.set_theme(theme)
 
+    def row_height(self) -> int:
+        """The px one group's line takes in the list: its text and the item's padding."""
+        if self.list.count():
+            return max(1, self.list.sizeHintForRow(0))
+        blocked = self.list.blockSignals(True)
+        try:  # measured on a line of the list's own (an empty list has no row to ask)
+            self.list.addItem("#1 probe · rewards 1 0 · taught")
+            return max(1, self.list.sizeHintForRow(0))
+        finally:
+            self.list.takeItem(0)
+            self.list.blockSignals(blocked)
+
     def set_visible_lines(self, lines: int) -> None:
-        """Room for ``lines`` groups; more scroll inside the list."""
+        """Room for exactly ``lines`` whole groups (never half a line); more scroll inside."""
         self._lines = lines
-        spacing = self.list.fontMetrics().lineSpacing()
-        height = spacing * lines + 2 * self.list.frameWidth() + 6
+        height = self.row_height() * lines + 2 * self.list.frameWidth()
         if self.list.height() != height or self.list.minimumHeight() != height:
             self.list.setFixedHeight(height)
+
+    def shown_lines(self) -> float:
+        """How many lines the list's viewport shows (whole lines: an integer)."""
+        return self.list.viewport().height() / self.row_height()
 
     @property
     def visible_lines(self) -> int:

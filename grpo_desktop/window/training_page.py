@@ -252,7 +252,7 @@ class TrainingPage(QWidget):
     def _fit_group_lines(self) -> None:
         """About GROUP_SHARE of the page's height for the groups list: three lines on a short
         screen (the charts keep their height), a whole batch on a large one."""
-        spacing = max(self.groups.list.fontMetrics().lineSpacing(), 1)
+        spacing = self.groups.row_height()
         low, high = GROUP_LINES
         lines = max(low, min(high, int(self.height() * GROUP_SHARE / spacing)))
         if lines != self.groups.visible_lines:

@@ -176,3 +176,26 @@ def test_a_step_with_no_groups_says_why_in_the_list_and_the_heading(view, base_s
     assert view.heading.text().endswith("seed 1: no groups")
     view.show_snapshot(base_snapshot)
     assert view.placeholder_text() == HINT
+
+
+@pytest.mark.parametrize("theme", [LIGHT, PROJECTOR], ids=["light", "projector"])
+@pytest.mark.parametrize("lines", [3, 5, 8])
+def test_the_list_shows_whole_lines_never_half_of_one(qtbot, base_snapshot, theme, lines):
+    """At 1280x800 "A step's groups" showed 6½ rows: its height counted the font's line
+    spacing, not a list row (text plus the item's padding)."""
+    view = StepGroups(theme)
+    qtbot.addWidget(view)
+    view.resize(700, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    many = tuple(replace(GROUPS[0], index=i) for i in range(10))
+    view.show_snapshot(with_groups(base_snapshot, groups=many))
+    view.set_visible_lines(lines)
+    QApplication.processEvents()
+    rows = view.list
+    viewport = rows.viewport().rect()
+    last_whole = rows.visualItemRect(rows.item(lines - 1))
+    first_hidden = rows.visualItemRect(rows.item(lines))
+    assert viewport.contains(last_whole), (viewport, last_whole)
+    assert first_hidden.top() >= viewport.bottom() + 1, "part of a further row shows"
+    assert view.shown_lines() == lines
