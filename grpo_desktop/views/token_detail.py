@@ -17,7 +17,11 @@ from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import TokenComputation, UpdateSnapshot
 from grpo_desktop.views.fonts import scaled_font
 
-__all__ = ["INSTRUCTION", "TokenDetailPanel", "token_detail_html"]
+__all__ = ["INSTRUCTION", "RESULT_LABELS", "TokenDetailPanel", "token_detail_html"]
+
+#: The steps that are the computation's result: shown first too, under the title, so a column
+#: too short for every step (1280×800) still shows them without scrolling.
+RESULT_LABELS = ("∂loss/∂logp", "push")
 
 INSTRUCTION = (
     "Click any token to see its whole computation: ratio, clip, advantage, KL term, its "
@@ -39,10 +43,22 @@ def token_detail_html(computation: TokenComputation | None, theme: Theme) -> str
     if computation is None:
         return f"<p style='margin:4px 0; color:{theme.muted}'>{html.escape(INSTRUCTION)}</p>"
     parts = [
-        f"<p style='margin:0 0 6px 0; font-size:120%; font-weight:600'>"
+        f"<p style='margin:0 0 4px 0; font-size:120%; font-weight:600'>"
         f"{_text(computation.title)}</p>",
-        "<table width='100%' cellspacing='0' cellpadding='3'>",
     ]
+    results = [row for row in computation.rows if row.label in RESULT_LABELS]
+    if results:
+        shown = " · ".join(
+            f"{_text(row.label)} <span style='font-family:monospace; white-space:nowrap'>"
+            f"{_text(row.value)}</span>"
+            for row in results
+        )
+        parts.append(
+            f"<p style='margin:0 0 6px 0; font-size:115%; font-weight:600'>{shown}"
+            f" <span style='font-weight:normal; font-size:87%; color:{theme.muted}'>"
+            "(worked out below)</span></p>"
+        )
+    parts.append("<table width='100%' cellspacing='0' cellpadding='2'>")
     for index, row in enumerate(computation.rows):
         rule = f"border-top:1px solid {theme.border};" if index else ""
         parts.append(

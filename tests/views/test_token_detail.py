@@ -121,3 +121,24 @@ def test_projector_theme_makes_the_text_larger(panel):
     panel.set_theme(PROJECTOR)
     assert panel.font().pointSizeF() > light
     assert COMPUTATION.summary in panel.plain_text()
+
+
+def test_the_result_shows_under_the_title_before_the_steps(qtbot):
+    """At 1280×800 the detail is ~215 px tall: ∂loss/∂logp, the last of nine steps, needed
+    scrolling. The result is given first, under the title, then worked out step by step."""
+    from grpo_desktop.core.update_snapshot import ComputationRow, TokenComputation
+    from grpo_desktop.views.token_detail import token_detail_html
+
+    rows = (
+        ComputationRow("advantage A", "answer #2's", "−1.00"),
+        ComputationRow("∂loss/∂logp", "w · ∂(surrogate + β·KL)/∂logp", "0.011494"),
+        ComputationRow("push", "−∂loss/∂logp", "−0.011494"),
+    )
+    computation = TokenComputation(1, 2, "Answer #2, token 3: ' 50'", rows, "It lowers.")
+    panel = TokenDetailPanel(LIGHT)
+    qtbot.addWidget(panel)
+    panel.setHtml(token_detail_html(computation, LIGHT))
+    lines = [line for line in panel.toPlainText().splitlines() if line.strip()]
+    assert lines[0] == "Answer #2, token 3: ' 50'"
+    assert lines[1].startswith("∂loss/∂logp 0.011494 · push −0.011494")
+    assert lines[2] == "advantage A"

@@ -318,6 +318,18 @@ def test_the_update_page_fits_with_a_token_selected_and_the_length_bias_group(
     assert page.detail.computation() is not None and len(page.token_rows.snapshot.rows) == 2
     assert window.size().toTuple() == size
     assert update_page_problems(window) == []
+    if size >= (1280, 800):  # the token's ∂loss/∂logp reads without scrolling the detail
+        assert gradient_in_view(page.detail), "∂loss/∂logp needs scrolling to reach"
+
+
+def gradient_in_view(detail) -> bool:
+    """Whether the detail's first "∂loss/∂logp" and its value show in its viewport as it is."""
+    found = detail.document().find("∂loss/∂logp")
+    if found.isNull():
+        return False
+    found.movePosition(found.MoveOperation.EndOfBlock)  # the line's end: the value
+    line = detail.cursorRect(found)
+    return detail.viewport().rect().contains(line)
 
 
 @pytest.mark.parametrize("theme", UPDATE_THEMES)
