@@ -21,7 +21,7 @@ import itertools
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -119,6 +119,18 @@ class ProblemEditor(QDialog):
         self._connect()
         self._fill(problem)
         self.resize(*DEFAULT_SIZE)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        """No shorter than its wrapped lines need at this width.
+
+        Qt's minimum for a layout counts each wrapped label at its own narrowest hint: at 200 %
+        the hint, verdicts and format lines wrap to more lines than that, and the layout then
+        overlapped its rows ("Partial credit when wrong" over the Format line).
+        """
+        super().resizeEvent(event)
+        needed = self.layout().totalMinimumHeightForWidth(self.width())
+        if needed > self.minimumHeight() and needed > self.height():
+            self.setMinimumHeight(needed)  # grows the dialog to it
 
     # ----------------------------------------------------------------------------- building
     def _build_widgets(self) -> None:
@@ -311,7 +323,9 @@ class ProblemEditor(QDialog):
             cell.setMinimumHeight(verdict.fontMetrics().lineSpacing() * 5 + 16)
             texts.addWidget(cell, 3, column)
         partial_row = QHBoxLayout()
-        partial_row.addWidget(buddy("Part&ial credit when wrong:", self.partial_spin))
+        partial_label = buddy("Part&ial credit when wrong:", self.partial_spin)
+        partial_label.setObjectName("editorPartialLabel")
+        partial_row.addWidget(partial_label)
         partial_row.addWidget(self.partial_spin)
         partial_row.addStretch(1)
         texts.addLayout(partial_row, 4, 1)

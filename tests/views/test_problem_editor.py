@@ -561,3 +561,46 @@ def test_the_editor_takes_the_theme_it_is_given_over_its_window(qtbot, dark_wind
     qtbot.addWidget(dialog)
     assert dialog.palette().window().color().name() == PROJECTOR.window
     assert problem_editor.theme_of(None) is LIGHT
+
+
+@pytest.fixture
+def font_at_200_percent(qapp):
+    from PySide6.QtGui import QFont
+
+    before = QFont(qapp.font())
+    doubled = QFont(before)
+    doubled.setPointSizeF(before.pointSizeF() * 2)
+    qapp.setFont(doubled)
+    yield
+    qapp.setFont(before)
+
+
+def test_at_200_percent_the_partial_credit_row_stays_clear_of_the_format_lines(
+    qtbot, font_at_200_percent
+):
+    """At 200 % the verdict and format lines wrap to more lines than Qt's minimum counts, and
+    "Partial credit when wrong" was drawn over the wrong version's Format line."""
+    from PySide6.QtCore import QRect
+
+    dialog = ProblemEditor(get_problem("mult-23x47"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for _ in range(3):
+        QApplication.processEvents()
+
+    def rect(widget) -> QRect:
+        return QRect(widget.mapTo(dialog, widget.rect().topLeft()), widget.size())
+
+    partial_label = dialog.findChild(QLabel, "editorPartialLabel")
+    assert dialog.wrong_format.text() and dialog.correct_format.text()
+    for line in (
+        dialog.correct_verdict,
+        dialog.wrong_verdict,
+        dialog.correct_format,
+        dialog.wrong_format,
+    ):
+        assert line.height() >= line.heightForWidth(line.width()), f"{line.objectName()} is cut"
+        for other in (dialog.partial_spin, partial_label):
+            assert not rect(line).intersects(rect(other)), f"{line.objectName()} is overlapped"
+    assert not rect(dialog.wrong_verdict).intersects(rect(dialog.wrong_format))
