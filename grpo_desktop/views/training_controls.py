@@ -207,7 +207,11 @@ class TrainingControls(AdaptiveForm):
         self.focus_combo.setAccessibleName("Frontier dots' algorithm")
         self.focus_combo.setToolTip(FOCUS_TIP)
 
-        buttons = QHBoxLayout()
+        # Play, Step and Reset in a bar of their own: a page can keep it in view above a
+        # column that scrolls (see detach_run_bar).
+        self.run_bar = QWidget(self, objectName="trainingRunBar")
+        self._run_bar_detached = False
+        buttons = QHBoxLayout(self.run_bar)
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.setSpacing(6)
         for button in (self.play_button, self.step_button, self.reset_button):
@@ -355,6 +359,7 @@ class TrainingControls(AdaptiveForm):
         """Text at the theme's content size, labels in its text colour."""
         self._theme = theme
         self.setFont(scaled_font(theme.type_scale))
+        self.run_bar.setFont(scaled_font(theme.type_scale))  # also when laid out elsewhere
         self.algorithms_label.setFont(scaled_font(theme.type_scale, bold=True))
         self.setStyleSheet(
             f"#trainingControls QLabel, #trainingControls QCheckBox {{ color: {theme.text}; }}"
@@ -363,6 +368,17 @@ class TrainingControls(AdaptiveForm):
             f" color: {theme.banner_text}; padding: 4px 6px; }}"
         )
         self._measure()
+
+    def detach_run_bar(self) -> QWidget:
+        """Take Play, Step and Reset out of the form, for the caller to lay out elsewhere: the
+        Training page keeps them above its side column, so a lesson that scrolls the column to
+        the frontier (1024×768) never scrolls them out of view."""
+        if not self._run_bar_detached:
+            self._run_bar_detached = True
+            mode, self._mode = self._mode, ""
+            self._arrange(mode or BESIDE)
+            self._measure()
+        return self.run_bar
 
     def config(self) -> TrainingConfig | None:
         """The config last shown (what a request changes one field of)."""
@@ -374,7 +390,8 @@ class TrainingControls(AdaptiveForm):
     # ------------------------------------------------------------------------------ internals
 
     def _place(self, grid: QGridLayout, beside: bool) -> int:
-        grid.addLayout(self._buttons, 0, 0, 1, 4)
+        if not self._run_bar_detached:
+            grid.addWidget(self.run_bar, 0, 0, 1, 4)
         # The speed sits beside the progress bar: both are about playing, not the run's settings.
         label, field = self._speed_pair
         if beside:

@@ -171,15 +171,25 @@ class TrainingPage(QWidget):
         # FRONTIER_PLOT_MIN_HEIGHT tall: a screen too short for both (1024×768 on a projector,
         # a 200 % zoom) scrolls this column rather than squeezing the controls' fields.
         self.side_column = ColumnScroll(side, "trainingSideScroll")
+        # Play, Step and Reset stay above the column: scrolled to a ringed frontier on a short
+        # screen (1024×768), the column would otherwise take them out of view.
+        side_holder = QWidget(objectName="trainingSideHolder")
+        holder_column = QVBoxLayout(side_holder)
+        holder_column.setContentsMargins(0, 0, 0, 0)
+        holder_column.setSpacing(4)
+        run_bar = self.controls.detach_run_bar()
+        run_bar.setContentsMargins(4, 0, 4, 0)  # in line with the form's fields below
+        holder_column.addWidget(run_bar)
+        holder_column.addWidget(self.side_column, 1)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="trainingSplitter")
         splitter.addWidget(left)
-        splitter.addWidget(self.side_column)
+        splitter.addWidget(side_holder)
         splitter.setStretchFactor(0, 3)  # as SIDE_SHARE: _balance_splitter re-shares on resize
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(400)
-        self.side_column.setMinimumWidth(340)
+        side_holder.setMinimumWidth(340)
         self.splitter = splitter
         self._balanced_width = 0
 

@@ -417,10 +417,12 @@ def training_page_problems(window: MainWindow) -> list[str]:
     side = (controls, frontier)
     found += overlapping((page.note, *left, page.side_column))
     found += overlapping(side)
-    found += overlapping((*controls.fields(), *controls.labels.values()))
-    found += overlapping(
-        (*controls.fields(), controls.step_button, controls.reset_button, controls.progress)
-    )
+    # The run's buttons sit above the side column: the form's fields scroll under them.
+    run_buttons = (controls.play_button, controls.step_button, controls.reset_button)
+    form = tuple(field for field in controls.fields() if field not in run_buttons)
+    found += overlapping((*form, *controls.labels.values()))
+    found += overlapping(run_buttons)
+    found += overlapping((*form, controls.progress))
     found += overlapping((charts.pass_title, *charts.plots(), charts.metric_title))
     found += overlapping((frontier.title, frontier.plot_widget, frontier.caption))
     found += overlapping((groups.heading, groups.list))
@@ -438,11 +440,26 @@ def training_page_problems(window: MainWindow) -> list[str]:
         elif not page_rect.contains(window_rect(widget)):
             found.append(f"{widget.objectName()} sticks out of the page")
     seen = window_rect(page.side_column.viewport())
-    for widget in (controls, *controls.fields(), controls.step_button, controls.reset_button):
-        if not shown(widget) or not seen.contains(window_rect(widget)):
+    for widget in (controls, *controls.fields()):
+        if widget not in run_buttons and (
+            not shown(widget) or not seen.contains(window_rect(widget))
+        ):
             found.append(f"{widget.objectName()} is not visible in the side column")
+    found += run_buttons_hidden(window)
     if not shown(frontier.plot_widget):
         found.append("the frontier is not shown")
+    return found
+
+
+def run_buttons_hidden(window: MainWindow) -> list[str]:
+    """Play, Step and Reset are on screen, above the side column (never scrolled with it)."""
+    page, controls = window.training_page, window.training_page.controls
+    found = []
+    for button in (controls.play_button, controls.step_button, controls.reset_button):
+        if not shown(button) or not window_rect(page).contains(window_rect(button)):
+            found.append(f"{button.objectName()} is not on screen")
+        elif page.side_column.isAncestorOf(button):
+            found.append(f"{button.objectName()} scrolls with the side column")
     return found
 
 
@@ -545,6 +562,20 @@ def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size)
         assert problems_on_screen(window) == []
     finally:
         window.presentation.fit_to(None)
+
+
+@pytest.mark.parametrize("theme", UPDATE_THEMES)
+def test_the_stall_lessons_run_buttons_stay_in_view_at_1024x768(staged, theme):
+    """Scrolled to a ringed frontier, the side column took Play, Step and Reset out of view."""
+    window = staged((1024, 768), theme)
+    window.lessons.start("why-runs-stall")
+    for index in range(window.lessons.step_count):
+        window.lessons.go_to(index)
+        for _ in range(10):
+            QApplication.processEvents()
+        if window.lessons.step.is_training:
+            assert run_buttons_hidden(window) == [], f"step {index + 1}"
+    window.lessons.exit()
 
 
 @pytest.mark.parametrize("theme", UPDATE_THEMES)
