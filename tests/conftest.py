@@ -1,6 +1,7 @@
 """Test set-up: Qt renders offscreen, and nothing touches the user's real settings or home."""
 
 import os
+import sys
 
 # Must run before anything imports Qt: with no display and no platform set, Qt aborts pytest.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -20,6 +21,20 @@ def private_home(tmp_path_factory, monkeypatch):
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(home / ".config"))
     return home
+
+
+@pytest.fixture(autouse=True)
+def application_look_restored():
+    """Zoom and themes set the application's font and palette; each test gets them back as it
+    found them, so a test that zooms to 200 % cannot shrink or grow every later test's window.
+    Nothing is imported here: a test that never loads Qt stays free of it."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = widgets.QApplication.instance() if widgets is not None else None
+    saved = (widgets.QApplication.font(), widgets.QApplication.palette()) if app else None
+    yield
+    if saved is not None and widgets.QApplication.instance() is app:
+        widgets.QApplication.setFont(saved[0])
+        widgets.QApplication.setPalette(saved[1])
 
 
 @pytest.fixture(autouse=True)
