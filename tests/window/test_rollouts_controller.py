@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton
@@ -12,29 +11,7 @@ from rollout_files import needs_pyarrow, write_trl, write_verl
 
 from grpo_desktop.core import rollouts
 from grpo_desktop.core.rollouts import RolloutError
-from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.window import rollouts_controller
-
-
-@pytest.fixture
-def errors(window, monkeypatch):
-    """The messages the controller would show, instead of modal boxes."""
-    shown: list[str] = []
-    monkeypatch.setattr(window.rollouts, "show_error", shown.append)
-    return shown
-
-
-@pytest.fixture
-def opened(monkeypatch):
-    """The groups handed to the workbench (``Workbench.open_recorded_group`` is replaced: these
-    tests check what reaches it; the last test checks the real one end to end)."""
-    groups = []
-    monkeypatch.setattr(
-        Workbench,
-        "open_recorded_group",
-        lambda self, group: groups.append(group),
-    )
-    return groups
 
 
 def lab_state(window) -> tuple:

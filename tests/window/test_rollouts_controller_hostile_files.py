@@ -5,30 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QProgressDialog
 from rollout_files import needs_pyarrow, pq, write_trl
 
-from grpo_desktop.model.workbench import Workbench
-
 HIDDEN = "\u202e\u200b\u2066\ufeff"
 ESCAPED = "\\u202e\\u200b\\u2066\\ufeff"
-
-
-@pytest.fixture
-def errors(window, monkeypatch):
-    """The messages the controller would show, instead of modal boxes."""
-    shown: list[str] = []
-    monkeypatch.setattr(window.rollouts, "show_error", shown.append)
-    return shown
-
-
-@pytest.fixture
-def opened(monkeypatch):
-    groups = []
-    monkeypatch.setattr(Workbench, "open_recorded_group", lambda self, group: groups.append(group))
-    return groups
 
 
 @needs_pyarrow
