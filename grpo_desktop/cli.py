@@ -13,9 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+import numpy as np
+
 from grpo_desktop import core
+from grpo_desktop.core.advantages import ScoredGroupStats, scored_group_stats
 from grpo_desktop.core.formatting import MINUS, ascii_fallback, number, signed
-from grpo_desktop.core.reward_functions import combine_rewards
+from grpo_desktop.core.reward_functions import UNSCORED_RULES, combine_rewards
 from grpo_desktop.core.unsafe_text import unsafe_character, visible
 
 
@@ -68,7 +71,7 @@ def parse_rewards(tokens: Sequence[str]) -> list[float]:
 
 
 #: Options of ``score`` that take a value (the next argument is never a reward).
-_VALUE_OPTIONS = ("--convention", "-c", "--component", "--weight")
+_VALUE_OPTIONS = ("--convention", "-c", "--component", "--weight", "--unscored")
 
 #: Abbreviations that argparse would now find ambiguous (``--component``) but that always meant
 #: ``--convention``.
@@ -90,8 +93,9 @@ def _is_reward_token(token: str) -> bool:
 
 
 def _takes_value(token: str) -> bool:
-    """``-c``, ``--convention``, ``--component`` or ``--weight`` (or an abbreviation argparse
-    accepts, ``--conv``, ``--w``) without ``=value``: the next argument is the option's value."""
+    """``-c``, ``--convention``, ``--component``, ``--weight`` or ``--unscored`` (or an
+    abbreviation argparse accepts, ``--conv``, ``--w``) without ``=value``: the next argument is
+    the option's value."""
     if "=" in token:
         return False
     return token in _VALUE_OPTIONS or (
@@ -218,7 +222,8 @@ def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentPar
         metavar="NAME=R1,R2,...",
         help="one reward function's rewards for the group (repeatable), e.g. "
         "accuracy=1,0,0,1; none marks an answer it did not score. The reward of each answer "
-        "is the weighted sum of the components, missing ones skipped (TRL's nansum)",
+        "is the weighted sum of the components, missing ones skipped (TRL's nansum); an answer "
+        "no component scored follows --unscored",
     )
     parser.add_argument(
         "--weight",
@@ -226,6 +231,14 @@ def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentPar
         default=[],
         metavar="NAME=W",
         help="weight of a component (repeatable; default 1), e.g. format=0.5",
+    )
+    parser.add_argument(
+        "--unscored",
+        default="missing",
+        choices=tuple(UNSCORED_RULES),
+        help="what an answer no component scored (none in every --component) gets: missing "
+        "(the default, TRL >= 1.6: no reward, left out of the group's mean and std, advantage 0) "
+        "or zero (TRL <= 1.5: nansum gives it reward 0, and it counts in the mean and std)",
     )
     parser.add_argument(
         "--convention",
@@ -244,16 +257,20 @@ def build_score_parser(prog: str = "grpo-desktop score") -> argparse.ArgumentPar
 
 
 def stats_as_json(
-    stats: core.GroupStats,
+    stats: core.GroupStats | ScoredGroupStats,
     components: dict[str, list[float | None]] | None = None,
     weights: dict[str, float] | None = None,
+    unscored: str = "missing",
 ) -> str:
+    """One JSON object; with components, ``"rewards"`` holds ``null`` for an answer no component
+    scored (TRL >= 1.6), and ``"mean"``/``"std"`` are ``null`` where they are undefined."""
     extra: dict[str, object] = {}
     if components is not None:
-        extra = {"components": components, "weights": weights or {}}
+        extra = {"components": components, "weights": weights or {}, "unscored": unscored}
+    rewards = [None if math.isnan(r) else r for r in stats.rewards.tolist()]
     return json.dumps(
         {
-            "rewards": stats.rewards.tolist(),
+            "rewards": rewards,
             "mean": stats.mean,
             "std": stats.std,
             "advantages": stats.advantages.tolist(),
@@ -302,10 +319,42 @@ def _weighted_sum_text(weights: dict[str, float]) -> str:
     return " ".join(terms)
 
 
+def _reward_cell(reward: float) -> str:
+    return "none" if math.isnan(reward) else number(reward)
+
+
+def _unscored_sentence(unscored: list[str], rule: str) -> str:
+    """What the answers no component scored get, and which TRL version does that."""
+    them = "it" if len(unscored) == 1 else "them"
+    which = f"answer {', '.join(unscored)}: no component scored {them}"
+    if rule == "zero":
+        return (
+            f"{which}, so the reward is 0 and counts in the mean and std "
+            "(--unscored zero: TRL <= 1.5's nansum; TRL >= 1.6 leaves it out)"
+        )
+    return (
+        f"{which}: no reward, left out of the group's mean and std, advantage 0 "
+        "(TRL >= 1.6; --unscored zero gives TRL <= 1.5's reward 0)"
+    )
+
+
+def _group_line(stats: core.GroupStats | ScoredGroupStats) -> str:
+    size = f"G = {stats.group_size}"
+    if isinstance(stats, ScoredGroupStats) and stats.scored_count < stats.group_size:
+        size += f" ({stats.scored_count} scored)"
+    mean = "undefined" if stats.mean is None else number(stats.mean)
+    std = "undefined" if stats.std is None else number(stats.std)
+    return (
+        f"group: {size}, mean = {mean}, std = {std}, "
+        f"degenerate = {'yes' if stats.degenerate else 'no'}"
+    )
+
+
 def stats_as_table(
-    stats: core.GroupStats,
+    stats: core.GroupStats | ScoredGroupStats,
     components: dict[str, list[float | None]] | None = None,
     weights: dict[str, float] | None = None,
+    unscored_rule: str = "missing",
 ) -> str:
     convention = core.get_convention(stats.convention)
     components = components or {}
@@ -318,7 +367,7 @@ def stats_as_table(
             for name, values in components.items()
         )
         lines.append(
-            f"{index:>3}{cells}  {number(reward):>8}  {advantage_cell(advantage):>11}  "
+            f"{index:>3}{cells}  {_reward_cell(reward):>8}  {advantage_cell(advantage):>11}  "
             f"{push_word(advantage)}"
         )
     lines.append("")
@@ -334,14 +383,8 @@ def stats_as_table(
             if all(values[index - 1] is None for values in components.values())
         ]
         if unscored:
-            lines.append(
-                f"answer {', '.join(unscored)}: no component scored "
-                f"{'it' if len(unscored) == 1 else 'them'}, so the reward is 0 (TRL warns)"
-            )
-    lines.append(
-        f"group: G = {stats.group_size}, mean = {number(stats.mean)}, std = {number(stats.std)}, "
-        f"degenerate = {'yes' if stats.degenerate else 'no'}"
-    )
+            lines.append(_unscored_sentence(unscored, unscored_rule))
+    lines.append(_group_line(stats))
     lines.append(
         f"pushed up {stats.pushed_up}, pushed down {stats.pushed_down}, no signal {stats.no_signal}"
     )
@@ -351,8 +394,17 @@ def stats_as_table(
     return "\n".join(lines)
 
 
-def _degenerate_sentence(stats: core.GroupStats) -> str:
+def _degenerate_sentence(stats: core.GroupStats | ScoredGroupStats) -> str:
     """Why a degenerate group teaches nothing, in the terms of its own convention."""
+    if isinstance(stats, ScoredGroupStats):
+        if stats.scored_count == 0:
+            return "No answer has a reward: every advantage is 0 and this group teaches nothing."
+        if stats.stats is None:  # one scored answer under TRL's conventions
+            return (
+                "One answer has a reward: TRL's std of one value is undefined (NaN), so every "
+                "advantage is 0 and this group teaches nothing."
+            )
+        stats = stats.stats
     if stats.convention == "verl" and stats.group_size == 1:
         return (
             "verl gives a lone answer mean 0 and std 1, so it is pushed by its own reward; "
@@ -380,17 +432,23 @@ def run_score(argv: Sequence[str]) -> int:
         parser.error("the following arguments are required: REWARD (or --component NAME=...)")
     if args.weight and not args.component:
         parser.error("--weight applies to --component rewards; plain rewards have no weights")
+    if args.unscored != "missing" and not args.component:
+        parser.error("--unscored applies to --component rewards; a plain reward is always scored")
     try:
         if args.component:
             components = parse_components(args.component)
             given = parse_weights(args.weight)
-            combined = combine_rewards(components, given)
+            combined = combine_rewards(components, given, unscored=args.unscored)
             weights = {name: given.get(name, 1.0) for name in components}
-            stats = core.group_stats(combined, args.convention)
-            if args.json:
-                text = stats_as_json(stats, components, weights)
+            scored: core.GroupStats | ScoredGroupStats
+            if np.isnan(combined).any():  # --unscored missing, and an answer no component scored
+                scored = scored_group_stats(combined, args.convention)
             else:
-                text = stats_as_table(stats, components, weights)
+                scored = core.group_stats(combined, args.convention)
+            if args.json:
+                text = stats_as_json(scored, components, weights, args.unscored)
+            else:
+                text = stats_as_table(scored, components, weights, args.unscored)
         else:
             rewards = parse_rewards(args.rewards)
             stats = core.group_stats(rewards, args.convention)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 
 from grpo_desktop.app import main
@@ -162,6 +163,7 @@ def test_score_json_of_components_has_the_combined_rewards_components_and_weight
         "convention",
         "components",
         "weights",
+        "unscored",
     }
     assert data["rewards"] == [1.5, 0.5, 0.0, 1.5]
     assert data["components"] == {"accuracy": [1, 0, 0, 1], "format": [1, 1, 0, 1]}
@@ -170,16 +172,121 @@ def test_score_json_of_components_has_the_combined_rewards_components_and_weight
     assert data["convention"] == "trl"
 
 
-def test_score_skips_a_missing_component_reward_as_trl_does(capsys):
+def trl_advantages(rewards_per_func: np.ndarray, scale_rewards: str, since_1_6: bool) -> list:
+    """TRL's ``GRPOTrainer._generate_and_score_completions`` (trl/trainer/grpo_trainer.py, f2cd577,
+    ``multi_objective_aggregation="sum_then_normalize"``) for one group, weights 1, in float64:
+    ``nansum`` per answer; from TRL 1.6 (commit 1c7c7f9) ``rewards[unscorable_mask] = nan``, then
+    ``nanmean``, ``nanstd`` (trl/trainer/utils.py: Bessel-corrected, NaN for one value),
+    ``/ (std + 1e-4)`` unless ``scale_rewards="none"``, and ``nan_to_num(advantages, nan=0.0)``."""
+    rewards = np.nansum(rewards_per_func, axis=1)
+    if since_1_6:
+        rewards[np.isnan(rewards_per_func).all(axis=1)] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.nanmean(rewards)
+        count = int((~np.isnan(rewards)).sum())
+        std = (
+            np.sqrt(np.nanmean((rewards - mean) ** 2) * count / (count - 1))
+            if count > 1
+            else np.nan
+        )
+    advantages = rewards - mean
+    if scale_rewards != "none":
+        advantages = advantages / (std + 1e-4)
+    return np.nan_to_num(advantages, nan=0.0).tolist()
+
+
+def test_score_leaves_an_answer_no_component_scored_out_as_trl_1_6_does(capsys):
+    """TRL >= 1.6: an answer every reward function scored None has no reward, is left out of its
+    group's mean and std, and gets advantage 0 (see ``trl_advantages``), not nansum's 0."""
     args = ["--component", "math=1,none,0,NaN", "--component", "code=none,-1,0.5,none", "--json"]
-    assert main(["score", *args]) == 0
+    assert main(["score", *args, "-c", "trl"]) == 0
     out = capsys.readouterr().out
     data = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
-    assert data["rewards"] == [1.0, -1.0, 0.5, 0.0]  # the last answer: nothing scored it -> 0
+    assert data["rewards"] == [1.0, -1.0, 0.5, None]  # the last answer has no reward
     assert data["components"]["math"] == [1.0, None, 0.0, None]
+    assert data["unscored"] == "missing"
+    per_func = np.array([[1, np.nan], [np.nan, -1], [0, 0.5], [np.nan, np.nan]])
+    assert data["advantages"] == pytest.approx(trl_advantages(per_func, "group", True), abs=1e-15)
+    assert data["advantages"][3] == 0.0
+    assert data["mean"] == pytest.approx(1 / 6) and data["std"] == pytest.approx(1.0408329997)
+    assert (data["pushed_up"], data["pushed_down"]) == (2, 1)
     assert main(["score", *args[:-1]]) == 0
     table = capsys.readouterr().out
-    assert "none" in table and "answer 4: no component scored it" in table
+    assert (
+        "answer 4: no component scored it: no reward, left out of the group's mean and std, "
+        "advantage 0 (TRL >= 1.6; --unscored zero gives TRL <= 1.5's reward 0)" in table
+    )
+    assert "group: G = 4 (3 scored), mean = " in table
+    assert re.search(r"\n  4 +none +none +none +0\.000000  none\n", table)
+
+
+def test_score_unscored_zero_keeps_trl_1_5s_nansum_to_zero(capsys):
+    """TRL <= 1.5: ``nansum`` of an all-None answer is 0 and it counts in the mean and std."""
+    args = ["--component", "math=1,none,0,NaN", "--component", "code=none,-1,0.5,none"]
+    assert main(["score", *args, "--unscored", "zero", "-c", "trl", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rewards"] == [1.0, -1.0, 0.5, 0.0]
+    assert data["unscored"] == "zero"
+    per_func = np.array([[1, np.nan], [np.nan, -1], [0, 0.5], [np.nan, np.nan]])
+    assert data["advantages"] == pytest.approx(trl_advantages(per_func, "group", False), abs=1e-15)
+    assert data["advantages"][3] != 0.0
+    assert main(["score", *args, "--unscored", "zero"]) == 0
+    assert (
+        "so the reward is 0 and counts in the mean and std (--unscored zero: TRL <= 1.5's "
+        "nansum; TRL >= 1.6 leaves it out)" in capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize("scale_rewards, convention", [("group", "trl"), ("none", "dr_grpo")])
+@pytest.mark.parametrize("seed", range(6))
+def test_score_of_components_with_unscored_answers_matches_trl_on_random_groups(
+    capsys, seed, scale_rewards, convention
+):
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(2, 7))
+    per_func = rng.normal(0, 1, (size, 2)).round(3)
+    per_func[rng.random((size, 2)) < 0.4] = np.nan
+    args = ["-c", convention, "--json"]
+    for name, column in zip(("a", "b"), per_func.T):
+        args += [
+            "--component",
+            name + "=" + ",".join("none" if np.isnan(v) else repr(float(v)) for v in column),
+        ]
+    assert main(["score", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = trl_advantages(per_func, scale_rewards, True)
+    assert data["advantages"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_score_with_one_or_no_scored_answer_gives_every_advantage_zero_under_trl(capsys):
+    assert main(["score", "--component", "a=1,none,none", "-c", "trl"]) == 0
+    table = capsys.readouterr().out
+    assert "G = 3 (1 scored), mean = 1, std = undefined, degenerate = yes" in table
+    assert "TRL's std of one value is undefined (NaN), so every advantage is 0" in table
+    assert main(["score", "--component", "a=none,none", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rewards"] == [None, None] and data["advantages"] == [0.0, 0.0]
+    assert data["mean"] is None and data["std"] is None and data["degenerate"] is True
+    assert main(["score", "--component", "a=1,none", "-c", "rloo"]) == 2
+    assert "undefined for 1 scored answer" in capsys.readouterr().err
+
+
+def test_score_help_says_which_trl_version_does_what_with_an_unscored_answer(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "missing (the default, TRL >= 1.6: no reward, left out of the group's mean and std, "
+        "advantage 0) or zero (TRL <= 1.5: nansum gives it reward 0" in help_text
+    )
+
+
+def test_score_refuses_unscored_without_components(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", "1", "0", "--unscored", "zero"])
+    assert exit_info.value.code == 2
+    assert "--unscored applies to --component rewards" in capsys.readouterr().err
 
 
 def test_score_takes_negative_component_values_and_weights_and_the_short_convention(capsys):

@@ -21,10 +21,12 @@ __all__ = [
     "DEFAULT_CONVENTION",
     "Convention",
     "GroupStats",
+    "ScoredGroupStats",
     "convention_names",
     "get_convention",
     "group_advantages",
     "group_stats",
+    "scored_group_stats",
 ]
 
 
@@ -591,3 +593,105 @@ def group_stats(rewards: object, convention: str | Convention = DEFAULT_CONVENTI
         degenerate=degenerate,
         convention=chosen.name,
     )
+
+
+#: Conventions under which a group with a single scored answer gets advantage 0: TRL's ``nanstd``
+#: of one value is NaN and ``nan_to_num`` turns the NaN advantage into 0.
+_TRL_CONVENTIONS = ("trl", "trl_batch")
+
+
+@dataclass(frozen=True)
+class ScoredGroupStats:
+    """One group in which some answers have no reward, scored as TRL ≥ 1.6 scores it.
+
+    ``stats`` are the scored answers' own statistics (None when no answer, or under TRL's
+    conventions a single one, was scored: TRL's mean or std is then NaN and every advantage 0).
+    """
+
+    rewards: np.ndarray  # (G,), NaN where no reward function scored the answer
+    scored: np.ndarray  # (G,) bool
+    stats: GroupStats | None
+    advantages: np.ndarray  # (G,), exactly 0 for every unscored answer
+    convention: str
+
+    @property
+    def group_size(self) -> int:
+        return int(self.rewards.shape[0])
+
+    @property
+    def scored_count(self) -> int:
+        return int(self.scored.sum())
+
+    @property
+    def mean(self) -> float | None:
+        """The scored answers' mean (TRL's ``nanmean``); None when none was scored."""
+        if self.stats is not None:
+            return self.stats.mean
+        return float(self.rewards[self.scored][0]) if self.scored_count else None
+
+    @property
+    def std(self) -> float | None:
+        """The scored answers' std under the convention; None where it is undefined (NaN)."""
+        return None if self.stats is None else self.stats.std
+
+    @property
+    def degenerate(self) -> bool:
+        """No learning signal: the scored rewards all equal, or none (or one, for TRL) scored."""
+        return True if self.stats is None else self.stats.degenerate
+
+    @property
+    def pushed_up(self) -> int:
+        return int((self.advantages > 0).sum())
+
+    @property
+    def pushed_down(self) -> int:
+        return int((self.advantages < 0).sum())
+
+    @property
+    def no_signal(self) -> int:
+        return self.group_size - self.pushed_up - self.pushed_down
+
+
+def scored_group_stats(
+    rewards: object, convention: str | Convention = DEFAULT_CONVENTION
+) -> ScoredGroupStats:
+    """One group ``(G,)`` whose NaN rewards are missing: TRL ≥ 1.6's rule for an answer that no
+    reward function scored (``trl/trainer/grpo_trainer.py``,
+    ``_generate_and_score_completions``: ``rewards[unscorable_mask] = nan``, ``nanmean`` and
+    ``nanstd`` per group, then ``nan_to_num(advantages, nan=0.0)``).
+
+    The scored answers are scored as a group of their own under ``convention``; every unscored
+    answer gets advantage 0. With no reward at all every advantage is 0; with one reward under
+    TRL's conventions too (TRL's std of one value is NaN). Other conventions undefined for the
+    scored count raise the usual ValueError, naming scored answers.
+    """
+    chosen = get_convention(convention)
+    try:
+        array = np.array(rewards, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"rewards must be numbers or NaN (missing): {error}") from error
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(
+            f"scored_group_stats scores one non-empty group of shape (G,); got shape {array.shape}"
+        )
+    if np.isinf(array).any():
+        index = int(np.argwhere(np.isinf(array))[0][0])
+        raise ValueError(
+            f"reward at index {index} is {array[index]}: a reward must be finite (NaN: missing)"
+        )
+    scored = ~np.isnan(array)
+    advantages = np.zeros(array.shape)
+    count = int(scored.sum())
+    stats = None
+    if count >= chosen.min_group_size and count > 0:
+        stats = group_stats(array[scored], chosen)
+        advantages[scored] = stats.advantages
+    elif count > 0 and chosen.name not in _TRL_CONVENTIONS:
+        raise ValueError(
+            f"the {chosen.label} convention is undefined for {count} scored answer"
+            f"{'s' if count != 1 else ''} ({chosen.undefined_reason}); an answer no reward "
+            "function scored is left out of the group"
+        )
+    for frozen in (array, scored, advantages):
+        frozen.setflags(write=False)
+    return ScoredGroupStats(array, scored, stats, advantages, chosen.name)

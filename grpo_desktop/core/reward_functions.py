@@ -8,9 +8,18 @@ answer with ::
     rewards = (rewards_per_func * reward_weights.unsqueeze(0)).nansum(dim=1)
 
 before any group statistics. A reward function may return ``None`` for an answer (say, a math
-checker on a coding prompt); TRL stores it as NaN and ``nansum`` skips it, so an answer whose every
-component is missing sums to 0 (TRL only warns). Weights default to 1 per function. The advantage
-convention then applies to this sum.
+checker on a coding prompt); TRL stores it as NaN and ``nansum`` skips it. An answer whose every
+component is missing is treated differently by version:
+
+* TRL ≥ 1.6 (commit 1c7c7f9, "Exclude None reward completions from GRPO/RLOO advantage
+  baseline"): ``rewards[unscorable_mask] = torch.nan``, so the answer has no reward, is left out
+  of its group's ``nanmean`` and ``nanstd``, and ``nan_to_num`` gives it advantage 0. This is
+  ``unscored="missing"``, the default.
+* TRL ≤ 1.5: ``nansum`` of all-NaN is 0, so the answer gets reward 0 and counts in its group's
+  mean and std (TRL only warns). This is ``unscored="zero"``.
+
+Weights default to 1 per function. The advantage convention then applies to this sum
+(:func:`grpo_desktop.core.advantages.scored_group_stats` scores a group with missing rewards).
 """
 
 from __future__ import annotations
@@ -21,7 +30,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["combine_rewards"]
+__all__ = ["UNSCORED_RULES", "combine_rewards"]
+
+#: What an answer no reward function scored gets: ``"missing"`` (TRL ≥ 1.6: NaN, left out of the
+#: group's mean and std, advantage 0) or ``"zero"`` (TRL ≤ 1.5: nansum's 0, counted like any).
+UNSCORED_RULES = {
+    "missing": "TRL ≥ 1.6: no reward (NaN), left out of the group's mean and std, advantage 0",
+    "zero": "TRL ≤ 1.5: nansum gives it reward 0, counted in the group's mean and std",
+}
 
 
 def _component_array(name: str, values: object) -> np.ndarray:
@@ -92,7 +108,10 @@ def _weight(name: str, value: object) -> float:
 
 
 def combine_rewards(
-    components: Mapping[str, object], weights: Mapping[str, float] | None = None
+    components: Mapping[str, object],
+    weights: Mapping[str, float] | None = None,
+    *,
+    unscored: str = "missing",
 ) -> np.ndarray:
     """Each answer's reward from several reward functions, exactly as TRL's GRPOTrainer sums them.
 
@@ -100,10 +119,16 @@ def combine_rewards(
     shape for all; ``None`` (or NaN) marks an answer the function did not score. ``weights`` maps
     names to weights; a name left out weighs 1. Returns float64 of the common shape:
     ``nansum(weight_k * component_k)`` over the components in order, so a missing reward is
-    skipped and an answer with no reward at all gets 0 (torch.nansum of all-NaN is 0, and so is
-    numpy's). ValueError, naming the culprit, for an empty mapping, mismatched shapes, a value that
-    is not a number, an infinite reward, a weight for an unknown component or a non-finite weight.
+    skipped. An answer no component scored is NaN with ``unscored="missing"`` (TRL ≥ 1.6: a
+    missing reward, left out of the group's statistics) and 0 with ``unscored="zero"`` (TRL ≤ 1.5:
+    torch.nansum of all-NaN is 0). ValueError, naming the culprit, for an empty mapping,
+    mismatched shapes, a value that is not a number, an infinite reward, a weight for an unknown
+    component, a non-finite weight or an unknown ``unscored`` rule.
     """
+    if unscored not in UNSCORED_RULES:
+        raise ValueError(
+            f"unknown unscored rule {unscored!r}; choose one of: {', '.join(UNSCORED_RULES)}"
+        )
     if not isinstance(components, Mapping):
         raise TypeError(
             "components must map each reward function's name to its rewards (a dict such as "
@@ -144,4 +169,6 @@ def combine_rewards(
         raise ValueError(
             f"combined reward at index {bad} overflows float64; rescale the rewards or weights"
         )
+    if unscored == "missing":
+        combined[np.isnan(stacked).all(axis=-1)] = math.nan  # TRL ≥ 1.6: rewards[unscorable] = nan
     return combined.astype(np.float64, copy=False)

@@ -27,7 +27,7 @@ from grpo_desktop.core.explain import WorkedMath
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.cached_look import CachedScrollBar
-from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.fonts import scaled_font, screen_scale
 
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 
@@ -116,7 +116,8 @@ class MathPanel(QTextBrowser):
         return int(height + 0.999) + chrome_h + 2  # rounding: never one pixel short
 
     def text_scale(self) -> float:
-        """How much larger than the theme's size the text is drawn to fill the box (>= 1)."""
+        """How much larger than the theme's size the text is drawn to fill the box (below 1
+        only to show it whole in a box a large screen's type size would make it scroll in)."""
         return self._scale
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
@@ -225,17 +226,27 @@ class MathPanel(QTextBrowser):
     def _fit_text(self) -> None:
         """The largest text (up to MAX_TEXT_SCALE, in 0.1 steps) that the box shows whole.
 
-        A small box keeps the plain size and scrolls; a large screen's box is filled.
+        A large screen's box is filled. A box too small for the plain size takes the text back
+        towards its size at 1280×800 (never below: the app font's screen scale undone, see
+        views/fonts.py) when that shows it whole, and otherwise keeps the plain size and scrolls.
         """
         if self._worked is None:
             return
         room, width = self.viewport().height() - 2, self.viewport().width()
         scale = 1.0
         plain = self._text_height(width, 1.0)
+        least = round(1.0 / screen_scale(), 2)
         if 0 < plain * 1.1 <= room:
             scale = min(MAX_TEXT_SCALE, int(room / plain * 10) / 10)
             while scale > 1.0 and self._text_height(width, scale) > room:
                 scale = round(scale - 0.1, 1)
+        elif plain > room > 0 and least < 1.0 and self._text_height(width, least) <= room:
+            # Text height shrinks about as the font does: start near the fit, step up to 1.
+            scale = max(least, int(room / plain * 20) / 20)
+            while scale < 1.0 and self._text_height(width, round(scale + 0.05, 2)) <= room:
+                scale = round(scale + 0.05, 2)
+            while scale > least and self._text_height(width, scale) > room:
+                scale = max(least, round(scale - 0.05, 2))
         if scale != self._scale:
             self._scale = scale
             self.setFont(self._font(scale))
@@ -253,5 +264,5 @@ class MathPanel(QTextBrowser):
                 self._rendering = False
             # A click keeps the text's size unless the new text no longer fits (the browser
             # lays its own document out anyway); a resize searches afresh.
-            if self._scale > 1.0 and self.document().size().height() > self.viewport().height():
+            if self._scale != 1.0 and self.document().size().height() > self.viewport().height():
                 self._fit_text()

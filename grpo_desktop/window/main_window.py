@@ -998,7 +998,12 @@ class MainWindow(QMainWindow):
             chart = max(round(total * 0.5), min(round(total * 0.6), total - need))
         self.right_splitter.setSizes([chart, total - chart])
 
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self.presentation.window_resized()  # the screen scale follows the window's size
+
     def showEvent(self, event) -> None:  # Qt override
+        self.presentation.released = False  # shown again after a close: the look is its own
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
@@ -1019,6 +1024,7 @@ class MainWindow(QMainWindow):
             training.stop()  # a run playing when the window closes stops with it
         self.settings.geometry = self.saveGeometry()
         self.settings.sync()
+        self.presentation.release()  # the application's font as this window found it
         event.accept()
 
     def _show_about(self) -> None:

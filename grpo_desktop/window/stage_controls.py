@@ -1,8 +1,17 @@
 """On stage: themes, zoom and full screen, applied to the whole window at once.
 
-Zoom and the theme's chrome scale set the application font (so menus, toolbar, tabs, status bar,
-cards, panels and chart grow together) and the theme's type scale multiplies on top in the views;
-the Qt palette follows the theme so menus, combo boxes and spin boxes match it too.
+Zoom, the theme's chrome scale and the screen scale set the application font (so menus, toolbar,
+tabs, status bar, dialogs, cards, panels, charts and token chips grow together) and the theme's
+type scale multiplies on top in the views; the Qt palette follows the theme so menus, combo boxes
+and spin boxes match it too.
+
+The screen scale is one rule for every text: a window larger than the 1280×800 the layout is
+drawn for shows all of it larger, by the smaller of its width and height ratios (1920×1080:
+1.35×, 3840×2160: 2.7×), in steps of ``SCREEN_STEP`` and never so large that the layout's
+minimum outgrows the window (then the largest step that fits). It follows the window's size, so
+full screen on a projector or a 4K monitor grows the tiles, prompt, lesson bar, toolbar, chart
+ticks and tokens as the cards grow, and a window made smaller shrinks them back; a click never
+changes it.
 
 A zoom never makes the window larger than its screen (or than the size a screenshot asked for):
 when the layout's minimum size at the requested zoom does not fit, the largest zoom step that does
@@ -11,9 +20,10 @@ is shown instead, and the status bar says so. The requested zoom stays the setti
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -33,9 +43,20 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
+from grpo_desktop.views.fonts import SCREEN_SCALE_PROPERTY
 from grpo_desktop.views.theme_palette import palette_for
 
 ZOOM_STEP = 0.25
+REFERENCE_SIZE = QSize(1280, 800)  # the window size the layout is drawn for at 1×
+SCREEN_STEP = 0.05  # the screen scale's steps: a resize re-fonts only when it crosses one
+
+
+def screen_scale_for(size: QSize) -> float:
+    """How much larger than at 1280×800 a window of ``size`` shows its text (1 at most sizes
+    up to that, never less than 1): the smaller of the two ratios, down to a ``SCREEN_STEP``."""
+    ratio = min(size.width() / REFERENCE_SIZE.width(), size.height() / REFERENCE_SIZE.height())
+    steps = math.floor(round(ratio / SCREEN_STEP, 6))
+    return max(1.0, round(steps * SCREEN_STEP, 2))
 
 
 def needed_height(widget: QWidget, width: int) -> int:
@@ -121,7 +142,14 @@ class StageControls:
         self.theme_name = settings.theme
         self.zoom = settings.zoom  # what the user asked for (remembered)
         self.shown_zoom = settings.zoom  # what fits: never more than ``zoom``
+        self.screen_scale = 1.0  # what the window's size gives the text (see the module)
+        self._wanted_screen_scale = 1.0  # what the window's size asked for when last fitted
+        self._fitting = False  # applying fonts: the resizes that causes are not the user's
+        self.released = False  # the window has closed: the application's font is left alone
         self.fit_size: QSize | None = None  # the size to fit; None: the window's screen
+        # A resize is fitted once its events have settled (a drag sends many), never per event.
+        self._refit_timer = QTimer(interval=0, singleShot=True)
+        self._refit_timer.timeout.connect(self.fit_window)
 
         self.theme_actions = QActionGroup(window)
         for theme in THEMES.values():
@@ -166,22 +194,32 @@ class StageControls:
         return get_theme(self.theme_name)
 
     def apply(self) -> None:
-        """Put the current theme and zoom on the application and the window.
+        """Put the current theme, zoom and screen scale on the application and the window.
 
         Steps the zoom down (by ``ZOOM_STEP``) until the window's minimum size fits the space
-        available, so a zoom never pushes the status bar or the bottom rows off the screen.
+        available, so a zoom never pushes the status bar or the bottom rows off the screen; at
+        each zoom the screen scale is the largest that the window's size allows (see the module).
         """
         theme = self.theme
         for action in self.theme_actions.actions():
             action.setChecked(action.data() == theme.name)
+        if self.released:
+            return  # a closed window restyles nothing: another window may own the look now
         QApplication.setPalette(palette_for(theme))
         available = self.available_size()
+        room = self.window.size()
         zoom = self.zoom
-        while True:
-            self._apply_zoom(theme, zoom)
-            if available is None or zoom <= ZOOM_MIN or self._fits(available):
-                break
-            zoom = max(ZOOM_MIN, round(zoom - ZOOM_STEP, 2))
+        self._fitting = True
+        try:
+            if available is not None:
+                room = room.boundedTo(available)
+            while True:
+                fits = self._apply_fitting_screen_scale(theme, zoom, room)
+                if available is None or zoom <= ZOOM_MIN or fits or self._fits(available):
+                    break
+                zoom = max(ZOOM_MIN, round(zoom - ZOOM_STEP, 2))
+        finally:
+            self._fitting = False
         self.shown_zoom = zoom
         if available is not None and not self.full_screen_action.isChecked():
             size = self.window.size()
@@ -190,9 +228,65 @@ class StageControls:
         self.zoom_in_action.setEnabled(self.zoom < ZOOM_MAX)
         self.zoom_out_action.setEnabled(self.zoom > ZOOM_MIN)
 
-    def _apply_zoom(self, theme: Theme, zoom: float) -> None:
+    def release(self) -> None:
+        """The window is closing: give the application back the font it had before this window
+        scaled it (a later window measures its own zoom and screen scale from that)."""
+        self._refit_timer.stop()
+        self.released = True
+        if self._app is not None:
+            self._app.setProperty(SCREEN_SCALE_PROPERTY, 1.0)
         font = QFont(QGuiApplication.font())
-        font.setPointSizeF(self._base_point_size * zoom * theme.chrome_scale)
+        if font.pointSizeF() != self._base_point_size:
+            font.setPointSizeF(self._base_point_size)
+            QApplication.setFont(font)
+
+    def window_resized(self) -> None:
+        """The window has a new size: fit the screen scale to it once the resizes settle."""
+        if self._fitting or self.released:
+            return
+        if screen_scale_for(self.window.size()) != self._wanted_screen_scale:
+            self._refit_timer.start()
+
+    def fit_window(self) -> None:
+        """Fit the screen scale to the window's size as it is now, keeping the zoom shown and
+        the window's size (a trial font may grow the window; it is put back)."""
+        self._refit_timer.stop()
+        if self.released:
+            return
+        room = self.window.size()
+        self._fitting = True
+        try:
+            self._apply_fitting_screen_scale(self.theme, self.shown_zoom, room)
+        finally:
+            self._fitting = False
+        if self.window.size() != room and not self.full_screen_action.isChecked():
+            self.window.resize(room)
+
+    def _apply_fitting_screen_scale(self, theme: Theme, zoom: float, room: QSize) -> bool:
+        """Apply ``zoom`` with the largest screen scale up to the one ``room`` gives whose
+        layout fits ``room``; True when a scale above 1 fits (1 is applied otherwise)."""
+        wanted = screen_scale_for(room)
+        self._wanted_screen_scale = wanted
+        scale = wanted
+        while scale > 1.0:
+            self._apply_zoom(theme, zoom, scale)
+            needed = self._needed_size()
+            if needed.width() <= room.width() and needed.height() <= room.height():
+                return True
+            # Text sizes grow with the scale, fixed margins do not: this guess is never below
+            # the largest scale that fits, so stepping down from it finds that one.
+            shrink = min(room.width() / needed.width(), room.height() / needed.height())
+            guess = math.floor(round(scale * shrink / SCREEN_STEP, 6)) * SCREEN_STEP
+            scale = round(min(scale - SCREEN_STEP, guess), 2)
+        self._apply_zoom(theme, zoom, 1.0)
+        return False
+
+    def _apply_zoom(self, theme: Theme, zoom: float, screen_scale: float = 1.0) -> None:
+        self.screen_scale = screen_scale
+        if self._app is not None:  # for the views that fit their own text (views.fonts)
+            self._app.setProperty(SCREEN_SCALE_PROPERTY, screen_scale)
+        font = QFont(QGuiApplication.font())
+        font.setPointSizeF(self._base_point_size * zoom * theme.chrome_scale * screen_scale)
         built, self._built_look = self._built_look, None
         if built == (theme, font):
             return  # start-up: the views already look so (restyling them took 5 ms)
@@ -207,18 +301,34 @@ class StageControls:
         return None if screen is None else screen.availableGeometry().size()
 
     def _fits(self, available: QSize) -> bool:
-        # New fonts post layout requests; run them (and the resizes they cause) before measuring.
-        for _ in range(3):
-            QApplication.sendPostedEvents()
+        size = self.window.size()
+        if size.boundedTo(available) != size and not self.full_screen_action.isChecked():
+            # Measured at the size it will be shown at: a layout's minimum can depend on its
+            # width (wrapped text), and the window would be bounded to ``available`` anyway.
+            self.window.resize(size.boundedTo(available))
+        needed = self._needed_size()
+        return needed.width() <= available.width() and needed.height() <= available.height()
+
+    def _needed_size(self) -> QSize:
+        """The least size the window's layout needs at the fonts it has now."""
+        # New fonts post layout requests; run them (and the resizes they cause) until the
+        # minimum settles (a large font change takes a few rounds) before measuring.
         window = self.window
-        needed = window.minimumSizeHint().expandedTo(window.minimumSize())
+        settled = None
+        for _ in range(8):
+            QApplication.sendPostedEvents()
+            hint = window.minimumSizeHint()
+            if hint == settled:
+                break
+            settled = hint
+        needed = settled.expandedTo(window.minimumSize())
         # Text that wraps (the prompt, the tiles' notes) needs more height the narrower it is;
         # the main window's own minimum leaves that out, so ask the central layout at its width.
         central = window.centralWidget()
         if central is not None:
             chrome = window.height() - central.height()
             needed.setHeight(max(needed.height(), chrome + needed_height(central, central.width())))
-        return needed.width() <= available.width() and needed.height() <= available.height()
+        return needed
 
     def fit_to(self, size: QSize | None) -> None:
         """Fit the zoom to ``size`` (a screenshot's size) or, with None, to the screen."""

@@ -951,3 +951,34 @@ def test_a_thread_that_cannot_start_leaves_its_blocks_to_the_caller(many_threads
 
     monkeypatch.setattr(_adv.threading.Thread, "start", refuse)
     _assert_same_bits(group_advantages(rewards, "trl"), expected)
+
+
+# --- a group with missing rewards: TRL >= 1.6 ----------------------------------------------------
+
+
+def test_scored_group_stats_leaves_a_missing_reward_out_as_trl_1_6_does():
+    """TRL ``grpo_trainer.py`` ``_generate_and_score_completions`` (since 1c7c7f9, TRL 1.6):
+    ``rewards[unscorable_mask] = nan``; ``nanmean``/``nanstd`` per group; ``nan_to_num`` -> 0."""
+    from grpo_desktop.core.advantages import scored_group_stats
+
+    scored = scored_group_stats([1.0, np.nan, 0.0, 0.0], "trl")
+    expected = group_stats([1.0, 0.0, 0.0], "trl")
+    assert scored.advantages.tolist() == [*expected.advantages[:1], 0.0, *expected.advantages[1:]]
+    assert scored.mean == expected.mean and scored.std == expected.std
+    assert scored.scored.tolist() == [True, False, True, True] and scored.scored_count == 3
+    assert (scored.pushed_up, scored.pushed_down, scored.no_signal) == (1, 2, 1)
+    assert not scored.degenerate
+
+
+def test_scored_group_stats_of_one_or_no_reward():
+    from grpo_desktop.core.advantages import scored_group_stats
+
+    lone = scored_group_stats([np.nan, 2.0, np.nan], "trl")  # TRL: nanstd of one value is NaN
+    assert lone.advantages.tolist() == [0.0, 0.0, 0.0]
+    assert lone.mean == 2.0 and lone.std is None and lone.degenerate
+    empty = scored_group_stats([np.nan, np.nan], "textbook")
+    assert empty.advantages.tolist() == [0.0, 0.0] and empty.mean is None and empty.degenerate
+    with pytest.raises(ValueError, match="undefined for 1 scored answer"):
+        scored_group_stats([np.nan, 2.0], "rloo")
+    with pytest.raises(ValueError, match="must be finite"):
+        scored_group_stats([np.inf, 2.0], "trl")

@@ -1,4 +1,10 @@
-"""combine_rewards: TRL's weighted nansum of reward functions, by hand and on random data."""
+"""combine_rewards: TRL's weighted nansum of reward functions, by hand and on random data.
+
+TRL ``trl/trainer/grpo_trainer.py`` ``GRPOTrainer._generate_and_score_completions``: ``nansum`` of
+``rewards_per_func * reward_weights``; since TRL 1.6 (commit 1c7c7f9) an answer whose every
+reward function returned None is ``rewards[unscorable_mask] = torch.nan`` (``unscored="missing"``),
+before it nansum's 0 (``unscored="zero"``).
+"""
 
 from __future__ import annotations
 
@@ -14,9 +20,12 @@ from grpo_desktop.core.reward_functions import combine_rewards
 NAN = math.nan
 
 
-def trl_nansum(components: dict[str, np.ndarray], weights: dict[str, float]) -> np.ndarray:
+def trl_nansum(
+    components: dict[str, np.ndarray], weights: dict[str, float], since_1_6: bool = True
+) -> np.ndarray:
     """TRL's line re-implemented directly: (rewards_per_func * w.unsqueeze(0)).nansum(dim=1),
-    with rewards_per_func of shape (N, K) over the N = B * G answers, NaN replaced by 0."""
+    with rewards_per_func of shape (N, K) over the N = B * G answers, NaN replaced by 0; from TRL
+    1.6 a row that is NaN for every function is NaN (``rewards[unscorable_mask] = torch.nan``)."""
     names = list(components)
     shape = components[names[0]].shape
     per_func = np.stack([components[n].reshape(-1) for n in names], axis=1)  # (N, K)
@@ -27,6 +36,8 @@ def trl_nansum(components: dict[str, np.ndarray], weights: dict[str, float]) -> 
         for column in range(product.shape[1]):
             if not math.isnan(product[row, column]):
                 total[row] += product[row, column]
+        if since_1_6 and np.isnan(per_func[row]).all():
+            total[row] = np.nan
     return total.reshape(shape)
 
 
@@ -42,11 +53,26 @@ def test_weights_default_to_one_and_one_component_is_itself():
     assert combine_rewards({"a": [1, 2], "b": [10, 20]}, {"a": -2, "b": 0}).tolist() == [-2, -4]
 
 
-def test_a_missing_reward_is_skipped_and_an_answer_with_none_sums_to_zero():
-    combined = combine_rewards(
-        {"math": [1, None, 0, None], "code": [None, 0.5, NAN, None]}, {"code": 2}
-    )
-    assert combined.tolist() == [1.0, 1.0, 0.0, 0.0]  # the last answer: all missing -> 0
+def test_a_missing_reward_is_skipped_and_an_answer_with_none_has_no_reward_as_in_trl_1_6():
+    components = {"math": [1, None, 0, None], "code": [None, 0.5, NAN, None]}
+    combined = combine_rewards(components, {"code": 2})
+    assert combined[:3].tolist() == [1.0, 1.0, 0.0]
+    assert math.isnan(combined[3])  # the last answer: all missing -> no reward (TRL >= 1.6)
+    zero = combine_rewards(components, {"code": 2}, unscored="zero")
+    assert zero.tolist() == [1.0, 1.0, 0.0, 0.0]  # TRL <= 1.5: nansum of nothing is 0
+
+
+def test_a_zero_weight_does_not_make_an_answer_unscored():
+    """TRL's unscorable mask looks at rewards_per_func, before the weights."""
+    combined = combine_rewards({"a": [None, 1], "b": [0.5, None]}, {"b": 0})
+    assert combined.tolist() == [0.0, 1.0]
+
+
+def test_an_unknown_unscored_rule_is_refused():
+    with pytest.raises(
+        ValueError, match="unknown unscored rule 'skip'; choose one of: missing, zero"
+    ):
+        combine_rewards({"a": [1, 0]}, unscored="skip")
 
 
 def test_a_batch_of_groups_keeps_its_shape():
@@ -69,9 +95,11 @@ def test_matches_trls_nansum_on_random_batches_with_missing_rewards(seed):
     weights = {f"f{k}": float(rng.normal()) for k in range(count) if rng.random() < 0.7}
     combined = combine_rewards(components, weights)
     np.testing.assert_allclose(combined, trl_nansum(components, weights), rtol=1e-12, atol=1e-12)
-    assert np.isfinite(combined).all()
     all_missing = np.all(np.isnan(np.stack(list(components.values()))), axis=0)
-    assert (combined[all_missing] == 0).all()
+    assert np.isnan(combined[all_missing]).all() and np.isfinite(combined[~all_missing]).all()
+    zero = combine_rewards(components, weights, unscored="zero")
+    np.testing.assert_allclose(zero, trl_nansum(components, weights, False), rtol=1e-12, atol=1e-12)
+    assert np.isfinite(zero).all() and (zero[all_missing] == 0).all()
 
 
 def test_does_not_change_the_callers_arrays():
