@@ -8,8 +8,11 @@ token positions, a 0/1 mask) and one advantage per answer, and returns the loss 
   way its FSDP actor calls them (verl/workers/actor/dp_actor.py: local normalisers, KL added as
   β × the same aggregation of ``kl_penalty``);
 * TRL ``GRPOTrainer._compute_loss`` (trl/trainer/grpo_trainer.py), one process;
-* OpenRLHF ``PolicyLoss`` (openrlhf/models/loss.py) and ``compute_approx_kl``
-  (openrlhf/models/utils.py), with the actor's ``loss + β · token-mean(KL)``.
+* OpenRLHF ``PolicyLoss`` and ``aggregate_loss`` (openrlhf/models/loss.py) and
+  ``compute_approx_kl`` (openrlhf/models/utils.py), with the actor's ``loss + β · token-mean(KL)``.
+  Its PPO actor (openrlhf/trainer/ray/ppo_actor.py) never passes ``token_level_loss``, so its PPO
+  is always token-level; the per-answer mean (``token_level_loss=False``, ``n_i + 1e-8``) is what
+  its ``policy_loss_type="gspo"`` path uses, and what ``openrlhf/ppo_sample`` shows.
 
 Every piece is written as the sum ``loss = Σ w·pg + β · Σ w_kl·kl`` of per-token terms with
 aggregation weights ``w``, which is what lets the Update workspace show each token's share. The
@@ -48,6 +51,7 @@ KL_ESTIMATORS = ("k1", "k2", "k3")
 _LOG_RATIO_CLAMP = 20.0  # verl and OpenRLHF clamp log(ratio) to ±20 before exp
 _KL_CLAMP = 10.0  # verl clamps k3, OpenRLHF every estimator, to ±10
 _VERL_SEQ_EPS = 1e-8  # verl's seq-mean-token-mean divides by (n_i + 1e-8)
+_OPENRLHF_SEQ_EPS = 1e-8  # OpenRLHF's aggregate_loss(token_level_loss=False) too
 #: policy_loss_summary computes a batch of up to this many positions (B × T) in one pass, exactly
 #: as policy_loss does, and a larger one a block of rows of about this size at a time: 64 × 16384
 #: in one pass, and about 250 MB of temporaries per block at most.
@@ -120,6 +124,12 @@ def _trl(loss_type: str, aggregation: str, formula: str, description: str) -> Lo
 
 
 def _openrlhf(level: str, aggregation: str, formula: str, description: str) -> LossPreset:
+    where = (
+        "PolicyLoss(token_level_loss=True), what its PPO actor (ppo_actor.py) always uses"
+        if level == "token"
+        else "PolicyLoss(token_level_loss=False) → aggregate_loss, which only its "
+        'policy_loss_type="gspo" path sets; its PPO actor (ppo_actor.py) never passes it'
+    )
     return LossPreset(
         name=f"openrlhf/ppo_{level}",
         label=f"OpenRLHF · {level} level",
@@ -127,7 +137,7 @@ def _openrlhf(level: str, aggregation: str, formula: str, description: str) -> L
         formula=formula,
         description=description,
         source=(
-            f"OpenRLHF PolicyLoss(token_level_loss={level == 'token'}), openrlhf/models/loss.py; "
+            f"OpenRLHF {where}, openrlhf/models/loss.py; "
             "KL: compute_approx_kl, openrlhf/models/utils.py"
         ),
         aggregation=aggregation,
@@ -200,13 +210,14 @@ LOSS_PRESETS: dict[str, LossPreset] = {
             "token",
             "token",
             f"{_TOKEN_MEAN} + β·({_TOKEN_MEAN} of KL)",
-            "PPO's clipped loss, token-mean; KL to the reference as a token-mean loss.",
+            "PPO's clipped loss, token-mean (OpenRLHF's PPO always is); KL as a token-mean.",
         ),
         _openrlhf(
             "sample",
             "sample",
-            f"{_SEQ_MEAN_TOKEN_MEAN} + β·({_TOKEN_MEAN} of KL)",
-            "PPO's clipped loss averaged per answer first; KL still a token-mean.",
+            f"mean_i (Σ_t m·l / (n_i + 1e-8)), empty answers left out, + β·({_TOKEN_MEAN} of KL)",
+            "The clipped loss averaged per answer first, as OpenRLHF's token_level_loss=False "
+            "computes it (its GSPO path; its PPO is token-level); KL still a token-mean.",
         ),
     )
 }
@@ -462,7 +473,7 @@ def _weights(
     if aggregation == "seq-mean-token-mean":
         per_row = np.where(answered, 1.0 / ((lengths + _VERL_SEQ_EPS) * answers), 0.0)
     elif aggregation == "sample":
-        per_row = np.where(answered, 1.0 / (np.maximum(lengths, 1.0) * answers), 0.0)
+        per_row = np.where(answered, 1.0 / ((lengths + _OPENRLHF_SEQ_EPS) * answers), 0.0)
     elif aggregation == "seq-mean-token-sum":
         per_row = np.broadcast_to(1.0 / answers, lengths.shape)
     elif aggregation == "seq-mean-token-sum-norm":

@@ -10,8 +10,11 @@ Sources the expected values are derived from:
   token, grpo ``(Σ_t m·l / clamp(n_i, 1)).mean()``, bnpo, dr_grpo ``/(B · L)``, dapo
   ``/ num_items_in_batch``; ``importance_sampling_level="sequence"``: ``exp(Σ m·log r / n_i)``.
 * OpenRLHF 3c3be62 ``openrlhf/models/loss.py`` ``PolicyLoss`` (log-ratio clamped to ±20, dual clip
-  only when asked) and ``openrlhf/models/utils.py`` ``compute_approx_kl`` (every estimator clamped
-  to ±10); the actor adds ``β · masked_mean(kl)``.
+  only when asked) and ``aggregate_loss`` (``token_level_loss=False``: ``Σ_t m·l / (n_i + 1e-8)``
+  per answer, answers with no tokens left out of the mean; ``PolicyLoss`` sets it only for
+  ``policy_loss_type="gspo"``, and ``openrlhf/trainer/ray/ppo_actor.py`` never passes
+  ``token_level_loss``), and ``openrlhf/models/utils.py`` ``compute_approx_kl`` (every estimator
+  clamped to ±10; ``masked_mean`` there has no eps); the actor adds ``β · masked_mean(kl)``.
 """
 
 from __future__ import annotations
@@ -231,7 +234,7 @@ def test_trl_adds_beta_kl_per_token_before_aggregating_openrlhf_as_a_token_mean(
     expected = ((trl.pg_per_token + 0.5 * trl.kl) * mask).sum(axis=1) / lengths
     assert trl.loss == pytest.approx(expected.mean(), rel=1e-12)
     sample = policy_loss(logp, old, adv, mask, preset="openrlhf/ppo_sample", ref_logp=ref, beta=0.5)
-    pg = ((sample.pg_per_token * mask).sum(axis=1) / lengths).mean()
+    pg = ((sample.pg_per_token * mask).sum(axis=1) / (lengths + 1e-8)).mean()
     kl = (sample.kl * mask).sum() / mask.sum()
     assert sample.loss == pytest.approx(pg + 0.5 * kl, rel=1e-12)
 
@@ -516,9 +519,7 @@ def test_a_summary_in_blocks_refuses_what_policy_loss_refuses(change, message):
     ],
     ids=["text", "complex", "huge-int", "text-advantage", "text-mask", "text-eps", "huge-beta"],
 )
-def test_inputs_that_are_not_real_numbers_are_a_value_error_without_warnings(
-    field, value, message
-):
+def test_inputs_that_are_not_real_numbers_are_a_value_error_without_warnings(field, value, message):
     import warnings
 
     arguments = {
@@ -533,3 +534,29 @@ def test_inputs_that_are_not_real_numbers_are_a_value_error_without_warnings(
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=re.escape(message)):
             policy_loss(**arguments)
+
+
+def test_openrlhf_sample_level_divides_each_answer_by_n_i_plus_1e_8():
+    """OpenRLHF ``aggregate_loss(token_level_loss=False)`` (openrlhf/models/loss.py, 3c3be62):
+    ``seq_loss = (loss * mask).sum(-1) / (token_counts + 1e-8)``, then ``masked_mean`` over the
+    answers with tokens. One-token answers show the eps: 1/(1 + 1e-8), not 1."""
+    mask = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    logp = np.full((3, 3), -0.5)
+    adv = np.array([1.0, -0.5, 2.0])
+    result = policy_loss(logp, logp, adv, mask, preset="openrlhf/ppo_sample")
+    expected = (-1.0 / (1 + 1e-8) + 0.5 * 3 / (3 + 1e-8)) / 2  # on-policy: l = −A per token
+    assert result.loss == pytest.approx(expected, rel=1e-15, abs=0)
+    assert result.loss != pytest.approx((-1.0 + 0.5) / 2, rel=1e-12, abs=0)
+    np.testing.assert_array_equal(result.weight[0], [1 / ((1 + 1e-8) * 2), 0.0, 0.0])
+    assert result.weight[2].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_openrlhf_presets_say_where_openrlhf_computes_them():
+    sample = get_loss_preset("openrlhf/ppo_sample")
+    assert "PolicyLoss(token_level_loss=False)" in sample.source
+    assert 'policy_loss_type="gspo"' in sample.source
+    assert "ppo_actor.py) never passes it" in sample.source
+    assert "(n_i + 1e-8)" in sample.formula
+    assert "its PPO is token-level" in sample.description
+    token = get_loss_preset("openrlhf/ppo_token")
+    assert "what its PPO actor (ppo_actor.py) always uses" in token.source
