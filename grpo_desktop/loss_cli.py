@@ -527,6 +527,9 @@ def build_loss_parser(prog: str = PROG) -> argparse.ArgumentParser:
             "optionally with ref_logp (B × T; needed when beta > 0) and policy_loss's options:\n"
             "  eps_low, eps_high, clip_ratio_c, beta, max_completion_length, loss_scale_factor,\n"
             "  kl_estimator (k1, k2 or k3). A padded position may hold null.\n"
+            "loss_scale_factor is verl's divisor for seq-mean-token-sum-norm (default T); verl's\n"
+            "  default (legacy FSDP) actor never passes it to the policy loss: it takes effect\n"
+            "  only with trainer.use_legacy_worker_impl=disable.\n"
             f"Limits: {MAX_FILE_BYTES // (1024 * 1024)} MiB per file, {MAX_WIDTH:,} token "
             "positions per answer (T).\n\n"
             "presets:\n" + "\n".join(f"  {p.name:<30} {p.label}" for p in LOSS_PRESETS.values())

@@ -551,3 +551,20 @@ def test_the_help_states_the_file_and_width_limits(capsys):
     assert "Limits: 64 MiB per file, 1,048,576 token positions per answer (T)." in (
         capsys.readouterr().out
     )
+
+
+def test_the_help_says_verls_default_actor_ignores_loss_scale_factor(capsys):
+    """verl b178a3c: the legacy ``dp_actor.py`` calls the policy loss with
+    ``config.global_batch_info`` empty, so ``agg_loss`` divides by T; only
+    ``verl/workers/utils/losses.py`` ``ppo_loss`` (``use_legacy_worker_impl=disable``) sets
+    ``global_batch_info["loss_scale_factor"]``."""
+    with pytest.raises(SystemExit):
+        main(["loss", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "verl's default (legacy FSDP) actor never passes it to the policy loss: it takes effect "
+        "only with trainer.use_legacy_worker_impl=disable." in text
+    )
+    preset = LOSS_PRESETS["verl/seq-mean-token-sum-norm"]
+    assert "only with use_legacy_worker_impl=disable" in preset.formula
+    assert "it takes effect only with trainer.use_legacy_worker_impl=disable" in preset.description

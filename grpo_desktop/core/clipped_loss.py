@@ -173,8 +173,11 @@ LOSS_PRESETS: dict[str, LossPreset] = {
         ),
         _verl(
             "seq-mean-token-sum-norm",
-            "Σ m·l / T (or / loss_scale_factor), never divided by B",
-            "Dr. GRPO's constant normaliser: every token weighs the same, whatever the batch.",
+            "Σ m·l / T, never divided by B (/ loss_scale_factor only with "
+            "use_legacy_worker_impl=disable)",
+            "Dr. GRPO's constant normaliser: every token weighs the same, whatever the batch. "
+            "verl's default (legacy FSDP) actor never passes loss_scale_factor to the policy "
+            "loss; it takes effect only with trainer.use_legacy_worker_impl=disable.",
         ),
         _trl(
             "grpo",
@@ -566,7 +569,10 @@ def policy_loss(
     ``logp``, ``old_logp``, ``ref_logp`` and ``mask`` are (B, T); ``advantages`` is (B,), one per
     answer. ``eps_high=None`` means ``eps_low``. ``max_completion_length`` is TRL's L for
     ``trl/dr_grpo`` and ``loss_scale_factor`` verl's for ``verl/seq-mean-token-sum-norm`` (both
-    default to T). ``kl_estimator`` picks k1/k2/k3 where the library offers a choice (TRL: k3
+    default to T; verl's default legacy FSDP actor never passes ``loss_scale_factor`` to the policy
+    loss, its ``config.global_batch_info`` being empty: it applies only with
+    ``trainer.use_legacy_worker_impl=disable``, where ``verl/workers/utils/losses.py`` ``ppo_loss``
+    sets it). ``kl_estimator`` picks k1/k2/k3 where the library offers a choice (TRL: k3
     only). ``dual_clip=None`` keeps the preset's rule (verl: always; OpenRLHF: off, ``True`` asks
     for it; TRL: never). Raises ValueError with a readable message on bad input.
     """
