@@ -329,11 +329,11 @@ def _unscored_sentence(unscored: list[str], rule: str) -> str:
     which = f"answer {', '.join(unscored)}: no component scored {them}"
     if rule == "zero":
         return (
-            f"{which}, so the reward is 0 and counts in the mean and std "
+            f"{which}, so the reward is 0 and counts in the mean and std\n"
             "(--unscored zero: TRL <= 1.5's nansum; TRL >= 1.6 leaves it out)"
         )
     return (
-        f"{which}: no reward, left out of the group's mean and std, advantage 0 "
+        f"{which}: no reward, left out of the group's mean and std, advantage 0\n"
         "(TRL >= 1.6; --unscored zero gives TRL <= 1.5's reward 0)"
     )
 

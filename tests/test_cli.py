@@ -215,7 +215,7 @@ def test_score_leaves_an_answer_no_component_scored_out_as_trl_1_6_does(capsys):
     table = capsys.readouterr().out
     assert (
         "answer 4: no component scored it: no reward, left out of the group's mean and std, "
-        "advantage 0 (TRL >= 1.6; --unscored zero gives TRL <= 1.5's reward 0)" in table
+        "advantage 0\n(TRL >= 1.6; --unscored zero gives TRL <= 1.5's reward 0)" in table
     )
     assert "group: G = 4 (3 scored), mean = " in table
     assert re.search(r"\n  4 +none +none +none +0\.000000  none\n", table)
@@ -233,7 +233,7 @@ def test_score_unscored_zero_keeps_trl_1_5s_nansum_to_zero(capsys):
     assert data["advantages"][3] != 0.0
     assert main(["score", *args, "--unscored", "zero"]) == 0
     assert (
-        "so the reward is 0 and counts in the mean and std (--unscored zero: TRL <= 1.5's "
+        "so the reward is 0 and counts in the mean and std\n(--unscored zero: TRL <= 1.5's "
         "nansum; TRL >= 1.6 leaves it out)" in capsys.readouterr().out
     )
 
@@ -416,3 +416,13 @@ def test_score_prints_no_nan_inf_or_long_digit_runs_for_extreme_finite_rewards(c
         captured = capsys.readouterr()
         text = captured.out + captured.err
         assert status in (0, 2) and not re.search(r"\binf\b|\bnan\b|\d{16}", text), text
+
+
+def test_score_names_the_textbook_convention_after_the_seeds_and_dr_grpo_after_trl(capsys):
+    assert main(["score", "1", "0", "0", "1"]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last == (
+        "convention: textbook: A = (r − mean) / std (the seeds' worked examples, population std)"
+    )
+    assert main(["score", "1", "0", "-c", "dr_grpo"]) == 0
+    assert 'TRL GRPOTrainer, scale_rewards="none")' in capsys.readouterr().out

@@ -57,8 +57,12 @@ CONVENTIONS: dict[str, Convention] = {
             name="textbook",
             label="Textbook",
             formula="A = (r − mean) / std",
-            description="The seeds' formula: population std; an all-equal group gives exactly 0.",
-            source="DeepSeekMath GRPO, as in the book's worked examples",
+            description=(
+                "The seeds' formula: population std; an all-equal group gives exactly 0. "
+                "DeepSeekMath does not say which std it uses; this follows the seeds' worked "
+                "examples."
+            ),
+            source="the seeds' worked examples, population std",
             ddof=0,
             eps=0.0,
             min_group_size=1,
@@ -110,8 +114,11 @@ CONVENTIONS: dict[str, Convention] = {
             name="dr_grpo",
             label="Dr. GRPO",
             formula="A = r − mean",
-            description="No std division, which removes GRPO's question-difficulty bias.",
-            source="Dr. GRPO (Liu et al. 2025, 'Understanding R1-Zero-Like Training')",
+            description=(
+                "No std division, which removes GRPO's question-difficulty bias "
+                '(TRL: scale_rewards="none" or False).'
+            ),
+            source='Dr. GRPO (Liu et al. 2025); TRL GRPOTrainer, scale_rewards="none"',
             ddof=None,
             eps=0.0,
             min_group_size=1,

@@ -982,3 +982,19 @@ def test_scored_group_stats_of_one_or_no_reward():
         scored_group_stats([np.nan, 2.0], "rloo")
     with pytest.raises(ValueError, match="must be finite"):
         scored_group_stats([np.inf, 2.0], "trl")
+
+
+def test_the_textbook_convention_is_attributed_to_the_seeds_not_to_deepseekmath():
+    """DeepSeekMath does not say which std it uses; the seeds' worked examples use population."""
+    textbook = core.CONVENTIONS["textbook"]
+    assert "DeepSeekMath GRPO" not in textbook.source
+    assert textbook.source == "the seeds' worked examples, population std"
+    assert "DeepSeekMath does not say which std it uses" in textbook.description
+
+
+def test_dr_grpo_is_named_as_trls_scale_rewards_none():
+    """TRL ``grpo_config.py``: ``scale_rewards`` ``False`` or ``"none"``: no scaling
+    (``{True: "group", False: "none"}``), i.e. A = r − mean."""
+    dr_grpo = core.CONVENTIONS["dr_grpo"]
+    assert 'TRL GRPOTrainer, scale_rewards="none"' in dr_grpo.source
+    assert 'scale_rewards="none" or False' in dr_grpo.description
