@@ -486,6 +486,8 @@ def outcomes_as_table(batch: Batch, outcomes: Sequence[PresetOutcome]) -> str:
         if result.kl_mean is not None:
             loss += f" = policy {number(result.pg_loss)} + KL {number(result.kl_loss)}"
         loss += f"; clip fraction {number(result.clip_fraction)}"
+        if preset.sequence_ratio:  # GSPO clips each answer's one ratio whole
+            loss += " (a share of the answers)"
         mean = kl_mean(result)
         if mean is not None:
             loss += f"; mean KL {number(mean)} over real tokens"

@@ -568,3 +568,19 @@ def test_the_help_says_verls_default_actor_ignores_loss_scale_factor(capsys):
     preset = LOSS_PRESETS["verl/seq-mean-token-sum-norm"]
     assert "only with use_legacy_worker_impl=disable" in preset.formula
     assert "it takes effect only with trainer.use_legacy_worker_impl=disable" in preset.description
+
+
+def test_gspos_clip_fraction_is_labelled_a_share_of_the_answers(tmp_path, capsys):
+    """TRL ``_compute_loss`` with ``importance_sampling_level="sequence"``: one ratio per answer,
+    and ``clip_ratio/region_mean`` is a mean over the answers (``x.shape[1] == 1``)."""
+    batch = {
+        "logp": [[-1.0, -1.0], [-1.0, -1.0], [-1.0, -1.0], [-1.0, -1.0]],
+        "old_logp": [[-1.5, -1.5], [-1.0, -1.0], [-1.0, -1.0], [-1.0, -1.0]],
+        "mask": [[1, 1], [1, 1], [1, 0], [1, 0]],
+        "advantages": [1.0, 1.0, -1.0, 1.0],
+    }
+    status, out, _ = run(capsys, write(tmp_path, batch), "--preset", "trl/gspo")
+    assert status == 0
+    assert "; clip fraction 0.25 (a share of the answers)" in out  # 1 answer of 4, not 2 tokens
+    status, out, _ = run(capsys, write(tmp_path, batch), "--preset", "trl/grpo")
+    assert "share of the answers" not in out

@@ -76,7 +76,10 @@ class LossPreset:
     kl_clamp: str  # "none", "k3" (verl) or "all" (OpenRLHF)
     kl_estimators: tuple[str, ...]
     kl_token_mean: bool  # KL aggregated by token-mean whatever the policy loss's aggregation
-    sequence_ratio: bool = False  # GSPO: one ratio per answer, exp(mean_t log r)
+    # GSPO: one ratio per answer, exp(mean_t log r), clipped whole, so the clip fraction is a
+    # share of the answers. TRL (the only GSPO preset) does not clamp it; verl's
+    # compute_policy_loss_gspo would clamp the log-ratio (not the ratio) at max 10.
+    sequence_ratio: bool = False
 
 
 def _verl(aggregation: str, formula: str, description: str) -> LossPreset:
@@ -258,7 +261,7 @@ class PolicyLossResult:
     ratio: np.ndarray  # (B, T): the importance ratio each token's loss used (1 on-policy)
     clipped: np.ndarray  # (B, T) bool: the trust-region clip took over (its gradient is 0)
     dual_clipped: np.ndarray  # (B, T) bool: the dual clip (A < 0) took over
-    clip_fraction: float  # the library's own clip metric
+    clip_fraction: float  # the library's own clip metric: a share of tokens (GSPO: of answers)
     kl: np.ndarray | None  # (B, T) KL estimate to the reference (clamped as the library does)
     mask: np.ndarray  # (B, T) float 0/1, as given
 

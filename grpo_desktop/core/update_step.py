@@ -215,9 +215,11 @@ def _status(
     if settings.clips_differ:
         return _clip_comparison(settings, result, compare, np.array(advantages))
     steps = settings.inner_steps
+    # GSPO clips an answer's one ratio as a whole: its clip fraction is a share of the answers.
+    unit = "answers" if result.preset.sequence_ratio else "tokens"
     text = (
         f"After {steps} inner step{'s' if steps != 1 else ''} of the stand-in policy: "
-        f"{result.clip_fraction:.0%} of the tokens are clipped"
+        f"{result.clip_fraction:.0%} of the {unit} are clipped"
     )
     if result.kl is not None:
         text += f"; mean KL to the reference {_mean_kl(result):.4f}"

@@ -560,3 +560,14 @@ def test_openrlhf_presets_say_where_openrlhf_computes_them():
     assert "its PPO is token-level" in sample.description
     token = get_loss_preset("openrlhf/ppo_token")
     assert "what its PPO actor (ppo_actor.py) always uses" in token.source
+
+
+def test_trls_gspo_does_not_clamp_its_sequence_log_ratio():
+    """TRL ``_compute_loss``: ``log_importance_weights = (log_ratio * mask).sum(-1) /
+    mask.sum(-1).clamp(min=1.0)``, then ``exp``, no clamp (verl's ``compute_policy_loss_gspo``
+    would clamp the log-ratio at max 10; the app has no verl GSPO preset)."""
+    logp = np.array([[-1.0, -1.0], [-1.0, -1.0]])
+    old = logp - np.array([[15.0, 15.0], [0.0, 0.0]])
+    result = policy_loss(logp, old, [1.0, -1.0], np.ones((2, 2)), preset="trl/gspo")
+    assert result.ratio[0, 0] == pytest.approx(math.exp(15.0), rel=1e-12)
+    assert result.clip_fraction == 0.5  # one of two answers: a share of the answers

@@ -235,3 +235,13 @@ def test_a_push_too_small_for_six_decimals_shows_its_digits_not_a_signed_zero():
         shown = _detail_value(detail, label)
         assert shown.strip("−0.") != "", f"{label} reads {shown}"
         assert float(shown.replace("−", "-")) == pytest.approx(value, rel=0.01)
+
+
+def test_gspos_status_counts_clipped_answers_not_tokens():
+    """GSPO clips each answer's one ratio whole: its clip fraction is a share of the answers."""
+    settings = UpdateSettings(preset="trl/gspo", inner_steps=6, eps_low=3e-3, eps_high=4e-3)
+    snapshot = build_update_snapshot(lab(), settings)
+    assert snapshot.clip_fraction > 0
+    assert f"{snapshot.clip_fraction:.0%} of the answers are clipped" in snapshot.status
+    token_mean = build_update_snapshot(lab(), replace(settings, preset="trl/grpo"))
+    assert "of the tokens are clipped" in token_mean.status
