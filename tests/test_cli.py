@@ -426,3 +426,21 @@ def test_score_names_the_textbook_convention_after_the_seeds_and_dr_grpo_after_t
     )
     assert main(["score", "1", "0", "-c", "dr_grpo"]) == 0
     assert 'TRL GRPOTrainer, scale_rewards="none")' in capsys.readouterr().out
+
+
+def test_the_readme_states_the_libraries_facts_of_issue_26():
+    """TRL decodes logged prompts with ``skip_special_tokens=True`` (before v1.15) or logs the
+    dataset's prompts (v1.15+: chat as {role, content} lists): never ``<|im_start|>``; nansum's 0
+    for an unscored answer holds only up to TRL 1.5; the textbook convention is the seeds'."""
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert "<|im_start|>user" not in readme
+    assert (
+        "an answer that no function scored gets reward 0 up to TRL 1.5, and since TRL 1.6" in readme
+    )
+    assert "then the numeric columns a reward function logged with `log_extra` (v1.0+)" in readme
+    assert "from v1.15 a chat dataset's are stored as lists of `{role, content}` messages" in readme
+    assert "DeepSeekMath GRPO" not in readme
+    assert 'Dr. GRPO: no std division; TRL `scale_rewards="none"` (or `False`)' in readme
+    assert "it takes effect only with `trainer.use_legacy_worker_impl=disable`" in readme
