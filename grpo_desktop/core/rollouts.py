@@ -1,15 +1,26 @@
 """A real run's rollouts: verl's per-step JSONL dumps and TRL's completions parquet files.
 
-- **verl** (``trainer.rollout_data_dir``) writes ``{dir}/{step}.jsonl``: one line per answer with
-  ``input``, ``output``, ``gts``, ``score`` (the reward before any KL penalty), ``step`` and any
-  extra reward keys. No advantage and no group id: a group is the answers sharing an ``input``
-  within a step.
-- **TRL** (``log_completions=True``) writes ``completions/completions_{step:05d}.parquet`` with
-  ``step``, ``prompt``, ``completion``, one numeric column per reward function, any extra columns
-  and ``advantage``. A group is the rows sharing a prompt within a step, in file order. An
-  answer's reward is the sum of its reward columns skipping NaN (TRL's ``nansum``: NaN means "this
-  reward function does not apply"), with TRL's default weight 1 per function; the logged advantages
-  are then compared with every convention of :mod:`grpo_desktop.core.advantages`.
+- **verl** (``trainer.rollout_data_dir``, ``RayPPOTrainer._dump_generations``) writes
+  ``{dir}/{step}.jsonl``: one line per answer with ``input``, ``output``, ``gts``, ``score``
+  (``token_level_scores.sum(-1)``), ``step``, then every key of ``reward_extra_infos_dict``. A
+  reward function that returns a dict overwrites ``score`` with its own ``score`` key; DAPO's
+  reward manager then adds its overlong penalty after it and logs it as ``overlong_reward``, so
+  the reward the trainer used is ``score + overlong_reward`` (read so here). No advantage and no
+  group id (verl groups by ``uid``, which it does not log): a group is the answers sharing an
+  ``input`` within a step, and a prompt drawn twice in one step cannot be split back into its
+  groups (rows are reordered by ``_balance_batch``), so such a step's degenerate fraction is
+  unknown unless every merged group is all-equal.
+- **TRL** (``log_completions=True``) writes ``completions/completions_{step:05d}.parquet``:
+  ``step``, ``prompt``, ``completion`` (text; conversations as lists of ``{role, content}`` in
+  later versions, shown here as chat turns), one float column per reward function (its
+  ``__name__`` or a reward model's id), the numeric and other columns reward functions log with
+  ``log_extra`` (v1.0+; they are not rewards), and ``advantage``. A group is ``num_generations``
+  consecutive rows (TRL groups by position). The reward columns are told from the extra ones by
+  TRL's layout (rewards first, float32 values) and by which split reproduces the logged
+  advantages; an answer's reward is TRL's ``nansum`` with weight 1 per function, and an answer
+  every function scored ``None`` (all NaN) is left out of its group as TRL ≥ 1.6 does — or
+  counted as 0 as TRL ≤ 1.5 did, whichever the logged advantages show
+  (:mod:`grpo_desktop.core.rollout_checks`).
 
 Files are read streaming (JSONL line by line, parquet batch by batch): only what the summary needs
 is kept (per group a short prompt, a hash, the rewards, and where each answer is in the file), so
@@ -30,17 +41,25 @@ import re
 import stat
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
 
-from grpo_desktop.core.advantages import CONVENTIONS, group_advantages
 from grpo_desktop.core.jsonfile import NotARegularFileError, check_regular_file
+from grpo_desktop.core.rollout_checks import (
+    MATCH_TOLERANCE,
+    check_advantages,
+    dr_grpo_scale,
+    normalize_then_sum,
+    reproduces,
+)
+from grpo_desktop.core.rollout_text import logged_text
 
 __all__ = [
+    "MATCH_TOLERANCE",
     "PROMPT_CHARS",
     "GroupSummary",
     "RolloutAnswer",
@@ -55,12 +74,10 @@ __all__ = [
 #: end with the question, so the end is the part that tells groups apart.
 PROMPT_CHARS = 200
 ELISION = " … "
-#: Logged advantages match a convention when every |difference| is within this times the scale.
-MATCH_TOLERANCE = 1e-6
 #: verl's fixed keys; any other numeric key of a line is an extra reward component.
 VERL_REQUIRED = ("input", "output", "score")
 VERL_FIXED = ("input", "output", "gts", "score", "step")
-#: TRL's fixed columns; any other numeric column is a reward function's.
+#: TRL's fixed columns; the reward functions' columns come right after ``completion``.
 TRL_FIXED = ("step", "prompt", "completion", "advantage", "mode", "image", "images")
 INSTALL_HINT = 'pip install "grpo-desktop[rollouts]" (or pip install pyarrow)'
 HISTOGRAM_BINS = 10
@@ -89,7 +106,7 @@ class RolloutAnswer:
     reward: float
     components: dict[str, float]  # each reward key (verl: score and extras; TRL: each function)
     advantage: float | None  # the logged advantage (TRL); None where none is logged (verl)
-    prompt: str = ""  # the whole prompt, as logged (conversations as JSON)
+    prompt: str = ""  # the whole prompt, as logged (a conversation as "role: content" lines)
     answer_key: str | None = None  # verl's ``gts`` when it is text or a number; TRL logs none
 
 
@@ -99,7 +116,7 @@ class GroupSummary:
     size: int
     mean: float
     degenerate: bool  # all rewards equal: no learning signal under a mean baseline
-    rewards: tuple[float, ...]
+    rewards: tuple[float, ...]  # NaN: an answer no reward function scored (TRL ≥ 1.6)
 
 
 @dataclass(frozen=True)
@@ -107,7 +124,7 @@ class StepSummary:
     step: int
     source: str  # the file's name
     groups: tuple[GroupSummary, ...]
-    degenerate_fraction: float
+    degenerate_fraction: float | None  # None: the file cannot tell (said in ``problems``)
     reward_quantiles: tuple[float, float, float, float, float]  # min, 25 %, median, 75 %, max
     reward_histogram: tuple[int, ...]  # HISTOGRAM_BINS equal bins from min to max
     convention_match: str | None = None  # TRL: the convention reproducing the advantage column
@@ -195,14 +212,13 @@ def _is_number(value: object) -> bool:
 
 
 class _Group:
-    """A group being read: short prompt, rewards, logged advantages and answer positions."""
+    """verl: a group being read: short prompt, rewards and answer positions."""
 
-    __slots__ = ("advantages", "positions", "prompt", "rewards")
+    __slots__ = ("positions", "prompt", "rewards")
 
     def __init__(self, prompt: str) -> None:
         self.prompt = _summary_prompt(prompt)
         self.rewards = array("d")
-        self.advantages = array("d")
         self.positions = array("q")  # JSONL: byte offsets; parquet: row numbers in the file
 
 
@@ -213,11 +229,16 @@ class _Step:
     groups: dict[bytes, _Group] = field(default_factory=dict)
     last_key: bytes | None = None
     last_prompt: str | None = None
-    scattered: list[str] = field(default_factory=list)  # prompts whose rows are not consecutive
     missing_advantages: int = 0
     has_advantages: bool = False
     problems: list[str] = field(default_factory=list)  # found while reading (the file's name)
     notes: list[str] = field(default_factory=list)  # what was read differently, and why
+    overlong_rows: int = 0  # verl: lines whose reward is score + overlong_reward (DAPO)
+    # TRL: rows in file order, grouped afterwards by position (TRL's num_generations blocks)
+    runs: list[list[Any]] = field(default_factory=list)  # [prompt key, short prompt, start, rows]
+    rows: array = field(default_factory=lambda: array("q"))  # row numbers in the file
+    parts: list[np.ndarray] = field(default_factory=list)  # candidate reward columns per row
+    logged: array = field(default_factory=lambda: array("d"))  # the advantage column
 
 
 def _step_for(steps: dict[int, _Step], step: int, file: Path) -> _Step:
@@ -309,10 +330,9 @@ def _reward_value(value: float, where: str) -> float:
     return reward
 
 
-def _add(
-    entry: _Step, prompt: str, reward: float, position: int, advantage: float | None, check: bool
-) -> None:
-    if prompt == entry.last_prompt:  # the rows of a group are usually consecutive
+def _add(entry: _Step, prompt: str, reward: float, position: int) -> None:
+    """verl: the answer joins the group of its ``input`` (verl's ``uid`` is not logged)."""
+    if prompt == entry.last_prompt:  # the rows of a group are often consecutive
         key = entry.last_key
     else:
         key = _prompt_key(prompt)
@@ -320,13 +340,9 @@ def _add(
     group = entry.groups.get(key)
     if group is None:
         group = entry.groups[key] = _Group(prompt)
-    elif check and entry.last_key != key and len(entry.scattered) < 3:
-        entry.scattered.append(group.prompt)
     entry.last_key = key
     group.rewards.append(reward)
     group.positions.append(position)
-    if advantage is not None:
-        group.advantages.append(advantage)
 
 
 # --- verl JSONL --------------------------------------------------------------------------------
@@ -372,6 +388,26 @@ def _verl_score(path: Path, number: int, record: dict[str, Any]) -> float:
     return _reward_value(score, f"{path.name}: line {number}: 'score'")
 
 
+def _verl_reward(score: float, record: dict[str, Any], where: str) -> tuple[float, bool]:
+    """The reward the trainer used, and whether it is ``score + overlong_reward``.
+
+    verl's DAPO reward manager (``verl/workers/reward_manager/dapo.py``, ``DAPORewardManager
+    .__call__``) adds ``overlong_reward`` to the reward function's score and logs it as its own
+    key. When the function returned a dict, its keys overwrite the dump's ``score``
+    (``_dump_generations`` writes every ``reward_extra_infos_dict`` key over the base columns),
+    so ``score`` is the function's own score and the reward is the sum. When it returned a
+    number, ``acc`` holds that number and ``score`` is already the sum."""
+    extra = _component(record.get("overlong_reward"))
+    if not extra:  # absent, or no penalty: the reward is the score either way
+        return score, False
+    accuracy = record.get("acc")
+    if _is_number(accuracy):
+        total = float(accuracy) + extra
+        if abs(total - score) <= 1e-6 * max(1.0, abs(score)) and abs(score - accuracy) > 0:
+            return score, False  # a number-returning function: score already holds the sum
+    return _reward_value(score + extra, f"{where}: score + overlong_reward"), True
+
+
 def _verl_step(path: Path, number: int, record: dict[str, Any], name_step: int | None) -> int:
     """The line's ``step``, or the file name's when the line has none."""
     value = record.get("step")
@@ -413,13 +449,22 @@ def _read_verl_file(
                 continue
             record = _parse_line(path, number, raw)
             score = _verl_score(path, number, record)
+            reward, overlong = _verl_reward(score, record, f"{path.name}: line {number}")
             step = _verl_step(path, number, record, name_step)
             entry = file_steps.entry(step, f"line {number}")
-            _add(entry, record["input"], score, position, None, check=False)
+            entry.overlong_rows += overlong
+            _add(entry, record["input"], reward, position)
             lines += 1
     if lines == 0:
         raise RolloutError(f"{path.name}: the file is empty (no rollout lines)")
     file_steps.finish()
+    for entry in file_steps.seen.values():
+        if entry.overlong_rows:
+            entry.notes.append(
+                f"step {entry.step}: {entry.overlong_rows} answers have an 'overlong_reward' "
+                "(DAPO's overlong buffer): their 'score' is the reward function's own score, and "
+                "the reward the trainer used, read here, is score + overlong_reward"
+            )
     return offset
 
 
@@ -438,6 +483,7 @@ def _verl_answer(path: Path, offset: int, handle: BinaryIO) -> RolloutAnswer:
     handle.seek(offset)
     record = _parse_line(path, 0, handle.readline())
     score = _verl_score(path, 0, record)
+    reward, _ = _verl_reward(score, record, path.name)
     components = {"score": score}
     for key, value in record.items():
         if key not in VERL_FIXED:
@@ -447,8 +493,8 @@ def _verl_answer(path: Path, offset: int, handle: BinaryIO) -> RolloutAnswer:
     output = record["output"]
     truth = record.get("gts")
     return RolloutAnswer(
-        text=output if isinstance(output, str) else json.dumps(output, ensure_ascii=False),
-        reward=score,
+        text=logged_text(output),
+        reward=reward,
         components=components,
         advantage=None,
         prompt=record["input"],
@@ -792,8 +838,14 @@ def _parquet_file(path: Path, stamp: _Stamp | None = None) -> tuple[Any, BinaryI
 
 @dataclass(frozen=True)
 class _TrlColumns:
-    rewards: list[str]  # one per reward function: float or integer columns
-    ignored: list[tuple[str, str]]  # (column, what it holds): neither fixed nor a reward
+    """A TRL file's columns: ``candidates`` are the numeric columns right after ``completion``
+    (TRL writes ``step, prompt, completion, *reward functions, *log_extra columns, advantage``),
+    of which the first ``k`` are the reward functions' — ``k`` is decided per step
+    (:func:`_trl_layout`)."""
+
+    candidates: list[str]  # numeric, in file order, up to the first column of another kind
+    floating: list[bool]  # each candidate's type is float (TRL's reward columns always are)
+    ignored: list[tuple[str, str]]  # (column, what it holds): neither fixed nor numeric
     has_advantage: bool
     has_step: bool
 
@@ -814,8 +866,8 @@ def _column_kind(data_type: Any) -> str:
 
 
 def _trl_columns(path: Path, schema: Any) -> _TrlColumns:
-    """The reward columns, the columns left unread, and whether ``advantage`` and ``step`` are
-    there."""
+    """The candidate reward columns, the columns left unread, and whether ``advantage`` and
+    ``step`` are there."""
     import pyarrow as pa
 
     names = schema.names
@@ -825,17 +877,23 @@ def _trl_columns(path: Path, schema: Any) -> _TrlColumns:
             f"{path.name}: no {' or '.join(repr(m) for m in missing)} column (a TRL completions "
             "file has step, prompt, completion, one column per reward function and advantage)"
         )
-    rewards: list[str] = []
+    candidates: list[str] = []
+    floating: list[bool] = []
     ignored: list[tuple[str, str]] = []
+    after_advantage = False
     for column in schema:
+        if column.name == "advantage":
+            after_advantage = True
         if column.name in TRL_FIXED:
             continue
-        if pa.types.is_floating(column.type) or pa.types.is_integer(column.type):
-            rewards.append(column.name)
+        numeric = pa.types.is_floating(column.type) or pa.types.is_integer(column.type)
+        if numeric and not ignored and not after_advantage:
+            candidates.append(column.name)
+            floating.append(bool(pa.types.is_floating(column.type)))
         else:
             ignored.append((column.name, _column_kind(column.type)))
-    columns = _TrlColumns(rewards, ignored, "advantage" in names, "step" in names)
-    if not rewards:
+    columns = _TrlColumns(candidates, floating, ignored, "advantage" in names, "step" in names)
+    if not candidates:
         unread = f"; not read: {columns.ignored_text()}" if ignored else ""
         raise RolloutError(
             f"{path.name}: no reward column (a float or integer column named after a reward "
@@ -850,16 +908,18 @@ def _float_column(batch: Any, name: str) -> np.ndarray:
     return batch.column(name).cast(pa.float64()).to_numpy(zero_copy_only=False)
 
 
-def _check_rewards(path: Path, first_row: int, components: np.ndarray, names: list[str]) -> None:
+def _check_rewards(
+    path: Path, rows: Sequence[int], components: np.ndarray, names: list[str]
+) -> None:
     """Refuse an infinite reward, or one beyond ±MAX_REWARD_MAGNITUDE (NaN is TRL's "does not
-    apply"), naming its row and column."""
+    apply"), naming its row (``rows``: each row's number in the file) and column."""
     with np.errstate(invalid="ignore"):
         bad = np.isinf(components) | (np.abs(components) > MAX_REWARD_MAGNITUDE)
     if not bad.any():
         return
     i, j = (int(k[0]) for k in np.nonzero(bad))
     value = float(components[i, j])
-    where = f"{path.name}: row {first_row + i + 1}: reward {names[j]!r}"
+    where = f"{path.name}: row {rows[i] + 1}: reward {names[j]!r}"
     if math.isinf(value):
         raise RolloutError(f"{where} is infinite")
     raise RolloutError(
@@ -868,21 +928,31 @@ def _check_rewards(path: Path, first_row: int, components: np.ndarray, names: li
     )
 
 
+def _float32_exact(values: np.ndarray) -> np.ndarray:
+    """Per column: every value is a float32 value (or NaN), as TRL's reward columns are (they
+    are ``rewards_per_func[:, i].tolist()`` of a float32 tensor)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        same = values.astype(np.float32).astype(np.float64) == values
+    return np.all(same | np.isnan(values), axis=0)
+
+
 def _read_trl_file(
     path: Path,
     steps: dict[int, _Step],
     throttle: _Throttle,
     done: int,
     stamps: dict[Path, _Stamp],
+    layouts: dict[Path, tuple[_TrlColumns, np.ndarray]],
 ) -> int:
-    """Adds the file's groups to ``steps``; returns the rows read (for progress)."""
+    """Adds the file's rows to ``steps`` (grouped later); returns the rows read (progress)."""
     file_steps = _FileSteps(path, steps, _step_from_name(path, _TRL_NAME))
     parquet_file, handle = _parquet_file(path)
     with handle:
         stamps[path] = _stamp(os.fstat(handle.fileno()))
         layout = _trl_columns(path, parquet_file.schema_arrow)
-        rewards = layout.rewards
-        columns = ["prompt", *rewards]
+        candidates = layout.candidates
+        exact = np.ones(len(candidates), dtype=bool)
+        columns = ["prompt", *candidates]
         if layout.has_advantage:
             columns.append("advantage")
         if layout.has_step:
@@ -894,22 +964,15 @@ def _read_trl_file(
             batches = parquet_file.iter_batches(batch_size=_BATCH_ROWS, columns=columns)
             for batch in batches:
                 prompts = batch.column("prompt").to_pylist()
-                components = np.column_stack([_float_column(batch, name) for name in rewards])
-                _check_rewards(path, row, components, rewards)
-                totals = np.nansum(components, axis=1).tolist()  # TRL: NaN does not apply
+                components = np.column_stack([_float_column(batch, n) for n in candidates])
+                # the first column is a reward function's in every TRL layout: checked now
+                _check_rewards(path, range(row, row + len(prompts)), components[:, :1], candidates)
+                exact &= _float32_exact(components)
                 advantages = (
                     _float_column(batch, "advantage").tolist() if layout.has_advantage else None
                 )
                 row_steps = batch.column("step").to_pylist() if layout.has_step else None
-                for i, prompt in enumerate(prompts):
-                    _add_trl_row(
-                        file_steps,
-                        row + i,
-                        prompt,
-                        totals[i],
-                        None if advantages is None else advantages[i],
-                        None if row_steps is None else row_steps[i],
-                    )
+                _add_trl_rows(file_steps, row, prompts, components, advantages, row_steps)
                 row += len(prompts)
                 throttle(done + row)
         except RolloutError:
@@ -919,6 +982,7 @@ def _read_trl_file(
                 f"{path.name}: cannot read the rows after row {row} ({error})"
             ) from None
     file_steps.finish()
+    layouts[path] = (layout, exact)
     if layout.ignored:
         plural = "s" if len(layout.ignored) > 1 else ""
         for entry in file_steps.seen.values():
@@ -931,49 +995,81 @@ def _read_trl_file(
 
 
 def _prompt_text(prompt: object) -> str:
-    """A logged prompt as text: a conversation (TRL's list of messages) as JSON."""
-    return (
-        prompt if isinstance(prompt, str) else json.dumps(prompt, ensure_ascii=False, default=str)
-    )
+    """A logged prompt as text: a conversation (TRL's list of messages) as its turns."""
+    return logged_text(prompt)
 
 
-def _add_trl_row(
+def _add_trl_rows(
     file_steps: _FileSteps,
-    row: int,
-    prompt: object,
-    reward: float,
-    advantage: float | None,
-    step_value: object,
+    first_row: int,
+    prompts: list[object],
+    components: np.ndarray,
+    advantages: list[float] | None,
+    row_steps: list[object] | None,
 ) -> None:
+    """One batch's rows, each to its step: runs of one prompt, row numbers, the candidate
+    columns and the logged advantage."""
     path = file_steps.path
-    if prompt is None:
-        raise RolloutError(f"{path.name}: row {row + 1} has no prompt, so it cannot be grouped")
-    if step_value is None:
-        step = file_steps.name_step
-        if step is None:
-            raise RolloutError(
-                f"{path.name}: row {row + 1} has no whole-number step, and the file is not "
-                "named completions_N.parquet"
-            )
-    else:
-        step = _whole_step(step_value)
-        if step is None:
-            raise RolloutError(
-                f"{path.name}: row {row + 1}: 'step' must be a whole number from 0 to "
-                f"2**63 − 1, got {_described(step_value)}"
-            )
-    entry = file_steps.entry(step, f"row {row + 1}")
-    if advantage is not None:
-        entry.has_advantages = True
-        if advantage != advantage or advantage in (math.inf, -math.inf):
-            entry.missing_advantages += 1
-    _add(entry, _prompt_text(prompt), reward, row, advantage, check=True)
+    start = 0
+    while start < len(prompts):
+        row = first_row + start
+        step_value = None if row_steps is None else row_steps[start]
+        if step_value is None:
+            step = file_steps.name_step
+            if step is None:
+                raise RolloutError(
+                    f"{path.name}: row {row + 1} has no whole-number step, and the file is not "
+                    "named completions_N.parquet"
+                )
+        else:
+            step = _whole_step(step_value)
+            if step is None:
+                raise RolloutError(
+                    f"{path.name}: row {row + 1}: 'step' must be a whole number from 0 to "
+                    f"2**63 − 1, got {_described(step_value)}"
+                )
+        entry = file_steps.entry(step, f"row {row + 1}")
+        end = start + 1  # the rows of this step in this batch
+        while end < len(prompts) and (row_steps is None or row_steps[end] == step_value):
+            end += 1
+        for i in range(start, end):
+            prompt = prompts[i]
+            if prompt is None:
+                raise RolloutError(
+                    f"{path.name}: row {first_row + i + 1} has no prompt, so it cannot be grouped"
+                )
+            text = _prompt_text(prompt)
+            run = entry.runs[-1] if entry.runs else None
+            if run is None or text != entry.last_prompt:
+                entry.last_prompt = text
+                entry.runs.append([_prompt_key(text), _summary_prompt(text), len(entry.rows), 1])
+            else:
+                run[3] += 1
+            entry.rows.append(first_row + i)
+        entry.parts.append(components[start:end])
+        if advantages is not None:
+            entry.has_advantages = True
+            chunk = advantages[start:end]
+            entry.logged.extend(chunk)
+            entry.missing_advantages += sum(1 for a in chunk if not math.isfinite(a))
+        start = end
 
 
-def _trl_answers(path: Path, parquet_file: Any, rows: list[int]) -> list[RolloutAnswer]:
-    """The answers at ``rows`` (row numbers in the file), in that order."""
+def _answer_reward(components: dict[str, float], nan_excluded: bool) -> float:
+    values = list(components.values())
+    if nan_excluded and values and all(math.isnan(v) for v in values):
+        return math.nan  # TRL ≥ 1.6: no function scored this answer
+    return float(np.nansum(values)) if values else 0.0
+
+
+def _trl_answers(
+    path: Path, parquet_file: Any, rows: list[int], rewards: list[str], nan_excluded: bool
+) -> list[RolloutAnswer]:
+    """The answers at ``rows`` (row numbers in the file), in that order, with the reward
+    columns ``rewards`` (the split the step was read with)."""
     layout = _trl_columns(path, parquet_file.schema_arrow)
-    rewards = layout.rewards
+    if any(name not in layout.candidates for name in rewards):
+        raise _changed(path)
     columns = ["prompt", "completion", *rewards]
     if layout.has_advantage:
         columns.append("advantage")
@@ -990,12 +1086,11 @@ def _trl_answers(path: Path, parquet_file: Any, rows: list[int]) -> list[Rollout
             advantages = _float_column(batch, "advantage") if layout.has_advantage else None
             for row in inside:
                 i = row - start
-                text = texts[i].as_py()
                 components = {name: float(values[name][i]) for name in rewards}
                 advantage = None if advantages is None else float(advantages[i])
                 found[row] = RolloutAnswer(
-                    text=text if isinstance(text, str) else json.dumps(text, default=str),
-                    reward=float(np.nansum(list(components.values()))),
+                    text=logged_text(texts[i].as_py()),
+                    reward=_answer_reward(components, nan_excluded),
                     components=components,
                     advantage=advantage if advantage is None or math.isfinite(advantage) else None,
                     prompt=_prompt_text(prompts[i].as_py()),
@@ -1012,6 +1107,10 @@ def _trl_answers(path: Path, parquet_file: Any, rows: list[int]) -> list[Rollout
 
 
 def _distribution(rewards: np.ndarray) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """Quantiles and histogram of the rewards some function gave (NaN: none did)."""
+    rewards = rewards[~np.isnan(rewards)]
+    if rewards.size == 0:
+        return (math.nan,) * 5, (0,) * HISTOGRAM_BINS
     quantiles = tuple(float(q) for q in np.quantile(rewards, (0.0, 0.25, 0.5, 0.75, 1.0)))
     low, high = quantiles[0], quantiles[-1]
     if high > low:
@@ -1022,127 +1121,388 @@ def _distribution(rewards: np.ndarray) -> tuple[tuple[float, ...], tuple[int, ..
     return quantiles, tuple(int(c) for c in counts)
 
 
-def _candidates() -> list[str]:
-    """TRL's own conventions first, so a tie (every group degenerate) names TRL's."""
-    first = [name for name in ("trl", "trl_batch") if name in CONVENTIONS]
-    return first + [name for name in CONVENTIONS if name not in first]
-
-
 def _flat(parts: Iterable[array]) -> np.ndarray:
     return np.concatenate([np.frombuffer(part, dtype=np.float64) for part in parts])
 
 
-def _advantages(rewards: np.ndarray, name: str) -> np.ndarray:
-    """``group_advantages``, but TRL's batch std computed here in O(batch) memory (the general
-    kernel centres the flat batch as one row, with a batch × batch matrix)."""
-    if name != "trl_batch":
-        return group_advantages(rewards, name)
-    if rewards.size < 2:
-        raise ValueError("a batch std needs two rewards")
-    batch_std = float(np.std(rewards, ddof=1))
-    centered = rewards - rewards.mean(axis=1, keepdims=True)
-    return centered / (batch_std + CONVENTIONS[name].eps)
+def _group_summary(prompt: str, values: tuple[float, ...]) -> GroupSummary:
+    """A group's mean and whether it is degenerate, over the answers some function scored."""
+    scored = [v for v in values if v == v]
+    return GroupSummary(
+        prompt=prompt,
+        size=len(values),
+        mean=math.fsum(scored) / len(scored) if scored else math.nan,
+        degenerate=all(v == scored[0] for v in scored),
+        rewards=values,
+    )
 
 
-def _check_advantages(groups: list[_Group], size: int) -> tuple[str | None, float | None]:
-    """The convention whose advantages reproduce the logged ones, and its max |difference|."""
-    rewards = _flat(g.rewards for g in groups).reshape(len(groups), size)
-    logged = _flat(g.advantages for g in groups).reshape(rewards.shape)
-    known = np.isfinite(logged)
-    if not known.any():
-        return None, None
-    scale = max(1.0, float(np.abs(logged[known]).max()))
-    best: tuple[float, str] | None = None
-    for name in _candidates():
-        if size < CONVENTIONS[name].min_group_size:
-            continue
-        try:
-            with np.errstate(all="ignore"):  # a diff that overflows is simply not a match
-                computed = _advantages(rewards, name)
-                diff = float(np.abs(computed[known] - logged[known]).max())
-        except (ValueError, MemoryError):
-            continue
-        if not math.isfinite(diff):
-            continue
-        if best is None or diff < best[0]:
-            best = (diff, name)
-    if best is None:
-        return None, None
-    diff, name = best
-    return (name if diff <= MATCH_TOLERANCE * scale else None), diff
+def _usual(sizes: list[int]) -> int:
+    return max(set(sizes), key=lambda s: (sizes.count(s), s))
 
 
-def _summarise(entry: _Step, trl: bool) -> tuple[StepSummary, list[array]]:
+def _sizes_problem(step: int, sizes: list[int], usual: int, odd: list[int]) -> str:
+    shown = ", ".join(f"#{i} has {sizes[i - 1]}" for i in odd[:5])
+    more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+    return f"step {step}: group sizes differ: most groups have {usual} answers, but {shown}{more}"
+
+
+def _quote(prompt: str) -> str:
+    return repr(_one_line(prompt)[:60])
+
+
+@dataclass
+class _Summary:
+    """A step read and summarised, with what reading its groups back needs."""
+
+    summary: StepSummary
+    positions: list[array]
+    keys: list[bytes]
+    layout: tuple[list[str], bool] | None = None  # TRL: reward columns, NaN rows left out
+    digest: bytes = b""  # TRL: the step's rows, to find a generation batch logged twice
+
+
+def _summarise_verl(entry: _Step) -> _Summary:
     groups = list(entry.groups.values())
     problems: list[str] = list(entry.problems)
-    summaries = []
     floats: dict[float, float] = {}  # one object per distinct reward (most are 0 or 1)
-    for group in groups:
-        values = tuple([floats.setdefault(v, v) for v in group.rewards])
-        summaries.append(
-            GroupSummary(
-                prompt=group.prompt,
-                size=len(values),
-                mean=math.fsum(values) / len(values),
-                degenerate=all(v == values[0] for v in values),
-                rewards=values,
-            )
-        )
+    summaries = [
+        _group_summary(group.prompt, tuple([floats.setdefault(v, v) for v in group.rewards]))
+        for group in groups
+    ]
     sizes = [s.size for s in summaries]
-    usual = max(set(sizes), key=lambda s: (sizes.count(s), s))
-    odd = [i for i, s in enumerate(sizes, start=1) if s != usual]
+    common = math.gcd(*sizes)  # rollout.n divides every size when a prompt is drawn k times
+    usual = common if common >= 2 and common in sizes else _usual(sizes)
+    merged = [i for i, n in enumerate(sizes) if n > usual and n % usual == 0]
+    odd = [i for i, n in enumerate(sizes, start=1) if n % usual]
     if odd:
-        shown = ", ".join(f"#{i} has {sizes[i - 1]}" for i in odd[:5])
-        more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+        problems.append(_sizes_problem(entry.step, sizes, usual, odd))
+    for i in merged[:3]:
         problems.append(
-            f"step {entry.step}: group sizes differ: most groups have {usual} answers, but "
-            f"{shown}{more}"
+            f"step {entry.step}: the prompt {_quote(summaries[i].prompt)} has {sizes[i]} answers, "
+            f"{sizes[i] // usual} groups of {usual}: it was drawn {sizes[i] // usual} times, and "
+            "verl groups answers by 'uid', which its dump does not log (and balance_batch "
+            "reorders the rows), so they are shown as one group"
         )
-    for prompt in entry.scattered:
+    draws = [sizes[i] // usual if i in merged else 1 for i in range(len(summaries))]
+    fraction: float | None
+    if any(not summaries[i].degenerate for i in merged):
+        fraction = None
         problems.append(
-            f"step {entry.step}: the rows of the prompt {_one_line(prompt)[:60]!r} are not "
-            "consecutive (the same prompt sampled twice, or rows out of order?)"
+            f"step {entry.step}: the degenerate fraction is unknown: a prompt drawn more than once "
+            "has answers with different rewards, and the file cannot tell which of its groups "
+            "have a learning signal"
         )
-    match: str | None = None
-    diff: float | None = None
-    if trl:
-        if not entry.has_advantages:
-            problems.append(f"step {entry.step}: no 'advantage' column, so nothing to check")
-        elif odd or entry.scattered:
-            problems.append(
-                f"step {entry.step}: the logged advantages were not checked: the rows do not "
-                "split into groups of one size"
-            )
-        else:
-            if entry.missing_advantages:
-                problems.append(
-                    f"step {entry.step}: {entry.missing_advantages} rows have no advantage (NaN); "
-                    "the others were checked"
-                )
-            match, diff = _check_advantages(groups, usual)
-            if diff is not None and match is None:
-                problems.append(
-                    f"step {entry.step}: no convention reproduces the logged advantages "
-                    f"(closest max |difference| {diff:.3g}); were the reward weights not 1?"
-                )
+    else:  # an all-equal merged group: each of its groups is all-equal too
+        fraction = sum(d for d, s in zip(draws, summaries) if s.degenerate) / sum(draws)
     all_rewards = _flat(g.rewards for g in groups)
     for group in groups:  # only the positions are kept, to read a group's answers back
-        group.rewards = group.advantages = array("d")
+        group.rewards = array("d")
     quantiles, histogram = _distribution(all_rewards)
-    degenerate = sum(s.degenerate for s in summaries)
     summary = StepSummary(
         step=entry.step,
         source=entry.file.name,
         groups=tuple(summaries),
-        degenerate_fraction=degenerate / len(summaries),
+        degenerate_fraction=fraction,
+        reward_quantiles=quantiles,  # type: ignore[arg-type]
+        reward_histogram=histogram,
+        problems=tuple(problems),
+        notes=tuple(entry.notes),
+    )
+    return _Summary(summary, [g.positions for g in groups], list(entry.groups))
+
+
+def _trl_groups(entry: _Step, size: int) -> tuple[list[tuple[bytes, str, int, int]], list[str]]:
+    """TRL's groups: blocks of ``size`` consecutive rows (``RepeatSampler`` repeats each prompt
+    ``num_generations`` times in a row, and the advantages are ``rewards.view(-1, G)``). A
+    prompt drawn twice in a row is split into its blocks; a run of another length stays whole.
+    Returns (prompt key, short prompt, first row, rows) per group and notes."""
+    groups: list[tuple[bytes, str, int, int]] = []
+    split: list[str] = []
+    for key, prompt, start, rows in entry.runs:
+        if rows > size and rows % size == 0:
+            groups.extend((key, prompt, start + k, size) for k in range(0, rows, size))
+            if len(split) < 3:
+                split.append(
+                    f"step {entry.step}: the prompt {_quote(prompt)} has {rows} consecutive rows: "
+                    f"drawn {rows // size} times in a row, it is {rows // size} groups of {size} "
+                    "(TRL groups by position, num_generations rows each)"
+                )
+        else:
+            groups.append((key, prompt, start, rows))
+    return groups, split
+
+
+def _eval_batch(entry: _Step, sizes: list[int], usual: int) -> str | None:
+    """Why the step's rows look like an evaluation batch, or None.
+
+    TRL's ``log`` writes ``completions_{global_step}.parquet`` from the last
+    ``generation_batch_size`` rows it logged; an evaluation at that step logs its own rows
+    (``num_generations_eval`` per prompt) and writes the same file again, over the training
+    one. What remains starts with the end of the training batch, cut wherever the deque cut it,
+    then the evaluation's groups."""
+    if len(sizes) < 2:
+        return None
+    head = sizes[0] if sizes[0] < usual else None  # a group the deque cut at its start
+    whole = 1 if head is not None else 0
+    while whole < len(sizes) and sizes[whole] == usual:
+        whole += 1
+    tail = sizes[whole:]
+    if tail and len(set(tail)) != 1:
+        return None
+    if not tail and head is None:
+        return None
+    kept = sum(sizes[:whole])
+    cut = f" (a group cut to {head} of {usual} answers)" if head is not None else ""
+    if not tail:
+        return (
+            f"its first {head} rows are the end of an earlier batch{cut}, the other "
+            f"{kept - head} in groups of {usual}"  # type: ignore[operator]
+        )
+    return (
+        f"its first {kept} rows are the end of a training batch{cut}, the other {sum(tail)} "
+        f"the evaluation's groups of {tail[0]} (num_generations_eval)"
+    )
+
+
+def _admissible(layout: _TrlColumns, exact: np.ndarray) -> int:
+    """How many leading candidate columns can be reward functions': TRL's are float columns of
+    float32 values; the first one is always a reward function's."""
+    count = 1
+    while count < len(layout.candidates) and layout.floating[count] and bool(exact[count]):
+        count += 1
+    return count
+
+
+def _rewards(components: np.ndarray, count: int, nan_excluded: bool) -> np.ndarray:
+    chosen = components[:, :count]
+    with np.errstate(invalid="ignore"):
+        rewards = np.nansum(chosen, axis=1)
+    if nan_excluded:
+        rewards[np.isnan(chosen).all(axis=1)] = np.nan
+    return rewards
+
+
+def _summarise_trl(entry: _Step, layout: _TrlColumns, exact: np.ndarray, usual: int) -> _Summary:
+    problems: list[str] = list(entry.problems)
+    notes: list[str] = list(entry.notes)
+    components = np.concatenate(entry.parts) if entry.parts else np.zeros((0, 1))
+    logged = np.frombuffer(entry.logged, dtype=np.float64) if entry.has_advantages else None
+    rows = np.frombuffer(entry.rows, dtype=np.int64)
+    groups, split = _trl_groups(entry, usual)
+    notes.extend(split)
+    sizes = [n for *_, n in groups]
+    odd = [i for i, n in enumerate(sizes, start=1) if n != usual]
+    evaluation = _eval_batch(entry, sizes, usual) if odd else None
+    if evaluation is not None:
+        problems.append(
+            f"step {entry.step}: {entry.file.name} holds an evaluation batch: TRL's evaluation "
+            "writes its completions under the step it ran at, over that step's training file, "
+            f"keeping the last generation_batch_size rows; {evaluation}. The step's training "
+            "groups are not all in the file, so its degenerate fraction is unknown and the "
+            "logged advantages were not checked"
+        )
+    elif odd:
+        problems.append(_sizes_problem(entry.step, sizes, usual, odd))
+    most = _admissible(layout, exact)
+    unscored_at = {
+        count: np.isnan(components[:, :count]).all(axis=1) for count in range(1, most + 1)
+    }
+    checkable = not odd and logged is not None
+    match: str | None = None
+    diff: float | None = None
+    chosen: tuple[int, bool] | None = None
+
+    def modes(count: int) -> list[bool]:
+        unscored = unscored_at[count]
+        if not unscored.any():
+            return [True]
+        if logged is None or bool(np.all(logged[unscored] == 0)):
+            return [True, False]  # advantage 0: TRL ≥ 1.6's nan_to_num
+        return [False, True]
+
+    shape = (len(groups), usual)
+    if not checkable and logged is None:
+        problems.append(f"step {entry.step}: no 'advantage' column, so nothing to check")
+    elif not checkable and evaluation is None:
+        problems.append(
+            f"step {entry.step}: the logged advantages were not checked: the rows do not "
+            "split into groups of one size"
+        )
+    elif checkable:
+        if entry.missing_advantages:
+            problems.append(
+                f"step {entry.step}: {entry.missing_advantages} rows have no advantage (NaN); "
+                "the others were checked"
+            )
+        target = logged.reshape(shape)  # type: ignore[union-attr]
+        fallback: tuple[float | None, tuple[int, bool]] | None = None
+        for count in range(most, 0, -1):
+            for nan_excluded in modes(count):
+                rewards = _rewards(components, count, nan_excluded).reshape(shape)
+                name, closest = check_advantages(rewards, target)
+                if fallback is None:
+                    fallback = (closest, (count, nan_excluded))
+                if name is not None:
+                    match, diff, chosen = name, closest, (count, nan_excluded)
+                    break
+            if chosen is not None:
+                break
+        if chosen is None and fallback is not None:
+            diff, chosen = fallback
+    if chosen is None:
+        chosen = (most, modes(most)[0])
+    count, nan_excluded = chosen
+    names = layout.candidates[:count]
+    _check_rewards(entry.file, rows, components[:, :count], names)
+    rewards = _rewards(components, count, nan_excluded)
+    unscored = int(unscored_at[count].sum())
+    if unscored:
+        notes.append(
+            f"step {entry.step}: {unscored} answer{'s' * (unscored != 1)} no reward function "
+            + (
+                "scored (every reward column NaN) are left out of their group's mean and std, "
+                "advantage 0, as TRL ≥ 1.6 does"
+                if nan_excluded
+                else "scored (every reward column NaN) count as reward 0, as TRL ≤ 1.5's nansum "
+                "made them (the logged advantages show it)"
+            )
+        )
+    extra = layout.candidates[count:]
+    if extra:
+        notes.append(_extras_note(entry.step, layout, exact, count, match is not None))
+    elif count > 1 and logged is None:
+        notes.append(
+            f"step {entry.step}: {', '.join(map(repr, names))} are read as reward functions; "
+            "TRL ≥ 1.0 also logs numeric log_extra columns after them, and without an "
+            "'advantage' column the file cannot tell them apart"
+        )
+    if checkable and match is None and diff is not None:
+        hint = _mismatch_hint(
+            components[:, :count].reshape(*shape, count),
+            rewards.reshape(shape),
+            logged.reshape(shape),  # type: ignore[union-attr]
+            nan_excluded,
+            unscored,
+            extra if count < len(layout.candidates) else [],
+        )
+        problems.append(
+            f"step {entry.step}: no convention reproduces the logged advantages "
+            f"(closest max |difference| {diff:.3g}); {hint}"
+        )
+    floats: dict[float, float] = {}
+    summaries = []
+    positions = []
+    for _key, prompt, start, n in groups:
+        values = tuple(floats.setdefault(v, v) for v in rewards[start : start + n].tolist())
+        summaries.append(_group_summary(prompt, values))
+        positions.append(array("q", rows[start : start + n].tolist()))
+    fraction = (
+        None if evaluation is not None else sum(s.degenerate for s in summaries) / len(summaries)
+    )
+    quantiles, histogram = _distribution(rewards)
+    digest = hashlib.blake2b(digest_size=16)
+    for key, _prompt, _start, n in groups:
+        digest.update(key + n.to_bytes(8, "little"))
+    digest.update(np.ascontiguousarray(components).tobytes())
+    if logged is not None:
+        digest.update(logged.tobytes())
+    summary = StepSummary(
+        step=entry.step,
+        source=entry.file.name,
+        groups=tuple(summaries),
+        degenerate_fraction=fraction,
         reward_quantiles=quantiles,  # type: ignore[arg-type]
         reward_histogram=histogram,
         convention_match=match,
         max_abs_diff=diff,
         problems=tuple(problems),
-        notes=tuple(entry.notes),
+        notes=tuple(notes),
     )
-    return summary, [g.positions for g in groups]
+    keys = [key for key, *_ in groups]
+    return _Summary(summary, positions, keys, (names, nan_excluded), digest.digest())
+
+
+def _extras_note(
+    step: int, layout: _TrlColumns, exact: np.ndarray, count: int, reproduced: bool
+) -> str:
+    """Why the numeric columns after the first ``count`` are not read as rewards."""
+    reasons = []
+    for i in range(count, len(layout.candidates)):
+        name = repr(layout.candidates[i])
+        if not layout.floating[i]:
+            reasons.append(f"{name} (whole numbers: TRL's reward columns are floats)")
+        elif not exact[i]:
+            reasons.append(f"{name} (not float32 values, which TRL's reward columns are)")
+        else:
+            reasons.append(name)
+    why = (
+        "; the reward columns before them reproduce the logged advantages"
+        if reproduced and any(r.endswith("'") for r in reasons)
+        else ""
+    )
+    return (
+        f"step {step}: read as extra logged columns (TRL ≥ 1.0's log_extra, written after the "
+        f"reward functions' columns), not summed into the reward: {', '.join(reasons)}{why}"
+    )
+
+
+def _mismatch_hint(
+    components: np.ndarray,
+    rewards: np.ndarray,
+    logged: np.ndarray,
+    nan_excluded: bool,
+    unscored: int,
+    extra: list[str],
+) -> str:
+    """The likeliest reason no convention reproduces the logged advantages, from the file."""
+    largest = float(np.nanmax(np.abs(components))) if np.isfinite(components).any() else 1.0
+    for excluded in (nan_excluded, not nan_excluded):
+        if reproduces(normalize_then_sum(components, excluded), logged, largest):
+            return (
+                'they are TRL\'s multi_objective_aggregation="normalize_then_sum" (each reward '
+                "function normalized within its group, the sum then normalized over the "
+                "batch), not a convention of the summed rewards"
+            )
+    factor = dr_grpo_scale(rewards, logged)
+    if factor is not None:
+        return (
+            f'they are {factor:.4g} × (reward − group mean): TRL\'s scale_rewards="none" (the '
+            f"Dr. GRPO convention) with the rewards weighted by {factor:.4g} (reward_weights?)"
+        )
+    causes = []
+    if unscored:
+        causes.append(
+            f"{unscored} answers no reward function scored: neither TRL ≥ 1.6's rule (left out, "
+            "advantage 0) nor TRL ≤ 1.5's (reward 0) reproduces them"
+        )
+    if extra:
+        causes.append(
+            f"columns {', '.join(map(repr, extra))} may be reward functions or log_extra "
+            "columns, and no split of them reproduces the advantages"
+        )
+    if components.shape[2] > 1:
+        causes.append("were the reward functions weighted (reward_weights other than 1)?")
+    else:
+        causes.append(
+            "is the reward column the reward the trainer used (a reward weight, or a reward "
+            "model's output rescaled)?"
+        )
+    return "; ".join(causes)
+
+
+def _repeat_note(step: int, earlier: int) -> str:
+    return (
+        f"step {step}: the same rows as step {earlier}: TRL logs its latest generation batch at "
+        "every logging step, and with num_iterations > 1 (or steps_per_generation above "
+        "gradient_accumulation_steps) one generation batch is trained on over several steps"
+    )
+
+
+def _with_note(summary: StepSummary, note: str) -> StepSummary:
+    from dataclasses import replace
+
+    return replace(summary, notes=(*summary.notes, note))
 
 
 def _one_line(text: str) -> str:
@@ -1166,7 +1526,9 @@ class RolloutSource:
         self.path = path
         self.format = format  # "verl" or "trl"
         self.steps = steps
-        self._index = index  # step -> (file, [positions per group], [prompt key per group])
+        # step -> (file, [positions per group], [prompt key per group], TRL: (reward columns,
+        # whether an answer no function scored is left out))
+        self._index = index
         self._stamps = stamps or {}  # file -> its size and mtime when read
 
     @property
@@ -1192,7 +1554,7 @@ class RolloutSource:
         is one RolloutError saying so, never another group's answers or a KeyError."""
         self.step(step)
         _check_int(group_index, "group_index")
-        file, positions, keys = self._index[step]
+        file, positions, keys, layout = self._index[step]
         if not 0 <= group_index < len(positions):
             raise RolloutError(
                 f"{file.name}: step {step} has {len(positions)} groups; no group {group_index}"
@@ -1208,7 +1570,8 @@ class RolloutSource:
         with handle:
             try:
                 if parquet_file is not None:
-                    answers = _trl_answers(file, parquet_file, wanted)
+                    names, nan_excluded = layout
+                    answers = _trl_answers(file, parquet_file, wanted, names, nan_excluded)
                 else:
                     answers = [_verl_answer(file, offset, handle) for offset in wanted]
             except _READ_BACK_ERRORS:  # rows moved under the positions kept: the file changed
@@ -1341,18 +1704,39 @@ def open_rollouts(path: str | os.PathLike[str], progress: Progress | None = None
     throttle = _Throttle(progress, sum(sizes))
     steps: dict[int, _Step] = {}
     stamps: dict[Path, _Stamp] = {}
+    layouts: dict[Path, tuple[_TrlColumns, np.ndarray]] = {}
     done = 0
-    reader = _read_trl_file if kind == "trl" else _read_verl_file
     for file, size in zip(files, sizes):
-        reader(file, steps, throttle, done, stamps)
+        if kind == "trl":
+            _read_trl_file(file, steps, throttle, done, stamps, layouts)
+        else:
+            _read_verl_file(file, steps, throttle, done, stamps)
         done += size
     summaries = []
     index: dict[int, Any] = {}
+    if kind == "trl":  # num_generations is not logged: the usual run length, or a divisor
+        run_lengths = [run[3] for entry in steps.values() for run in entry.runs]
+        usual = _usual(run_lengths) if run_lengths else 1
+        common = math.gcd(*run_lengths) if run_lengths else 1
+        divisor = common if 2 <= common < usual else None
+    seen: dict[bytes, int] = {}
     for number in sorted(steps):
         entry = steps[number]
-        keys = list(entry.groups)
-        summary, positions = _summarise(entry, trl=kind == "trl")
-        summaries.append(summary)
-        index[number] = (entry.file, positions, keys)
+        if kind == "trl":
+            layout, exact = layouts[entry.file]
+            result = _summarise_trl(entry, layout, exact, usual)
+            if result.summary.convention_match is None and divisor is not None:
+                # a prompt drawn twice in a row makes runs of 2G: the G whose groups
+                # reproduce the logged advantages is TRL's num_generations
+                other = _summarise_trl(entry, layout, exact, divisor)
+                if other.summary.convention_match is not None:
+                    result = other
+            earlier = seen.setdefault(result.digest, number)
+            if earlier != number:
+                result.summary = _with_note(result.summary, _repeat_note(number, earlier))
+        else:
+            result = _summarise_verl(entry)
+        summaries.append(result.summary)
+        index[number] = (entry.file, result.positions, result.keys, result.layout)
     throttle.finish()
     return RolloutSource(location, kind, tuple(summaries), index, stamps)

@@ -288,7 +288,10 @@ def test_a_trl_group_of_another_size_is_reported_and_advantages_not_checked(tmp_
 
 
 @needs_pyarrow
-def test_rows_of_one_prompt_that_are_not_consecutive_are_reported(tmp_path):
+def test_trl_rows_of_one_prompt_that_are_not_consecutive_are_separate_groups(tmp_path):
+    """TRL groups by position (``rewards.view(-1, num_generations)`` in
+    ``GRPOTrainer._generate_and_score_completions``): a prompt that comes back later in the
+    batch was drawn again, and is another group."""
     path = tmp_path / "completions_00001.parquet"
     prompts = ["a", "a", "b", "b", "a", "a"]
     pq.write_table(
@@ -304,9 +307,9 @@ def test_rows_of_one_prompt_that_are_not_consecutive_are_reported(tmp_path):
         path,
     )
     (step,) = open_rollouts(path).steps
-    assert [g.size for g in step.groups] == [4, 2]
-    assert any("'a' are not consecutive" in p for p in step.problems)
-    assert step.convention_match is None
+    assert [(g.prompt, g.size) for g in step.groups] == [("a", 2), ("b", 2), ("a", 2)]
+    assert not any("not consecutive" in p for p in step.problems)
+    assert step.convention_match is None  # the logged zeros are no convention's
 
 
 @needs_pyarrow
