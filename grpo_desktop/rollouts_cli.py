@@ -3,7 +3,10 @@
 PATH is a verl rollout dump (``{step}.jsonl``, or the ``trainer.rollout_data_dir`` folder) or TRL's
 ``completions_*.parquet`` (or the folder, or the run's output folder holding ``completions/``).
 For each step it prints the groups (prompt, size, mean reward, degenerate or not), the fraction of
-degenerate groups and, for TRL files, which advantage convention reproduces the logged advantages.
+degenerate groups ("unknown", ``null`` in ``--json``, where the file cannot tell) and, for TRL
+files, which advantage convention reproduces the logged advantages. The prompt column shows the
+part of each prompt that differs: a beginning every prompt shares (a system prompt, a chat
+template) is said once above the table.
 
 Like ``score`` and ``loss`` it works with no display: only the standard library, numpy, ``core``
 and the Qt-free ``cli`` helpers, never Qt. Errors are one line on stderr with exit status 2.
@@ -20,6 +23,8 @@ from typing import Any, TextIO
 
 from grpo_desktop.cli import OneLineArgumentParser
 from grpo_desktop.core.formatting import ascii_fallback, number
+from grpo_desktop.core.rollout_checks import TRL_SETTINGS
+from grpo_desktop.core.rollout_text import shared_prefix
 from grpo_desktop.core.rollouts import RolloutSource, StepSummary, open_rollouts
 from grpo_desktop.core.unsafe_text import visible
 
@@ -36,9 +41,13 @@ def build_rollouts_parser(prog: str = PROG) -> argparse.ArgumentParser:
             "(trainer.rollout_data_dir) or TRL's completions_*.parquet (log_completions=True)."
         ),
         epilog=(
-            "A group is the answers that share a prompt within a step. For TRL files the logged\n"
-            "advantages are recomputed under every convention (rewards summed over the reward\n"
-            "columns, NaN skipped, weight 1 each) and the one that reproduces them is named.\n"
+            "A group is the answers to one prompt drawn once: verl's answers sharing an input\n"
+            "(a prompt drawn twice cannot be split: its step's degenerate fraction may be\n"
+            "unknown), TRL's num_generations consecutive rows. For TRL files the logged\n"
+            "advantages are recomputed under every convention (the reward functions' columns\n"
+            "summed with weight 1, NaN skipped, log_extra columns left out; an answer no\n"
+            "function scored left out as TRL >= 1.6 does, or 0 as TRL <= 1.5 did) and the one\n"
+            "that reproduces them is named.\n"
             'Parquet files need pyarrow: pip install "grpo-desktop[rollouts]".'
         ),
     )
@@ -77,16 +86,28 @@ def summary_as_json(source: RolloutSource, steps: Sequence[StepSummary]) -> str:
     return json.dumps({"format": source.format, "steps": entries}, allow_nan=False)
 
 
-def _prompt_cell(prompt: str) -> str:
-    """The prompt on one line, cut to PROMPT_WIDTH: whitespace runs (newlines too) become one
-    space, and what could drive the terminal or reorder the line (ESC, U+202E, zero-width
-    characters) is written as an escape."""
-    text = visible(" ".join(prompt.split()))
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _prompt_cell(prompt: str, prefix: str = "") -> str:
+    """The prompt on one line without the ``prefix`` every prompt shares, cut to PROMPT_WIDTH:
+    whitespace runs (newlines too) become one space, and what could drive the terminal or
+    reorder the line (ESC, U+202E, zero-width characters) is written as an escape."""
+    text = _one_line(prompt)
+    if prefix:
+        text = "… " + text[len(prefix) :]
+    text = visible(text)
     return text if len(text) <= PROMPT_WIDTH else text[: PROMPT_WIDTH - 1] + "…"
 
 
-def _percent(fraction: float) -> str:
-    return f"{100 * fraction:.0f} %"
+def _percent(fraction: float | None) -> str:
+    return "unknown" if fraction is None else f"{100 * fraction:.0f} %"
+
+
+def _convention(name: str) -> str:
+    setting = TRL_SETTINGS.get(name)
+    return f"the {name} convention ({setting})" if setting else f"the {name} convention"
 
 
 def _advantage_line(step: StepSummary) -> str | None:
@@ -94,7 +115,7 @@ def _advantage_line(step: StepSummary) -> str | None:
         return None
     if step.convention_match is not None:
         return (
-            f"  logged advantages: the {step.convention_match} convention "
+            f"  logged advantages: {_convention(step.convention_match)} "
             f"(max |difference| {step.max_abs_diff:.2g})"
         )
     return (
@@ -116,6 +137,7 @@ def summary_as_table(source: RolloutSource, steps: Sequence[StepSummary]) -> str
             f"{step.answers} answers, "
             f"{_percent(step.degenerate_fraction)} degenerate"
         )
+        prefix = shared_prefix([_one_line(group.prompt) for group in step.groups])
         lines.append(
             f"  rewards: min {number(low)}, quartiles {number(q1)} / {number(median)} / "
             f"{number(q3)}, max {number(high)}"
@@ -123,11 +145,15 @@ def summary_as_table(source: RolloutSource, steps: Sequence[StepSummary]) -> str
         advantage = _advantage_line(step)
         if advantage:
             lines.append(advantage)
+        if prefix:
+            start = visible(prefix.strip())
+            start = start if len(start) <= PROMPT_WIDTH else start[: PROMPT_WIDTH - 1] + "…"
+            lines.append(f"  every prompt starts with: {start} (left out below)")
         lines.append(f"  {'#':>4}  {'size':>4}  {'mean':>8}  {'degenerate':<10}  prompt")
         for i, group in enumerate(step.groups, start=1):
             lines.append(
                 f"  {i:>4}  {group.size:>4}  {number(group.mean, 4):>8}  "
-                f"{'yes' if group.degenerate else '':<10}  {_prompt_cell(group.prompt)}"
+                f"{'yes' if group.degenerate else '':<10}  {_prompt_cell(group.prompt, prefix)}"
             )
         lines.extend(f"  problem: {visible(problem)}" for problem in step.problems)
         lines.extend(f"  note: {visible(note)}" for note in step.notes)

@@ -169,7 +169,10 @@ def test_a_trl_file_names_the_convention_of_its_advantages(tmp_path, capsys):
     assert step["convention_match"] == "trl" and step["max_abs_diff"] < 1e-6
     assert [g["size"] for g in step["groups"]] == [4, 4]
     status, out, err = run(capsys, str(path))
-    assert "logged advantages: the trl convention (max |difference| " in out
+    assert (
+        'logged advantages: the trl convention (TRL scale_rewards="group") (max |difference| '
+        in out
+    )
 
 
 @needs_pyarrow
@@ -417,3 +420,42 @@ def test_a_parquet_declaring_an_extension_type_is_one_line_and_status_2(tmp_path
         "declares an Arrow extension type"
     )
     assert err.count("\n") == 1
+
+
+def test_a_step_whose_degenerate_fraction_the_file_cannot_tell_is_null_and_unknown(
+    tmp_path, capsys
+):
+    """verl's ``_dump_generations`` writes no ``uid`` and ``_balance_batch`` reorders rows: a
+    prompt drawn twice in one step has answers of two groups that cannot be told apart."""
+    from library_writers import write_verl_dump
+
+    inputs = ["Twice"] * 4 + ["Once"] * 4 + ["Twice"] * 4
+    scores = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    infos = [{"acc": s} for s in scores]
+    path = write_verl_dump(tmp_path, 3, inputs, ["o"] * 12, ["1"] * 12, scores, infos)
+    status, out, err = run(capsys, str(path), "--json")
+    assert status == 0 and "degenerate fraction is unknown" in err
+    (step,) = strict_json(out)["steps"]
+    assert step["degenerate_fraction"] is None
+    status, out, _ = run(capsys, str(path))
+    assert "step 3 (3.jsonl): 2 groups, 12 answers, unknown degenerate" in out
+
+
+@needs_pyarrow
+def test_the_prompt_column_shows_the_part_of_chat_prompts_that_differs(tmp_path, capsys):
+    """TRL logs conversational prompts as lists of ``{role, content}`` (commit de62232, "Show
+    conversations (not decoded text) in the completions table"); a shared system prompt is said
+    once and each row shows its own question, as chat turns, never JSON."""
+    from library_writers import chat, trl_table, write_trl_completions
+
+    system = "You are a careful math tutor. Reason step by step, then box the final answer."
+    questions = ["What is 2 + 2?", "What is 3 + 5?", "Name a prime above 10."]
+    prompts = [chat(system, q) for q in questions for _ in range(2)]
+    table = trl_table(1, prompts, ["a"] * 6, {"acc": [1.0, 0.0] * 3}, 2)
+    status, out, _ = run(capsys, str(write_trl_completions(tmp_path, table)))
+    assert status == 0
+    lines = out.splitlines()
+    assert "  every prompt starts with: system: You are a careful math tutor." in "\n".join(lines)
+    cells = [line.split("  ")[-1] for line in lines[-3:]]
+    assert cells == [f"… {q}" for q in questions]
+    assert "role" not in out and "{" not in out
