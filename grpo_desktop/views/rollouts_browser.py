@@ -50,6 +50,8 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.advantages import CONVENTIONS
 from grpo_desktop.core.formatting import number
+from grpo_desktop.core.rollout_checks import TRL_SETTINGS
+from grpo_desktop.core.rollout_text import MIN_SHARED_PREFIX, shared_prefix
 from grpo_desktop.core.rollouts import PROMPT_CHARS, GroupSummary, StepSummary
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.unsafe_text import visible
@@ -71,39 +73,20 @@ NUMBER_COLUMNS = (0, 2, 3)  # right-aligned
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # numbers sort as numbers, not as text
 DEGENERATE_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as summarised (its start and end)
-#: A shared beginning shorter than this is left in place (it is not a template worth hiding).
-MIN_SHARED_PREFIX = 12
 SHARED_SHOWN_CHARS = 90  # of that beginning, above the table (all of it in the tooltip)
 LIBRARIES = {"verl": "verl", "trl": "TRL"}
+__all__ = ["MIN_SHARED_PREFIX", "RewardBars", "RolloutsBrowser", "one_line", "shared_prefix"]
+
+
+def fraction_text(fraction: float | None) -> str:
+    """A step's degenerate fraction as a percentage, or "unknown" where the file cannot tell."""
+    return "unknown" if fraction is None else f"{fraction:.0%}"
 
 
 def one_line(text: str) -> str:
     """The text on one line, safe to show: every run of whitespace (newlines too) becomes one
     space, and control, bidi and zero-width characters are written as escapes."""
     return visible(" ".join(text.split()))
-
-
-def shared_prefix(prompts: Sequence[str]) -> str:
-    """The beginning every prompt shares (a chat template, a system prompt), cut at a space.
-
-    Empty when there is one prompt, when the shared part is short, or when removing it would
-    leave a prompt with nothing to read: then the prompts are shown whole.
-    """
-    if len(prompts) < 2:
-        return ""
-    low, high = min(prompts), max(prompts)  # what these two share, every prompt shares
-    shared = 0
-    while shared < len(low) and low[shared] == high[shared]:
-        shared += 1
-    prefix = low[:shared]
-    if len(prefix) < MIN_SHARED_PREFIX:
-        return ""
-    if any(len(prompt) == len(prefix) for prompt in prompts):
-        cut = prefix.rfind(" ")  # one prompt is all prefix: keep its last word visible
-        prefix = prefix[: cut + 1] if cut > 0 else ""
-    if len(prefix) < MIN_SHARED_PREFIX or any(not p[len(prefix) :].strip() for p in prompts):
-        return ""
-    return prefix
 
 
 def plain_tooltip(text: str) -> str:
@@ -467,7 +450,9 @@ class RolloutsBrowser(QDialog):
         self.steps_list.blockSignals(True)
         self.steps_list.clear()
         for step in self.steps:
-            item = QListWidgetItem(f"Step {step.step} · {step.degenerate_fraction:.0%} degenerate")
+            item = QListWidgetItem(
+                f"Step {step.step} · {fraction_text(step.degenerate_fraction)} degenerate"
+            )
             item.setToolTip(plain_tooltip(visible(step.source)))
             item.setData(Qt.ItemDataRole.UserRole, step.step)
             self.steps_list.addItem(item)
@@ -498,11 +483,17 @@ class RolloutsBrowser(QDialog):
         sizes = sorted({group.size for group in step.groups})
         size_text = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
         self.step_title.setText(f"Step {step.step} · {visible(step.source)}")
-        self.step_stats.setText(
-            f"{groups:,} groups of {size_text} answers.\n"
-            f"Degenerate: {degenerate:,} of {groups:,} ({step.degenerate_fraction:.0%}): all "
-            "rewards equal, every advantage 0, nothing learned from them."
-        )
+        if step.degenerate_fraction is None:
+            share = (
+                "Degenerate: unknown — the file cannot tell which groups have a learning "
+                "signal (see below)."
+            )
+        else:
+            share = (
+                f"Degenerate: {degenerate:,} of {groups:,} ({step.degenerate_fraction:.0%}): "
+                "all rewards equal, every advantage 0, nothing learned from them."
+            )
+        self.step_stats.setText(f"{groups:,} groups of {size_text} answers.\n{share}")
         q = step.reward_quantiles
         self.quantiles.setText(
             f"Rewards: min {number(q[0], 3)} · 25 % {number(q[1], 3)} · median "
@@ -522,8 +513,10 @@ class RolloutsBrowser(QDialog):
         if step.convention_match is not None:
             convention = CONVENTIONS.get(step.convention_match)
             label = convention.label if convention else step.convention_match
+            setting = TRL_SETTINGS.get(step.convention_match)
+            label = f"{label} convention ({setting})" if setting else f"{label} convention"
             diff = "" if step.max_abs_diff is None else f" (max |diff| {step.max_abs_diff:.2g})"
-            return f"Logged advantages: reproduced by the {label} convention{diff}."
+            return f"Logged advantages: reproduced by the {label}{diff}."
         if step.max_abs_diff is not None:
             return (
                 "Logged advantages: no convention reproduces them (closest max |diff| "

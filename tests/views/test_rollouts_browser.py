@@ -167,7 +167,8 @@ def test_a_trl_step_names_the_convention_that_reproduces_the_logged_advantages(b
     show(browser, source)
     assert browser.convention.isVisibleTo(browser)
     assert browser.convention.text().startswith(
-        "Logged advantages: reproduced by the TRL convention (max |diff|"
+        'Logged advantages: reproduced by the TRL convention (TRL scale_rewards="group") '
+        "(max |diff|"
     )
     assert not browser.problems.isVisibleTo(browser)
 
@@ -258,3 +259,28 @@ def test_bidi_zero_width_and_control_characters_from_a_file_show_as_escapes(brow
 def test_a_step_without_notes_hides_the_notes_line(browser, verl_source):
     show(browser, verl_source)
     assert browser.notes.isHidden() and browser.notes.text() == ""
+
+
+def test_a_step_whose_degenerate_fraction_is_unknown_says_unknown(browser):
+    """verl cannot split a prompt drawn twice (no ``uid`` in ``_dump_generations``): the core
+    reports None, and the browser says "unknown" rather than a percentage."""
+    step = replace(summary(["Twice", "Once"]), degenerate_fraction=None)
+    browser.show_source("3.jsonl", "verl", [step])
+    assert browser.steps_list.item(0).text() == "Step 3 · unknown degenerate"
+    assert "Degenerate: unknown" in browser.step_stats.text()
+
+
+@needs_pyarrow
+def test_chat_prompts_show_as_turns_with_the_shared_system_prompt_said_once(browser, tmp_path):
+    """TRL's conversational prompts (lists of ``{role, content}``, commit de62232) read as
+    "system: …" / "user: …" turns; the rows show the user turn that differs."""
+    from library_writers import chat, trl_table, write_trl_completions
+
+    system = "You are a careful math tutor. Reason step by step, then box the final answer."
+    questions = ["What is 2 + 2?", "What is 3 + 5?", "Name a prime above 10."]
+    prompts = [chat(system, q) for q in questions for _ in range(2)]
+    table = trl_table(1, prompts, ["a"] * 6, {"acc": [1.0, 0.0] * 3}, 2)
+    show(browser, open_rollouts(write_trl_completions(tmp_path, table)))
+    assert browser.visible_prompts() == [f"… {q}" for q in questions]
+    assert browser.shared.text().startswith("Every prompt starts with: system: You are a careful")
+    assert "{" not in browser.shared.toolTip() and "role" not in browser.shared.text()
