@@ -59,6 +59,9 @@ class RecordedGroup:
     rewards: tuple[float, ...]
     components: tuple[tuple[str, tuple[float, ...]], ...]  # reward key -> one value per answer
     logged_advantages: tuple[float, ...] | None  # TRL's ``advantage`` column, when logged
+    #: Answers no reward function scored (TRL >= 1.6 logs reward NaN, leaves them out of the
+    #: group's mean and std and gives them advantage 0): not among ``texts``, counted here.
+    unscored: int = 0
 
     @property
     def group_size(self) -> int:
@@ -72,7 +75,14 @@ class RecordedGroup:
     def origin(self) -> str:
         """Where the group comes from, for the problem panel and the window title."""
         library = "verl" if self.run_format == "verl" else "TRL"
-        return f"{library} rollouts, {visible(self.file_name)}"
+        origin = f"{library} rollouts, {visible(self.file_name)}"
+        if self.unscored:
+            answers = "answer" if self.unscored == 1 else "answers"
+            origin += (
+                f"; {self.unscored} {answers} no reward function scored left out, as TRL ≥ 1.6 "
+                "leaves them out of the mean and std (advantage 0)"
+            )
+        return origin
 
     def problem(self) -> Problem:
         """The group as a problem: one trace per answer (both versions the same text).
@@ -108,18 +118,22 @@ def recorded_group(source: RolloutSource, step: int, group_index: int) -> Record
     from grpo_desktop.core.rollouts import RolloutError
 
     summary = source.step(step)
-    answers: list[RolloutAnswer] = source.group_answers(step, group_index)
+    logged: list[RolloutAnswer] = source.group_answers(step, group_index)
+    # An answer no reward function scored has reward NaN (TRL >= 1.6): the run left it out of
+    # the group's statistics, so the lab shows the answers it scored and says how many it left.
+    answers = [answer for answer in logged if not math.isnan(answer.reward)]
+    unscored = len(logged) - len(answers)
     size = len(answers)
     if not MIN_GROUP_SIZE <= size <= MAX_GROUP_SIZE:
+        scored = f" scored ({unscored} no reward function scored)" if unscored else ""
         raise RolloutError(
-            f"{summary.source}: step {step}, group {group_index + 1} has {size} answers; "
+            f"{summary.source}: step {step}, group {group_index + 1} has {size} answers{scored}; "
             f"the lab shows groups of {MIN_GROUP_SIZE} to {MAX_GROUP_SIZE}"
         )
     rewards = tuple(answer.reward for answer in answers)
     if not all(math.isfinite(reward) for reward in rewards):
         raise RolloutError(
-            f"{summary.source}: step {step}, group {group_index + 1} has a reward that is not "
-            "a finite number"
+            f"{summary.source}: step {step}, group {group_index + 1} has a reward that is infinite"
         )
     names: list[str] = []
     for answer in answers:
@@ -127,8 +141,12 @@ def recorded_group(source: RolloutSource, step: int, group_index: int) -> Record
     components = tuple(
         (name, tuple(answer.components.get(name, math.nan) for answer in answers)) for name in names
     )
-    logged = [answer.advantage for answer in answers]
-    advantages = None if any(a is None for a in logged) else tuple(float(a) for a in logged)  # type: ignore[arg-type]
+    logged_advantages = [answer.advantage for answer in answers]
+    advantages = (
+        None
+        if any(a is None for a in logged_advantages)
+        else tuple(float(a) for a in logged_advantages)  # type: ignore[arg-type]
+    )
     first = answers[0]
     return RecordedGroup(
         run_format=source.format,
@@ -144,4 +162,5 @@ def recorded_group(source: RolloutSource, step: int, group_index: int) -> Record
         rewards=rewards,
         components=components,
         logged_advantages=advantages,
+        unscored=unscored,
     )

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from grpo_desktop.core.jsonfile import json_type_name
-from grpo_desktop.core.lab_limits import group_size_problem
+from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, group_size_problem
 from grpo_desktop.core.lab_rewards import REWARD_COMPONENTS, RewardWeights, check_score
 from grpo_desktop.core.recorded_group import (
     MAX_PROMPT_CHARS,
@@ -99,6 +99,7 @@ def recorded_to_dict(group: RecordedGroup) -> dict[str, Any]:
         "logged_advantages": None
         if group.logged_advantages is None
         else list(group.logged_advantages),
+        **({"unscored": group.unscored} if group.unscored else {}),
     }
 
 
@@ -139,7 +140,7 @@ def recorded_from_dict(value: Any) -> RecordedGroup:
     missing = [key for key in _RECORDED_KEYS if key not in value]
     if missing:
         raise ValueError(f"has no {missing[0]!r}")
-    unknown = [key for key in value if key not in _RECORDED_KEYS]
+    unknown = [key for key in value if key not in (*_RECORDED_KEYS, "unscored")]
     if unknown:
         raise ValueError(f"has unknown key {str(unknown[0])[:40]!r}")
     if value["run_format"] not in ("verl", "trl"):
@@ -164,6 +165,9 @@ def recorded_from_dict(value: Any) -> RecordedGroup:
     if not isinstance(components, dict):
         raise ValueError(f"components must be an object, got {json_type_name(components)}")
     advantages = value["logged_advantages"]
+    unscored = _count(value.get("unscored", 0), "unscored")
+    if unscored > MAX_GROUP_SIZE:
+        raise ValueError(f"unscored must be at most {MAX_GROUP_SIZE}, got {unscored}")
     return RecordedGroup(
         run_format=value["run_format"],
         file_name=_text(value["file_name"], "file_name", MAX_NAME_CHARS),
@@ -186,4 +190,5 @@ def recorded_from_dict(value: Any) -> RecordedGroup:
         logged_advantages=None
         if advantages is None
         else _numbers(advantages, "logged_advantages", size),
+        unscored=unscored,
     )

@@ -323,3 +323,21 @@ def test_chat_prompts_and_completions_read_as_turns_not_json(tmp_path):
     assert first.text == "assistant: The answer is 4."
     assert first.prompt == f"system: {system}\nuser: What is 3 + 5?"
     assert "{" not in first.text and "role" not in first.prompt
+
+
+def test_the_lab_opens_a_trl_16_group_with_the_answers_it_scored_and_says_how_many_it_left(
+    tmp_path,
+):
+    """The Lab holds the answers the run scored (TRL ≥ 1.6 left the unscored one out of its
+    mean and std) and its origin line names the answer it left out; a scenario keeps the count."""
+    from grpo_desktop.core.recorded_group import recorded_group
+    from grpo_desktop.core.reward_fields import recorded_from_dict, recorded_to_dict
+
+    path = lw.write_trl_completions(tmp_path, unscored_table((1, 6)))
+    group = recorded_group(open_rollouts(path), 7, 0)
+    assert group.rewards == (1.5, 0.5, 1.0)
+    assert group.texts == ("answer 0", "answer 1", "answer 3")
+    assert group.unscored == 1
+    assert "1 answer no reward function scored left out" in group.origin
+    assert group.logged_advantages is not None and len(group.logged_advantages) == 3
+    assert recorded_from_dict(recorded_to_dict(group)) == group
