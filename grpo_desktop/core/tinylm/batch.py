@@ -72,10 +72,10 @@ class CompletionPass:
     batch: TeacherBatch
     logp: np.ndarray  # (N, Tc) log-probability of each completion token, 0 at padding
     entropy: np.ndarray  # (N, Tc) entropy of the distribution each token was drawn from
+    probs: np.ndarray  # (N, Tc, V) that distribution: every token's probability there
     _params: dict[str, np.ndarray]
     _config: NetworkConfig
     _saved: dict
-    _probs: np.ndarray  # (N, Tc, V) the distributions at the completion slots
 
     def gradients(self, grad_logp: np.ndarray) -> dict[str, np.ndarray]:
         """∂loss/∂parameters for ∂loss/∂logp (N, Tc) (padding must be 0).
@@ -83,13 +83,13 @@ class CompletionPass:
         ∂logp(y)/∂logits = onehot(y) − softmax, at the position that predicted y.
         """
         b = self.batch
-        dtype = self._probs.dtype
+        dtype = self.probs.dtype
         g = np.asarray(grad_logp, dtype=dtype) * b.mask.astype(dtype)
-        dslot = -g[..., None] * self._probs
+        dslot = -g[..., None] * self.probs
         real = b.mask > 0  # real slots are distinct positions: plain indexing, no add.at
         slots = np.broadcast_to(np.arange(b.targets.shape[1]), b.targets.shape)
         dslot[b.rows[real], slots[real], b.targets[real]] += g[real]
-        dlogits = np.zeros((*b.tokens.shape, self._probs.shape[-1]), dtype=dtype)
+        dlogits = np.zeros((*b.tokens.shape, self.probs.shape[-1]), dtype=dtype)
         dlogits[b.rows[real], b.predict_at[real]] = dslot[real]
         return backward(self._params, self._config, self._saved, dlogits)
 
@@ -105,4 +105,4 @@ def completion_pass(
     logp = np.take_along_axis(log_probs, batch.targets[..., None], axis=-1)[..., 0]
     logp = np.where(batch.mask > 0, logp, 0.0)
     entropy = -(probs * np.where(probs > 0, log_probs, 0.0)).sum(axis=-1)
-    return CompletionPass(batch, logp, entropy, params, config, saved, probs)
+    return CompletionPass(batch, logp, entropy, probs, params, config, saved)

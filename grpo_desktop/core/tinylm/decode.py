@@ -8,9 +8,11 @@ agree with the teacher-forced pass in :mod:`.batch` to float rounding.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from grpo_desktop.core.tinylm.network import NetworkConfig, _layer_norm, _merge_heads, _split_heads
+from grpo_desktop.core.tinylm.network import NetworkConfig, layer_norm, merge_heads, split_heads
 from grpo_desktop.core.tinylm.vocab import BOS_ID, END_ID, PAD_ID
 
 __all__ = ["Generation", "generate", "output_log_probs"]
@@ -59,9 +61,9 @@ def _extend(
     x = params["wte"][tokens] + params["wpe"][positions]
     for layer in range(config.n_layers):
         p = f"h{layer}."
-        h, _ = _layer_norm(x, params[p + "ln1.g"], params[p + "ln1.b"])
+        h, _ = layer_norm(x, params[p + "ln1.g"], params[p + "ln1.b"])
         qkv = h @ params[p + "attn.w_qkv"] + params[p + "attn.b_qkv"]
-        q, k, v = (_split_heads(part, config.n_heads) for part in np.split(qkv, 3, axis=-1))
+        q, k, v = (split_heads(part, config.n_heads) for part in np.split(qkv, 3, axis=-1))
         cache.keys[layer][:, :, start:end] = k
         cache.values[layer][:, :, start:end] = v
         keys = cache.keys[layer][:, :, :end]
@@ -69,27 +71,25 @@ def _extend(
         scores = scores - scores.max(axis=-1, keepdims=True)
         probs = np.exp(scores)
         probs /= probs.sum(axis=-1, keepdims=True)
-        attended = _merge_heads(probs @ cache.values[layer][:, :, :end])
+        attended = merge_heads(probs @ cache.values[layer][:, :, :end])
         x = x + attended @ params[p + "attn.w_o"] + params[p + "attn.b_o"]
-        h2, _ = _layer_norm(x, params[p + "ln2.g"], params[p + "ln2.b"])
+        h2, _ = layer_norm(x, params[p + "ln2.g"], params[p + "ln2.b"])
         act = np.maximum(h2 @ params[p + "mlp.w_in"] + params[p + "mlp.b_in"], 0)
         x = x + act @ params[p + "mlp.w_out"] + params[p + "mlp.b_out"]
     cache.length = end
     last = x[:, -1]
-    hf, _ = _layer_norm(last, params["ln_f.g"], params["ln_f.b"])
+    hf, _ = layer_norm(last, params["ln_f.g"], params["ln_f.b"])
     return hf @ params["w_out"] + params["b_out"]
 
 
+@dataclass(frozen=True)
 class Generation:
     """Sampled completions: token ids (N, max_new) padded after the end token, and lengths."""
 
-    def __init__(
-        self, tokens: np.ndarray, lengths: np.ndarray, finished: np.ndarray, logp: np.ndarray
-    ) -> None:
-        self.tokens = tokens
-        self.lengths = lengths  # tokens written, the end token included
-        self.finished = finished  # wrote the end token within max_new
-        self.logp = logp  # (N, max_new) log p of each written token at temperature 1; 0 after
+    tokens: np.ndarray
+    lengths: np.ndarray  # tokens written, the end token included
+    finished: np.ndarray  # wrote the end token within max_new
+    logp: np.ndarray  # (N, max_new) log p of each written token at temperature 1; 0 after
 
 
 def generate(

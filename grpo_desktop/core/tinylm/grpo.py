@@ -29,7 +29,7 @@ from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import CompletionPass, completion_pass, teacher_batch
 from grpo_desktop.core.tinylm.blas import use_one_blas_thread
 from grpo_desktop.core.tinylm.decode import generate
-from grpo_desktop.core.tinylm.evaluate import evaluate
+from grpo_desktop.core.tinylm.evaluation import evaluate
 from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig, check_lm_config
 from grpo_desktop.core.tinylm.model import TinyLM, load_model
 from grpo_desktop.core.tinylm.rewards import grade

@@ -145,10 +145,27 @@ class TinyLM:
     ) -> list[str]:
         """``n`` completions drawn at ``temperature``, each ending with the end token unless cut
         at ``max_new`` tokens (default 8). The same seed gives the same completions."""
+        return [
+            text for text, _ in self.sample_with_logprobs(prompt, n, seed, temperature, max_new)
+        ]
+
+    def sample_with_logprobs(
+        self,
+        prompt: str,
+        n: int,
+        seed: int,
+        temperature: float = 1.0,
+        max_new: int | None = None,
+    ) -> list[tuple[str, np.ndarray]]:
+        """Like :meth:`sample`, each completion with its tokens' log-probabilities under the
+        model (at temperature 1, as :meth:`token_logprobs` gives them)."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a whole number from 0, got {seed!r}")
         out = self.generate(prompt, n, int(seed), temperature, max_new)
-        return [decode(row) for row in out.tokens]
+        return [
+            (decode(row), out.logp[index, : int(out.lengths[index])].copy())
+            for index, row in enumerate(out.tokens)
+        ]
 
     def greedy(self, prompt: str, max_new: int | None = None) -> str:
         """The completion that takes the most likely token at every step."""

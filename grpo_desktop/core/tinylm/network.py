@@ -19,7 +19,10 @@ __all__ = [
     "backward",
     "forward",
     "init_params",
+    "layer_norm",
+    "merge_heads",
     "param_shapes",
+    "split_heads",
 ]
 
 LN_EPS = 1e-5
@@ -91,7 +94,8 @@ def init_params(
 # --- pieces ------------------------------------------------------------------------------------
 
 
-def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray):
+def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray):
+    """(LN(x)·g + b, what its backward needs); shared with the sampler in :mod:`.decode`."""
     mean = x.mean(axis=-1, keepdims=True)
     centered = x - mean
     rstd = 1.0 / np.sqrt((centered * centered).mean(axis=-1, keepdims=True) + LN_EPS)
@@ -99,7 +103,7 @@ def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray):
     return xhat * g + b, (xhat, rstd)
 
 
-def _layer_norm_back(dy: np.ndarray, g: np.ndarray, saved) -> tuple[np.ndarray, ...]:
+def layer_norm_back(dy: np.ndarray, g: np.ndarray, saved) -> tuple[np.ndarray, ...]:
     xhat, rstd = saved
     flat_dy = dy.reshape(-1, dy.shape[-1])
     dg = np.einsum("ij,ij->j", flat_dy, xhat.reshape(flat_dy.shape))
@@ -113,13 +117,13 @@ def _layer_norm_back(dy: np.ndarray, g: np.ndarray, saved) -> tuple[np.ndarray, 
     return dx, dg, db
 
 
-def _split_heads(x: np.ndarray, heads: int) -> np.ndarray:
+def split_heads(x: np.ndarray, heads: int) -> np.ndarray:
     """(B, T, d) → (B, H, T, d/H)."""
     batch, length, width = x.shape
     return x.reshape(batch, length, heads, width // heads).transpose(0, 2, 1, 3)
 
 
-def _merge_heads(x: np.ndarray) -> np.ndarray:
+def merge_heads(x: np.ndarray) -> np.ndarray:
     """(B, H, T, d/H) → (B, T, d)."""
     batch, heads, length, dim = x.shape
     return x.transpose(0, 2, 1, 3).reshape(batch, length, heads * dim)
@@ -175,19 +179,19 @@ def forward(
     saved: dict = {"tokens": tokens, "positions": positions, "layers": []}
     for layer in range(config.n_layers):
         p = f"h{layer}."
-        h, ln1 = _layer_norm(x, params[p + "ln1.g"], params[p + "ln1.b"])
+        h, ln1 = layer_norm(x, params[p + "ln1.g"], params[p + "ln1.b"])
         qkv = _matmul_2d(h, params[p + "attn.w_qkv"]) + params[p + "attn.b_qkv"]
-        q, k, v = (_split_heads(part, heads) for part in np.split(qkv, 3, axis=-1))
+        q, k, v = (split_heads(part, heads) for part in np.split(qkv, 3, axis=-1))
         scores = np.where(allowed, (q @ k.transpose(0, 1, 3, 2)) * scale, -np.inf)
         probs = _softmax(scores)
-        attended = _merge_heads(probs @ v)
+        attended = merge_heads(probs @ v)
         x = x + _matmul_2d(attended, params[p + "attn.w_o"]) + params[p + "attn.b_o"]
-        h2, ln2 = _layer_norm(x, params[p + "ln2.g"], params[p + "ln2.b"])
+        h2, ln2 = layer_norm(x, params[p + "ln2.g"], params[p + "ln2.b"])
         pre = _matmul_2d(h2, params[p + "mlp.w_in"]) + params[p + "mlp.b_in"]
         act = np.maximum(pre, 0)
         x = x + _matmul_2d(act, params[p + "mlp.w_out"]) + params[p + "mlp.b_out"]
         saved["layers"].append((h, ln1, q, k, v, probs, attended, h2, ln2, pre, act))
-    hf, lnf = _layer_norm(x, params["ln_f.g"], params["ln_f.b"])
+    hf, lnf = layer_norm(x, params["ln_f.g"], params["ln_f.b"])
     logits = _matmul_2d(hf, params["w_out"]) + params["b_out"]
     saved.update(hf=hf, lnf=lnf, scale=scale)
     return logits, saved
@@ -202,7 +206,7 @@ def backward(
     flat_dlogits = dlogits.reshape(-1, dlogits.shape[-1])
     grads["w_out"] = saved["hf"].reshape(-1, width).T @ flat_dlogits
     grads["b_out"] = flat_dlogits.sum(axis=0)
-    dx, grads["ln_f.g"], grads["ln_f.b"] = _layer_norm_back(
+    dx, grads["ln_f.g"], grads["ln_f.b"] = layer_norm_back(
         _matmul_2d(dlogits, params["w_out"].T), params["ln_f.g"], saved["lnf"]
     )
     scale = saved["scale"]
@@ -217,7 +221,7 @@ def backward(
         flat_dpre = dpre.reshape(-1, dpre.shape[-1])
         grads[p + "mlp.w_in"] = h2.reshape(-1, width).T @ flat_dpre
         grads[p + "mlp.b_in"] = flat_dpre.sum(axis=0)
-        dh2, grads[p + "ln2.g"], grads[p + "ln2.b"] = _layer_norm_back(
+        dh2, grads[p + "ln2.g"], grads[p + "ln2.b"] = layer_norm_back(
             _matmul_2d(dpre, params[p + "mlp.w_in"].T), params[p + "ln2.g"], ln2
         )
         dx = dx + dh2
@@ -225,17 +229,17 @@ def backward(
         flat_dx = dx.reshape(-1, width)
         grads[p + "attn.w_o"] = attended.reshape(-1, width).T @ flat_dx
         grads[p + "attn.b_o"] = flat_dx.sum(axis=0)
-        dattended = _split_heads(_matmul_2d(dx, params[p + "attn.w_o"].T), config.n_heads)
+        dattended = split_heads(_matmul_2d(dx, params[p + "attn.w_o"].T), config.n_heads)
         dprobs = dattended @ v.transpose(0, 1, 3, 2)
         dv = probs.transpose(0, 1, 3, 2) @ dattended
         dscores = probs * (dprobs - (dprobs * probs).sum(axis=-1, keepdims=True)) * scale
         dq = dscores @ k
         dk = dscores.transpose(0, 1, 3, 2) @ q
-        dqkv = np.concatenate([_merge_heads(dq), _merge_heads(dk), _merge_heads(dv)], axis=-1)
+        dqkv = np.concatenate([merge_heads(dq), merge_heads(dk), merge_heads(dv)], axis=-1)
         flat_dqkv = dqkv.reshape(-1, 3 * width)
         grads[p + "attn.w_qkv"] = h.reshape(-1, width).T @ flat_dqkv
         grads[p + "attn.b_qkv"] = flat_dqkv.sum(axis=0)
-        dh, grads[p + "ln1.g"], grads[p + "ln1.b"] = _layer_norm_back(
+        dh, grads[p + "ln1.g"], grads[p + "ln1.b"] = layer_norm_back(
             _matmul_2d(dqkv, params[p + "attn.w_qkv"].T), params[p + "ln1.g"], ln1
         )
         dx = dx + dh

@@ -62,6 +62,6 @@ def test_greedy_takes_the_most_likely_token():
     greedy = generate(model.parameters(), model.config, [prompt], 4)
     batch = teacher_batch([prompt], greedy.tokens, model.config.n_ctx)
     forward_pass = completion_pass(model.parameters(), model.config, batch)
-    slots = forward_pass._probs[0]
+    slots = forward_pass.probs[0]
     for index in range(int(greedy.lengths[0])):
         assert greedy.tokens[0, index] == int(np.argmax(slots[index]))

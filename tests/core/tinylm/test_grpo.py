@@ -12,7 +12,7 @@ from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.tinylm import load_model
 from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import completion_pass, teacher_batch
-from grpo_desktop.core.tinylm.evaluate import exact_pass_rates
+from grpo_desktop.core.tinylm.evaluation import exact_pass_rates
 from grpo_desktop.core.tinylm.grpo import LMTrainingRun
 from grpo_desktop.core.tinylm.grpo_config import LM_ALGORITHMS, LMTrainingConfig, check_lm_config
 from grpo_desktop.core.tinylm.tasks import get_task

@@ -97,3 +97,18 @@ def test_bad_arguments_are_refused(model):
         model.sample("1" * 40, 1, seed=0)
     with pytest.raises(UnknownCharactersError, match="completion"):
         model.token_logprobs("1+1=", "2!")
+
+
+def test_sample_with_logprobs_agrees_with_token_logprobs(model):
+    pairs = model.sample_with_logprobs("12+34=", 4, seed=2)
+    assert [text for text, _ in pairs] == model.sample("12+34=", 4, seed=2)
+    for text, logp in pairs:
+        np.testing.assert_allclose(logp, model.token_logprobs("12+34=", text), atol=1e-5)
+
+
+def test_package_exports_load_on_first_use():
+    import grpo_desktop.core.tinylm as package
+
+    for name in package.__all__:
+        assert getattr(package, name) is not None
+    assert callable(package.evaluate) and callable(package.LMTrainingRun)
