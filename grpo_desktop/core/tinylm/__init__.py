@@ -19,24 +19,19 @@ from grpo_desktop.core.tinylm.vocab import END, UnknownCharactersError
 
 if TYPE_CHECKING:
     from grpo_desktop.core.tinylm.evaluation import Evaluation, evaluate, exact_pass_rates
-    from grpo_desktop.core.tinylm.grpo import (
-        EvalMetrics,
-        LMGroup,
-        LMTrainingRun,
-        StepMetrics,
-        StepUpdate,
-    )
+    from grpo_desktop.core.tinylm.grpo import LMTrainingRun
     from grpo_desktop.core.tinylm.grpo_config import LM_ALGORITHMS, LMTrainingConfig
+    from grpo_desktop.core.tinylm.records import EvalMetrics, LMGroup, StepMetrics, StepUpdate
 
 _LAZY = {
     "Evaluation": "grpo_desktop.core.tinylm.evaluation",
     "evaluate": "grpo_desktop.core.tinylm.evaluation",
     "exact_pass_rates": "grpo_desktop.core.tinylm.evaluation",
-    "EvalMetrics": "grpo_desktop.core.tinylm.grpo",
-    "LMGroup": "grpo_desktop.core.tinylm.grpo",
+    "EvalMetrics": "grpo_desktop.core.tinylm.records",
+    "LMGroup": "grpo_desktop.core.tinylm.records",
     "LMTrainingRun": "grpo_desktop.core.tinylm.grpo",
-    "StepMetrics": "grpo_desktop.core.tinylm.grpo",
-    "StepUpdate": "grpo_desktop.core.tinylm.grpo",
+    "StepMetrics": "grpo_desktop.core.tinylm.records",
+    "StepUpdate": "grpo_desktop.core.tinylm.records",
     "LM_ALGORITHMS": "grpo_desktop.core.tinylm.grpo_config",
     "LMTrainingConfig": "grpo_desktop.core.tinylm.grpo_config",
 }

@@ -7,11 +7,13 @@ log-probability, :func:`policy_loss` under the algorithm's preset gives the loss
 per token, and the network's backward turns that into a gradient for every weight; Adam. With
 ``epochs`` > 1 the same batch is reused against its ``old_logp`` (the ratio leaves 1 and the clip
 engages). β > 0 adds the KL to the starting checkpoint, whose log-probabilities come from one more
-forward pass of the frozen reference weights.
+forward pass of the frozen starting weights (made every step: the ``kl`` metric needs it).
 
 :class:`LMTrainingRun` holds the run; ``step()`` returns that step's metrics, so a GUI can drive it
-from a worker thread one step at a time. Two random streams per seed (prompts, tokens) and no
-other randomness: a seeded run is bit-for-bit reproducible on one machine.
+from a worker thread one step at a time (between steps, read ``metrics``, ``evals``, ``groups``;
+to sample from the model while a step may run, use a ``run.model.copy()`` taken between steps:
+Adam updates the weights in place). Two random streams per seed (prompts, tokens) and no other
+randomness: a seeded run is bit-for-bit reproducible on one machine.
 """
 
 from __future__ import annotations
@@ -19,19 +21,20 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from grpo_desktop.core.advantages import group_advantages
-from grpo_desktop.core.clipped_loss import PolicyLossResult, policy_loss
+from grpo_desktop.core.clipped_loss import policy_loss
 from grpo_desktop.core.tinylm.adam import Adam
-from grpo_desktop.core.tinylm.batch import CompletionPass, completion_pass, teacher_batch
+from grpo_desktop.core.tinylm.batch import completion_pass, teacher_batch
 from grpo_desktop.core.tinylm.blas import use_one_blas_thread
 from grpo_desktop.core.tinylm.decode import generate
 from grpo_desktop.core.tinylm.evaluation import evaluate
 from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig, check_lm_config
 from grpo_desktop.core.tinylm.model import TinyLM, load_model
+from grpo_desktop.core.tinylm.records import EvalMetrics, LMGroup, StepMetrics, StepUpdate
 from grpo_desktop.core.tinylm.rewards import grade
 from grpo_desktop.core.tinylm.tasks import get_task
 from grpo_desktop.core.tinylm.vocab import decode, encode
@@ -40,73 +43,33 @@ __all__ = ["EvalMetrics", "LMGroup", "LMTrainingRun", "StepMetrics", "StepUpdate
 
 
 @dataclass(frozen=True)
-class LMGroup:
-    """One prompt's G sampled completions at a step, as the Lab shows a group."""
+class _Groups:
+    """Sampled groups: B prompts, G answers each."""
 
-    prompt: str
-    answer: str  # the right completion (answer and end token)
-    completions: tuple[str, ...]
-    rewards: tuple[float, ...]
-    advantages: tuple[float, ...]
-    used: bool  # entered the update (DAPO drops all-equal groups)
+    prompts: list[str]
+    completions: np.ndarray  # (B, G) text
+    lengths: np.ndarray  # (B, G) tokens, end token included
+    tokens: np.ndarray  # (B, G, max_new) ids, padded after the end token
+    rewards: np.ndarray  # (B, G)
 
+    @property
+    def degenerate(self) -> np.ndarray:
+        """(B,) all rewards equal: no learning signal."""
+        return np.all(self.rewards == self.rewards[:, :1], axis=1)
 
-@dataclass(frozen=True)
-class StepMetrics:
-    """What one step did. ``kl`` and ``entropy`` are means over the sampled answer tokens, before
-    the update (k3 estimate of KL(policy ‖ start))."""
-
-    step: int
-    reward_mean: float
-    degenerate_fraction: float
-    kl: float
-    entropy: float
-    loss: float
-    completion_length: float  # tokens, end token included
-    groups_sampled: int
-    groups_used: int
-    clip_fraction: float
-    grad_norm: float
-    seconds: float  # wall time of the step (not reproducible, unlike everything else)
-
-    def as_dict(self) -> dict[str, float]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class EvalMetrics:
-    """The model on the task's held-out prompts after ``step`` steps (0: the start)."""
-
-    step: int
-    pass_rate: float
-    greedy_accuracy: float
-    pass_rates: np.ndarray  # (P,) each held-out prompt's exact pass rate: the frontier's dots
-
-    def as_dict(self) -> dict[str, float]:
-        return {
-            "step": self.step,
-            "pass_rate": self.pass_rate,
-            "greedy_accuracy": self.greedy_accuracy,
-        }
-
-
-@dataclass(frozen=True)
-class StepUpdate:
-    """The numbers inside the last step's update, kept so a test or the Update workspace can
-    check them against ``group_advantages`` and ``policy_loss`` called directly."""
-
-    rewards: np.ndarray  # (U, G) the used groups' rewards
-    advantages: np.ndarray  # (U, G)
-    logp: np.ndarray  # (U·G, Tc) first epoch: equals old_logp
-    old_logp: np.ndarray
-    ref_logp: np.ndarray
-    mask: np.ndarray
-    losses: tuple[PolicyLossResult, ...]  # one per epoch
+    def __add__(self, other: _Groups) -> _Groups:
+        return _Groups(
+            self.prompts + other.prompts,
+            *(
+                np.concatenate([getattr(self, name), getattr(other, name)])
+                for name in ("completions", "lengths", "tokens", "rewards")
+            ),
+        )
 
 
 class LMTrainingRun:
     """A GRPO run on a copy of ``model`` (default: the shipped checkpoint), advanced by
-    :meth:`step`. ``metrics``, ``evals`` and ``groups`` grow as it goes."""
+    :meth:`step`. ``metrics``, ``evals`` (step 0 first) and ``groups`` grow as it goes."""
 
     def __init__(self, config: LMTrainingConfig | None = None, model: TinyLM | None = None):
         use_one_blas_thread()
@@ -135,7 +98,9 @@ class LMTrainingRun:
             self.step_count, result.pass_rate, result.greedy_accuracy, result.pass_rates
         )
 
-    def run(self, steps: int | None = None, callback: Callable[[StepMetrics], None] | None = None):
+    def run(
+        self, steps: int | None = None, callback: Callable[[StepMetrics], None] | None = None
+    ) -> None:
         """Up to ``steps`` more steps (default: to the end); ``callback`` after each."""
         for _ in range(self.config.steps - self.step_count if steps is None else steps):
             if self.finished:
@@ -153,100 +118,77 @@ class LMTrainingRun:
     # --- one step ----------------------------------------------------------------------------
 
     def step(self) -> StepMetrics:
-        """One GRPO update (then an evaluation when due); a no-op returning the last metrics
-        once finished."""
+        """One GRPO update, then an evaluation when due (every ``eval_every`` steps and at the
+        end); once finished, returns the last metrics and does nothing."""
         if self.finished:
             return self.metrics[-1]
         began = time.perf_counter()
         self.step_count += 1
-        config = self.config
-        prompts, completions, lengths, tokens, rewards = self._sample()
-        degenerate = np.all(rewards == rewards[:, :1], axis=1)
-        if config.algorithm == "dapo":
-            prompts, completions, lengths, tokens, rewards, degenerate, sampled = self._dapo_more(
-                prompts, completions, lengths, tokens, rewards, degenerate
-            )
-            informative = np.flatnonzero(~degenerate)[: config.batch]
-            used = np.zeros(len(prompts), dtype=bool)
-            used[informative] = True
+        batch_size = self.config.batch
+        groups = self._sample()
+        if self.config.algorithm == "dapo":
+            groups, sampled = self._dynamic_sampling(groups)
+            used = np.zeros(len(groups.prompts), dtype=bool)
+            used[np.flatnonzero(~groups.degenerate)[:batch_size]] = True
         else:
-            sampled = len(prompts)
-            used = np.ones(len(prompts), dtype=bool)
-        chosen = np.flatnonzero(used) if used.any() else np.arange(len(prompts))
-        advantages = self._advantages(rewards[chosen]) if used.any() else None
-        update = self._update(prompts, tokens, chosen, rewards[chosen], advantages)
-        all_adv = np.zeros(rewards.shape)
-        if advantages is not None:
-            all_adv[chosen] = advantages
-        self.groups.append(self._groups(prompts, completions, rewards, all_adv, used))
-        metrics = StepMetrics(
-            step=self.step_count,
-            reward_mean=float(rewards[:sampled].mean()),
-            degenerate_fraction=float(degenerate[:sampled].mean()),
-            kl=update["kl"],
-            entropy=update["entropy"],
-            loss=update["loss"],
-            completion_length=float(lengths[:sampled].mean()),
-            groups_sampled=int(sampled),
-            groups_used=int(used.sum()),
-            clip_fraction=update["clip_fraction"],
-            grad_norm=update["grad_norm"],
-            seconds=0.0,
-        )
-        every = config.eval_every
+            sampled = len(groups.prompts)
+            used = np.ones(sampled, dtype=bool)
+        # With nothing to learn from (DAPO, every group all-equal) the step still measures.
+        chosen = np.flatnonzero(used) if used.any() else np.arange(len(groups.prompts))
+        rewards = groups.rewards[chosen]
+        advantages = self._advantages(rewards) if used.any() else np.zeros(rewards.shape)
+        first = self._update(groups, chosen, rewards, advantages, learn=bool(used.any()))
+        every_advantage = np.zeros(groups.rewards.shape)
+        every_advantage[chosen] = advantages
+        self.groups.append(self._lab_groups(groups, every_advantage, used))
+        every = self.config.eval_every
         if self.finished or (every and self.step_count % every == 0):
             self.evals.append(self.evaluate())
-        metrics = StepMetrics(**{**asdict(metrics), "seconds": time.perf_counter() - began})
+        metrics = StepMetrics(
+            step=self.step_count,
+            reward_mean=float(groups.rewards[:sampled].mean()),
+            degenerate_fraction=float(groups.degenerate[:sampled].mean()),
+            completion_length=float(groups.lengths[:sampled].mean()),
+            groups_sampled=int(sampled),
+            groups_used=int(used.sum()),
+            seconds=time.perf_counter() - began,
+            **first,
+        )
         self.metrics.append(metrics)
         return metrics
 
-    def _sample(self):
-        """``batch`` fresh prompts and G completions of each: (prompts, completion texts (B, G),
-        lengths (B, G), token ids (B·G, max_new), rewards (B, G))."""
+    def _sample(self) -> _Groups:
+        """``batch`` fresh training prompts, G completions of each, graded."""
         config, task = self.config, self.task
         size = config.group_size
         prompts = task.train_prompts(self._prompt_rng, config.batch)
         rows = [ids for ids in (encode(p) for p in prompts) for _ in range(size)]
         uniforms = self._token_rng.random((len(rows), task.max_new))
-        written = generate(
-            self.model.parameters(),
-            self.model.config,
-            rows,
-            task.max_new,
-            uniforms,
-            config.temperature,
-        )
+        params, network = self.model.parameters(), self.model.config
+        written = generate(params, network, rows, task.max_new, uniforms, config.temperature)
         texts = [decode(row) for row in written.tokens]
         flat_prompts = [p for p in prompts for _ in range(size)]
         rewards, _ = grade(task, flat_prompts, texts, config.reward_weights)
         shape = (len(prompts), size)
-        completions = np.array(texts, dtype=object).reshape(shape)
-        return (
+        return _Groups(
             prompts,
-            completions,
+            np.array(texts, dtype=object).reshape(shape),
             written.lengths.reshape(shape),
             written.tokens.reshape(*shape, -1),
             rewards.reshape(shape),
         )
 
-    def _dapo_more(self, prompts, completions, lengths, tokens, rewards, degenerate):
-        """DAPO's dynamic sampling: draw further batches until ``batch`` groups carry signal
-        (at most ``dapo_max_draws`` batches); returns the groups and how many were needed."""
+    def _dynamic_sampling(self, groups: _Groups) -> tuple[_Groups, int]:
+        """DAPO: draw further batches until ``batch`` groups carry signal (at most
+        ``dapo_max_draws`` batches in all); returns every group drawn and how many it took
+        (as the toy run counts them) to find ``batch`` informative ones."""
         config = self.config
-        parts = [(prompts, completions, lengths, tokens, rewards, degenerate)]
-        draws = 1
-        while (sum(int((~p[5]).sum()) for p in parts) < config.batch) and (
-            draws < config.dapo_max_draws
-        ):
-            more = self._sample()
-            parts.append((*more, np.all(more[4] == more[4][:, :1], axis=1)))
-            draws += 1
-        prompts = [p for part in parts for p in part[0]]
-        stacked = [np.concatenate([part[i] for part in parts]) for i in range(1, 6)]
-        informative = np.cumsum(~stacked[4])
-        reached = np.flatnonzero(informative >= config.batch)
-        sampled = int(reached[0]) + 1 if reached.size else len(prompts)
-        return (prompts, *stacked, sampled)
+        for _ in range(config.dapo_max_draws - 1):
+            if int((~groups.degenerate).sum()) >= config.batch:
+                break
+            groups = groups + self._sample()
+        reached = np.flatnonzero(np.cumsum(~groups.degenerate) >= config.batch)
+        return groups, int(reached[0]) + 1 if reached.size else len(groups.prompts)
 
     def _advantages(self, rewards: np.ndarray) -> np.ndarray:
         convention = self.config.advantage_convention
@@ -254,35 +196,37 @@ class LMTrainingRun:
             return rewards.astype(np.float64)
         return group_advantages(rewards, convention)
 
-    def _update(self, prompts, tokens, chosen, rewards, advantages) -> dict[str, float]:
-        """Epochs of loss, backward and Adam on the chosen groups (no step when ``advantages``
-        is None: nothing to learn from); returns the metrics of the first epoch."""
+    def _update(
+        self,
+        groups: _Groups,
+        chosen: np.ndarray,
+        rewards: np.ndarray,
+        advantages: np.ndarray,
+        learn: bool,
+    ) -> dict[str, float]:
+        """``epochs`` rounds of loss, backward and Adam on the chosen groups (none when not
+        ``learn``); returns the first epoch's kl, entropy, loss, clip fraction and grad norm."""
         config, task = self.config, self.task
         size = config.group_size
-        params, net = self.model.parameters(), self.model.config
-        prompt_ids = [encode(prompts[g]) for g in chosen for _ in range(size)]
-        batch = teacher_batch(prompt_ids, tokens[chosen].reshape(len(prompt_ids), -1), net.n_ctx)
-        mask = batch.mask
-        real = mask > 0
-        ref_logp = completion_pass(self.reference, net, batch).logp.astype(np.float64)
-        row_adv = np.zeros(len(prompt_ids)) if advantages is None else advantages.ravel()
+        params, network = self.model.parameters(), self.model.config
+        prompt_ids = [encode(groups.prompts[g]) for g in chosen for _ in range(size)]
+        completions = groups.tokens[chosen].reshape(len(prompt_ids), -1)
+        batch = teacher_batch(prompt_ids, completions, network.n_ctx)
+        real = batch.mask > 0
+        ref_logp = completion_pass(self.reference, network, batch).logp.astype(np.float64)
+        row_advantages = advantages.ravel()
         eps_low, eps_high = config.clip_range
         old_logp = None
         losses = []
         first: dict[str, float] = {}
-        for epoch in range(config.epochs if advantages is not None else 1):
-            forward_pass: CompletionPass = completion_pass(params, net, batch)
+        for _ in range(config.epochs if learn else 1):
+            forward_pass = completion_pass(params, network, batch)
             logp = forward_pass.logp.astype(np.float64)
-            if old_logp is None:
-                old_logp = logp
-                diff = ref_logp[real] - logp[real]
-                first["kl"] = float(np.mean(np.exp(diff) - diff - 1.0))
-                first["entropy"] = float(forward_pass.entropy[real].mean())
             result = policy_loss(
                 logp,
-                old_logp,
-                row_adv,
-                mask,
+                logp if old_logp is None else old_logp,
+                row_advantages,
+                batch.mask,
                 preset=config.loss_preset,
                 ref_logp=ref_logp if config.beta > 0 else None,
                 eps_low=eps_low,
@@ -292,35 +236,40 @@ class LMTrainingRun:
                 kl_estimator=config.kl_estimator,
             )
             losses.append(result)
-            if epoch == 0:
-                first["loss"] = result.loss
-                first["clip_fraction"] = result.clip_fraction
-                first["grad_norm"] = 0.0
-            if advantages is None:
-                break
-            norm = self._optimiser.step(params, forward_pass.gradients(result.grad_logp))
-            if epoch == 0:
-                first["grad_norm"] = norm
+            norm = 0.0
+            if learn:
+                norm = self._optimiser.step(params, forward_pass.gradients(result.grad_logp))
+            if old_logp is None:
+                old_logp = logp
+                gap = ref_logp[real] - logp[real]
+                first = {
+                    "kl": float(np.mean(np.exp(gap) - gap - 1.0)),
+                    "entropy": float(forward_pass.entropy[real].mean()),
+                    "loss": result.loss,
+                    "clip_fraction": result.clip_fraction,
+                    "grad_norm": norm,
+                }
         self.last_update = StepUpdate(
             rewards=rewards,
-            advantages=row_adv.reshape(rewards.shape),
+            advantages=advantages,
             logp=old_logp,
-            old_logp=old_logp,
             ref_logp=ref_logp,
-            mask=mask,
+            mask=batch.mask,
             losses=tuple(losses),
         )
         return first
 
-    def _groups(self, prompts, completions, rewards, advantages, used) -> tuple[LMGroup, ...]:
+    def _lab_groups(
+        self, groups: _Groups, advantages: np.ndarray, used: np.ndarray
+    ) -> tuple[LMGroup, ...]:
         return tuple(
             LMGroup(
                 prompt=prompt,
                 answer=self.task.target(prompt),
-                completions=tuple(completions[g]),
-                rewards=tuple(float(r) for r in rewards[g]),
+                completions=tuple(groups.completions[g]),
+                rewards=tuple(float(r) for r in groups.rewards[g]),
                 advantages=tuple(float(a) for a in advantages[g]),
                 used=bool(used[g]),
             )
-            for g, prompt in enumerate(prompts)
+            for g, prompt in enumerate(groups.prompts)
         )
