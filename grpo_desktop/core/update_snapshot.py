@@ -73,6 +73,7 @@ class PresetInfo:
     formula: str  # one line, plain text
     description: str  # one line
     source: str  # library, option, file
+    clipped_unit: str = "tokens"  # what its clip fraction counts: "answers" for GSPO's one ratio
 
 
 class TokenView(NamedTuple):

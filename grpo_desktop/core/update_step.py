@@ -61,7 +61,14 @@ STANDIN_SEED = 0
 
 
 def preset_info(preset: LossPreset) -> PresetInfo:
-    return PresetInfo(preset.name, preset.label, preset.formula, preset.description, preset.source)
+    return PresetInfo(
+        preset.name,
+        preset.label,
+        preset.formula,
+        preset.description,
+        preset.source,
+        clipped_unit="answers" if preset.sequence_ratio else "tokens",
+    )
 
 
 _PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())

@@ -211,7 +211,7 @@ def _numbers_line(snapshot: UpdateSnapshot) -> str:
     main, compare = snapshot.side_labels
     parts = [
         f"{main}: loss {_signed(snapshot.loss)}",
-        f"clipped {snapshot.clip_fraction:.0%} of tokens",
+        f"clipped {snapshot.clip_fraction:.0%} of {snapshot.preset.clipped_unit}",
     ]
     if snapshot.kl_mean is not None:
         parts.append(f"mean KL {snapshot.kl_mean:.4f}")

@@ -342,3 +342,15 @@ def test_reveal_scrolls_a_part_of_a_short_column_into_view_and_keeps_it_there(qt
     QApplication.processEvents()
     assert column.verticalScrollBar().value() > 0
     window.presentation.set_theme("light", remember=False)
+
+
+def test_gspo_counts_its_clipped_share_in_answers_not_tokens(qtbot, window):
+    """GSPO clips one ratio per answer (TRL ``importance_sampling_level="sequence"``), so its
+    share is of the answers; the token-level presets say tokens."""
+    page = show_update(qtbot, window)
+    assert " of tokens" in page.numbers.text()
+    combo = page.controls.preset_combo
+    combo.activated.emit(combo.findData("trl/gspo"))
+    QApplication.processEvents()
+    assert page.state.snapshot.preset.name == "trl/gspo"
+    assert " of answers" in page.numbers.text() and " of tokens" not in page.numbers.text()
