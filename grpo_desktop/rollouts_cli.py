@@ -107,7 +107,7 @@ def _percent(fraction: float | None) -> str:
 
 def _convention(name: str) -> str:
     setting = TRL_SETTINGS.get(name)
-    return f"the {name} convention ({setting})" if setting else f"the {name} convention"
+    return f"the {name} convention, {setting}" if setting else f"the {name} convention"
 
 
 def _advantage_line(step: StepSummary) -> str | None:

@@ -514,7 +514,7 @@ class RolloutsBrowser(QDialog):
             convention = CONVENTIONS.get(step.convention_match)
             label = convention.label if convention else step.convention_match
             setting = TRL_SETTINGS.get(step.convention_match)
-            label = f"{label} convention ({setting})" if setting else f"{label} convention"
+            label = f"{label} convention, {setting}" if setting else f"{label} convention"
             diff = "" if step.max_abs_diff is None else f" (max |diff| {step.max_abs_diff:.2g})"
             return f"Logged advantages: reproduced by the {label}{diff}."
         if step.max_abs_diff is not None:
