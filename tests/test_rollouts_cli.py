@@ -170,8 +170,7 @@ def test_a_trl_file_names_the_convention_of_its_advantages(tmp_path, capsys):
     assert [g["size"] for g in step["groups"]] == [4, 4]
     status, out, err = run(capsys, str(path))
     assert (
-        'logged advantages: the trl convention, TRL scale_rewards="group" (max |difference| '
-        in out
+        'logged advantages: the trl convention, TRL scale_rewards="group" (max |difference| ' in out
     )
 
 

@@ -167,8 +167,7 @@ def test_a_trl_step_names_the_convention_that_reproduces_the_logged_advantages(b
     show(browser, source)
     assert browser.convention.isVisibleTo(browser)
     assert browser.convention.text().startswith(
-        'Logged advantages: reproduced by the TRL convention, TRL scale_rewards="group" '
-        "(max |diff|"
+        'Logged advantages: reproduced by the TRL convention, TRL scale_rewards="group" (max |diff|'
     )
     assert not browser.problems.isVisibleTo(browser)
 
