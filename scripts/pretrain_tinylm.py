@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from grpo_desktop.core.tinylm.evaluate import evaluate
+from grpo_desktop.core.tinylm.evaluation import evaluate
 from grpo_desktop.core.tinylm.model import load_model
 from grpo_desktop.core.tinylm.pretrain import PretrainConfig, pretrain
 from grpo_desktop.core.tinylm.tasks import get_task, task_names
