@@ -23,6 +23,9 @@ def private_home(tmp_path_factory, monkeypatch):
     return home
 
 
+SCREEN_SCALE = "grpoScreenScale"  # views/fonts.py SCREEN_SCALE_PROPERTY (not imported: no Qt)
+
+
 @pytest.fixture(autouse=True)
 def application_look_restored():
     """Zoom and themes set the application's font and palette; each test gets them back as it
@@ -30,11 +33,16 @@ def application_look_restored():
     Nothing is imported here: a test that never loads Qt stays free of it."""
     widgets = sys.modules.get("PySide6.QtWidgets")
     app = widgets.QApplication.instance() if widgets is not None else None
-    saved = (widgets.QApplication.font(), widgets.QApplication.palette()) if app else None
+    saved = (
+        (widgets.QApplication.font(), widgets.QApplication.palette(), app.property(SCREEN_SCALE))
+        if app
+        else None
+    )
     yield
     if saved is not None and widgets.QApplication.instance() is app:
         widgets.QApplication.setFont(saved[0])
         widgets.QApplication.setPalette(saved[1])
+        app.setProperty(SCREEN_SCALE, saved[2])
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import Theme
-from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.fonts import scaled_font, screen_scale
 from grpo_desktop.window.lab_presenter import LabPresenter
 
 EASY_REWARDS = (True, True, True, True, False)
@@ -141,7 +141,9 @@ class CompareView(QWidget):
         super().resizeEvent(event)
         shown_in = self.parentWidget()
         height = shown_in.height() if shown_in is not None else self.height()
-        scale = min(MAX_CARD_SCALE, max(1.0, height / CARD_SCALE_HEIGHT))
+        # The application font already carries the screen scale (views/fonts.py): the cards
+        # grow only by what the page's height gives beyond it, or the two would compound.
+        scale = min(MAX_CARD_SCALE, max(1.0, height / CARD_SCALE_HEIGHT / screen_scale()))
         scale = round(scale * 10) / 10  # in steps of 0.1: a small resize does not rescale
         for side in (self.left, self.right):
             side.pane.trace_grid.set_card_scale(scale)

@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # loaded on first use, as is the shortcuts dialog: the first 
 APP_NAME = "GRPO Desktop"
 PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
 EXPLANATION_TABS = ("math", "ppo", "rewards")  # worked math, "one model, not four", rewards
+MATH_FIRST_CHART_SHARE = 0.33  # the chart's least share while a lesson rings the worked math
 LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
 WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
     LAB: LAB_HINT,
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         # The Update and Training workspaces, each built the first time it is shown.
         self._workspace_pages: dict[str, QWidget] = {}
         self._shown_once = False
+        self._math_ringed = False  # a lesson step rings the worked math: it gets its height
         self._stepping = False  # a view change asked for one animation step (step_chart)
         self.setStatusBar(StatusLine(self))  # a long hint is cut with "…", never covered
         self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
@@ -508,6 +510,9 @@ class MainWindow(QMainWindow):
         """In a lesson the bar above tells the comparison's story: its own sentence makes room."""
         if self._compare is not None:
             self._compare.set_narrated(active)
+        if not active and self._math_ringed:  # the lesson has left: the chart gets its share
+            self._math_ringed = False
+            self._balance_right_column(self.explain_tabs.currentIndex())
 
     def _place_export_actions(self, exports) -> None:
         """File ▸ Export (before Quit) and Edit ▸ Copy image."""
@@ -949,6 +954,10 @@ class MainWindow(QMainWindow):
             "training-controls": lambda: self.training_page.controls,
         }
         target = targets.get(name, lambda: None)()
+        ringed = name == "math"  # ringed, every line of the worked math stays in view
+        if ringed or self._math_ringed:
+            self._math_ringed = ringed
+            self._balance_right_column(self.explain_tabs.currentIndex())
         page = self._workspace_pages.get(UPDATE)
         if page is not None:
             page.reveal(target)  # a ringed chart must not sit scrolled out of view
@@ -984,7 +993,8 @@ class MainWindow(QMainWindow):
     def _balance_right_column(self, tab: int) -> None:
         """The worked math gets at least the height that shows all of it (its text grows into
         any more), the chart the rest but 50–60 % of the column (a small screen scrolls the
-        math); the drawing tab gets 55 %."""
+        math); the drawing tab gets 55 %. While a lesson rings the math it gets its whole height
+        and the chart keeps a third: the class reads every line."""
         total = sum(self.right_splitter.sizes())
         if total <= 0:
             return
@@ -995,7 +1005,8 @@ class MainWindow(QMainWindow):
             tab_chrome = self.explain_tabs.height() - panel.height()
             need = panel.needed_height(panel.width()) + max(0, tab_chrome)
             # The chart keeps 50–60 %; a large screen's spare height fills the math's text.
-            chart = max(round(total * 0.5), min(round(total * 0.6), total - need))
+            least = round(total * (MATH_FIRST_CHART_SHARE if self._math_ringed else 0.5))
+            chart = max(least, min(round(total * 0.6), total - need))
         self.right_splitter.setSizes([chart, total - chart])
 
     def resizeEvent(self, event) -> None:  # Qt override
@@ -1035,8 +1046,9 @@ class MainWindow(QMainWindow):
             "<p>A live lab for how GRPO scores a group of sampled answers: "
             "A<sub>i</sub> = (r<sub>i</sub> − mean) / std of the group's rewards.</p>"
             "<p><b>Where the numbers come from.</b> Every advantage is computed by "
-            "<code>grpo_desktop.core</code>: the textbook convention (population std, as in "
-            "DeepSeekMath and the book's worked examples) and the published code of TRL "
+            "<code>grpo_desktop.core</code>: the textbook convention (population std, as in the "
+            "seeds' worked examples; DeepSeekMath does not say which std it uses) and the "
+            "published code of TRL "
             "(<code>scale_rewards</code>), verl (<code>compute_grpo_outcome_advantage</code>) and "
             "OpenRLHF (<code>group_norm</code>, <code>rloo</code>, <code>dr_grpo</code>); the "
             "test suite checks them against those formulas.</p>"

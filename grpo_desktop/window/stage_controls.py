@@ -59,6 +59,23 @@ def screen_scale_for(size: QSize) -> float:
     return max(1.0, round(steps * SCREEN_STEP, 2))
 
 
+BASE_SIZE_PROPERTY = "grpoBasePointSize"  # the application font's size before any scaling
+
+
+def _base_point_size(app: QApplication | None) -> float:
+    """The application font's size as the platform gave it, before any window zoomed or scaled
+    it: kept on the application, so a second window (or one built after another closed) scales
+    from the same base instead of from the first window's scaled font."""
+    size = QGuiApplication.font().pointSizeF()
+    if app is None:
+        return size
+    kept = app.property(BASE_SIZE_PROPERTY)
+    if isinstance(kept, float) and kept > 0:
+        return kept
+    app.setProperty(BASE_SIZE_PROPERTY, size)
+    return size
+
+
 def needed_height(widget: QWidget, width: int) -> int:
     """The height ``widget`` needs at ``width`` px, wrapped text included.
 
@@ -136,7 +153,7 @@ class StageControls:
         self.window = window
         self.settings = settings
         app = QApplication.instance()
-        self._base_point_size = QGuiApplication.font().pointSizeF()
+        self._base_point_size = _base_point_size(app)
         self._built_look = None if built_in is None else (built_in, QGuiApplication.font())
         self._app = app
         self.theme_name = settings.theme
@@ -148,7 +165,8 @@ class StageControls:
         self.released = False  # the window has closed: the application's font is left alone
         self.fit_size: QSize | None = None  # the size to fit; None: the window's screen
         # A resize is fitted once its events have settled (a drag sends many), never per event.
-        self._refit_timer = QTimer(interval=0, singleShot=True)
+        # The window owns the timer: it must never fire into a window that has been deleted.
+        self._refit_timer = QTimer(window, interval=0, singleShot=True)
         self._refit_timer.timeout.connect(self.fit_window)
 
         self.theme_actions = QActionGroup(window)
