@@ -14,25 +14,23 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
     QFontMetricsF,
-    QPainter,
     QPen,
-    QPicture,
-    QTransform,
 )
 
 from grpo_desktop.core.formatting import MINUS
 from grpo_desktop.core.snapshot import Push
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.views.pyqtgraph_internals import GroupedBars, RememberingAxis
 from grpo_desktop.views.stage_caption import StageCaption
 from grpo_desktop.views.value_labels import ValueLabels
 
-__all__ = ["AdvantagePlot", "SignedAxis", "nice_ceiling"]
+__all__ = ["AdvantagePlot", "GroupedBars", "SignedAxis", "nice_ceiling"]
 
 BAR_WIDTH = 0.6  # in card units: leaves a visible gap between neighbouring bars
 X_MARGIN_LEFT = 0.4  # x range is [0.4, G + 0.6]
@@ -86,131 +84,12 @@ def _tick_step(value: float) -> float:
     return float(f"1e{exponent + 2}")
 
 
-_AXIS_PICTURES = 8  # drawings kept per axis: a class's clicks move among a few nice ranges
-
-
-def _pen_key(pen: QPen) -> tuple:
-    return (pen.color().rgba(), pen.widthF(), pen.style(), pen.isCosmetic())
-
-
-class RememberingAxis(pg.AxisItem):
-    """An axis with explicit ticks that keeps its last few drawings and replays a remembered one.
-
-    A click that changes the y range makes pyqtgraph lay the axis out and draw it again
-    (``generateDrawSpecs``, ~0.3 ms for the two y axes) although the chart only moves among a
-    few nice ranges. The drawing depends only on what the key holds: the range, the ticks, the
-    axis's size, its pens, font and style (no grid, so not the plot's size).
-    """
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self._pictures: dict[tuple, QPicture] = {}
-
-    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
-        key = None
-        if self.picture is None and self._tickLevels is not None and self.grid is False:
-            key = self._picture_key()
-            self.picture = self._pictures.get(key)
-        super().paint(painter, *args)
-        if key is not None and key not in self._pictures and self.picture is not None:
-            if len(self._pictures) >= _AXIS_PICTURES:
-                del self._pictures[next(iter(self._pictures))]  # the oldest
-            self._pictures[key] = self.picture
-
-    def _picture_key(self) -> tuple:
-        font = self.style["tickFont"]
-        style = tuple(
-            (name, tuple(value) if isinstance(value, list) else value)
-            for name, value in self.style.items()
-            if name != "tickFont"
-        )
-        return (
-            tuple(self.range),
-            tuple(tuple(level) for level in self._tickLevels),
-            self.geometry().getRect(),
-            self.orientation,
-            _pen_key(self.pen()),
-            _pen_key(self.textPen()),
-            None if font is None else font.key(),
-            style,
-        )
-
-
 class SignedAxis(RememberingAxis):
     """A value axis that writes negative ticks with the real minus sign, as the seeds do."""
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         strings = super().tickStrings(values, scale, spacing)
         return [text.replace("-", MINUS) for text in strings]
-
-
-class GroupedBars(pg.BarGraphItem):
-    """Bars that draw every bar of one look (pen and brush) in one call.
-
-    pyqtgraph records a multi-coloured bar chart bar by bar into a QPicture whenever the heights
-    change, in a Python loop: 0.6 ms of a click at G = 64. The chart has three looks (up, down,
-    no signal), so three ``drawRects`` calls draw the same bars in the same places.
-    """
-
-    def setOpts(self, **opts: object) -> None:  # pyqtgraph override
-        # Per look: its pen, brush, bars, and whether the pen only widens them (see paint).
-        self._groups: list[tuple[QPen, QBrush, list[QRectF], bool]] | None = None
-        self._grown: dict[tuple, list[QRectF]] | None = None
-        super().setOpts(**opts)
-
-    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
-        if self._singleColor or self._pens is None or self._brushes is None:
-            super().paint(painter, *args)
-            return
-        if self._groups is None:
-            looks: dict[tuple[int, int], tuple[QPen, QBrush, list[QRectF]]] = {}
-            rects = self._rectarray.instances()
-            for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
-                looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
-            self._groups = [
-                (pen, brush, bars, _outline_is_fill(pen, brush))
-                for pen, brush, bars in looks.values()
-            ]
-        transform = painter.transform()
-        scale = (transform.m11(), transform.m22())
-        outlined = painter.testRenderHint(QPainter.RenderHint.Antialiasing) or (
-            transform.type().value > QTransform.TransformationType.TxScale.value
-        )
-        for index, (pen, brush, rects, widens) in enumerate(self._groups):
-            if outlined or not widens:
-                painter.setPen(pen)
-                painter.setBrush(brush)
-                painter.drawRects(rects)
-                continue
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(brush)
-            painter.drawRects(self._grown_rects(index, rects, pen.widthF(), scale))
-
-    def _grown_rects(
-        self, index: int, rects: list[QRectF], pen_px: float, scale: tuple[float, float]
-    ) -> list[QRectF]:
-        """The bars grown by half the pen on every side, in data units at this scale: filled
-        without a pen they cover the pixels that the fill and its outline in the same colour
-        cover, without stroking 64 outlines on every paint (an eighth of a click at G = 64)."""
-        key = (index, scale)
-        if self._grown is None or key not in self._grown:
-            if self._grown is None or len(self._grown) > 8:
-                self._grown = {}
-            dx = pen_px / 2 / abs(scale[0]) if scale[0] else 0.0
-            dy = pen_px / 2 / abs(scale[1]) if scale[1] else 0.0
-            self._grown[key] = [rect.normalized().adjusted(-dx, -dy, dx, dy) for rect in rects]
-        return self._grown[key]
-
-
-def _outline_is_fill(pen: QPen, brush: QBrush) -> bool:
-    """A cosmetic solid outline in the fill's own colour: it only widens the bar."""
-    return (
-        pen.isCosmetic()
-        and pen.style() == Qt.PenStyle.SolidLine
-        and pen.widthF() > 0
-        and brush.style() == Qt.BrushStyle.SolidPattern
-        and pen.color() == brush.color()
-    )
 
 
 def _cosmetic_pen(colour: str, width: float) -> QPen:
@@ -303,8 +182,8 @@ class AdvantagePlot(pg.PlotItem):
         self._ref_applied: tuple[float, str] | None = None
         self._ref_width_text = REF_TEMPLATE  # the widest reference label the margin must fit
         self._ref_axis_font = QFont()
-        self._brushes: dict[Push, QBrush] = {}
-        self._pens: dict[Push, QPen] = {}
+        self._push_brushes: dict[Push, QBrush] = {}
+        self._push_pens: dict[Push, QPen] = {}
         self._marker_px = MARKER_PX
 
         # Every item is created once here; updates go through setOpts / setData / setText.
@@ -459,8 +338,8 @@ class AdvantagePlot(pg.PlotItem):
         theme = self._theme
         width = theme.stroke_width
         colours = {Push.UP: theme.up, Push.DOWN: theme.down, Push.NONE: theme.neutral}
-        self._brushes = {push: QBrush(QColor(colour)) for push, colour in colours.items()}
-        self._pens = {push: _cosmetic_pen(colour, width) for push, colour in colours.items()}
+        self._push_brushes = {push: QBrush(QColor(colour)) for push, colour in colours.items()}
+        self._push_pens = {push: _cosmetic_pen(colour, width) for push, colour in colours.items()}
         self._bars_key = None  # new pens and brushes: the next draw sets them
 
         tick_font = self._font(1.1)
@@ -760,8 +639,8 @@ class AdvantagePlot(pg.PlotItem):
             x=list(range(1, count + 1)),
             height=self._heights,
             width=BAR_WIDTH,
-            brushes=[self._brushes[p] for p in self._pushes],
-            pens=[self._pens[p] for p in self._pushes],
+            brushes=[self._push_brushes[p] for p in self._pushes],
+            pens=[self._push_pens[p] for p in self._pushes],
         )
 
     def _draw_markers(self) -> None:
@@ -778,7 +657,7 @@ class AdvantagePlot(pg.PlotItem):
             self.markers.setData(
                 x=[i + 1 for i in zeros],
                 y=[0.0] * len(zeros),
-                brush=[self._brushes[pushes[i]] for i in zeros],
+                brush=[self._push_brushes[pushes[i]] for i in zeros],
             )
             # No dots, no item to paint: an empty scatter still cost 0.2 ms of each chart paint.
             self.markers.setVisible(bool(zeros))

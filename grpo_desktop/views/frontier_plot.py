@@ -23,6 +23,7 @@ from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.training import ALGORITHM_INFO, ALGORITHMS
 from grpo_desktop.core.training_snapshot import FrontierDot, TrainingSnapshot
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.pyqtgraph_internals import set_hover_size, set_text_box
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 
@@ -301,9 +302,7 @@ class FrontierPlot(QWidget):
             label.setColor(QColor(theme.text if own else theme.muted))
             fill = QColor(theme.surface)
             fill.setAlpha(225)
-            label.fill = pg.mkBrush(fill)
-            label.border = pg.mkPen(None)
-            label.update()
+            set_text_box(label, pg.mkBrush(fill), pg.mkPen(None))
 
     def _restyle_dots(self) -> None:
         theme = self._theme
@@ -313,7 +312,7 @@ class FrontierPlot(QWidget):
         self.dots.setPen(_pen(theme.surface, max(1.0, theme.stroke_width * 0.7)))
         self.dots.setBrush(QColor(colour))
         self.dots.setSize(size)
-        self.dots.opts["hoverSize"] = size * 1.4
+        set_hover_size(self.dots, size * 1.4)
 
     def _on_hovered(self, _item: object, points: object, _event: object) -> None:
         indices = tuple(int(point.data()) for point in points)  # type: ignore[attr-defined]

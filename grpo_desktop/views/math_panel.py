@@ -26,8 +26,8 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from grpo_desktop.core.explain import WorkedMath
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
-from grpo_desktop.views.cached_look import CachedScrollBar
 from grpo_desktop.views.fonts import scaled_font, screen_scale
+from grpo_desktop.views.render_cache import CachedScrollBar
 
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.rounded_box import RoundedBox
+from grpo_desktop.views.render_cache import RoundedBox
 
 if TYPE_CHECKING:
     from grpo_desktop.core.recorded_group import RecordedGroup

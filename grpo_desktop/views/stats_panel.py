@@ -10,7 +10,7 @@ from grpo_desktop.core.formatting import number
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.rounded_box import RoundedBox
+from grpo_desktop.views.render_cache import RoundedBox
 
 
 class FittedNumber(QLabel):

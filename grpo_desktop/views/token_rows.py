@@ -43,7 +43,7 @@ from grpo_desktop.core.formatting import MINUS, number, signed
 from grpo_desktop.core.theme import LIGHT, Theme, contrast_ratio
 from grpo_desktop.core.update_snapshot import AnswerRow, TokenRow, TokenView, UpdateSnapshot
 from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.pixmap_cache import PixmapCache, transparent_pixmap
+from grpo_desktop.views.render_cache import DRAWINGS, DrawingCache, transparent_pixmap
 
 __all__ = [
     "LEGEND",
@@ -68,10 +68,6 @@ LEGEND = (
 #: The faintest tint a non-zero push gets, so a tiny push is still visibly not zero.
 MIN_TINT = 0.15
 _SCISSORS = "✂"
-#: Chip drawings kept per view: the chips on screen and their other looks (a click recolours
-#: every token, among a few intensity levels). One chip is ~5 KB; drawing one afresh (an
-#: antialiased rounded outline and its text) costs about seven blits.
-_CHIP_PIXMAP_BYTES = 2 * 2**20
 # The view draws intensities in this many steps (a step is under 1 % of the colour range, too
 # small to see), so chips share colours and a new snapshot re-uses them.
 _LEVELS = 128
@@ -339,7 +335,7 @@ class TokenRowsView(QWidget):
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
         self._colours: dict[str, QColor] = {}
         self._pens: dict[tuple[str, float], QPen] = {}
-        self._chip_pixmaps = PixmapCache(_CHIP_PIXMAP_BYTES)  # (key, label, width, ratio)
+        self._chip_pixmaps = DRAWINGS  # ("token chip", key, label, width, ratio)
         self._selected: tuple[int, int] | None = None
         self._cursor: tuple[int, int] | None = None  # where the keyboard last asked to go
         # The tokens whose rings the last paint drew (solid, dashed): what a new selection clears.
@@ -649,7 +645,7 @@ class TokenRowsView(QWidget):
         y: int,
         width: int,
         style: _Style,
-        drawn: PixmapCache,
+        drawn: DrawingCache,
         ratio: float,
     ) -> None:
         """A chip's box, label and ✂ mark, blitted from its drawing (made once per look)."""
@@ -662,7 +658,7 @@ class TokenRowsView(QWidget):
             chip_painter.end()
             return pixmap
 
-        painter.drawPixmap(x, y, drawn.get((chip.key, label, width, ratio), draw))
+        painter.drawPixmap(x, y, drawn.get(("token chip", chip.key, label, width, ratio), draw))
 
     @staticmethod
     def _draw_chip(painter: QPainter, chip: _Chip, label: str, width: int, style: _Style) -> None:

@@ -39,7 +39,7 @@ from grpo_desktop.core.formatting import number, signed
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.trace_display import Run, display_lines
-from grpo_desktop.views.pixmap_cache import PixmapCache, filled_pixmap, transparent_pixmap
+from grpo_desktop.views.render_cache import DRAWINGS, filled_pixmap, transparent_pixmap
 
 __all__ = ["TraceCard"]
 
@@ -218,11 +218,11 @@ def _wrap(
     return tuple(lines)
 
 
-_BOXES = PixmapCache(4 * 2**20)  # the rounded card boxes: every size and colour a lesson shows
+_BOXES = DRAWINGS  # the rounded card boxes: every size and colour a lesson shows
 _STYLE_TOKENS: dict[tuple[str, Theme], int] = {}  # (font key, theme) -> a number, per pair
 #: The advantage lines, per text, colour and place: a click gives every card a new A, but a
 #: group holds few distinct values (two when every reward is 0 or 1).
-_FOOTERS = PixmapCache(2**19)
+_FOOTERS = DRAWINGS
 
 
 def _rounded_box(
@@ -235,6 +235,7 @@ def _rounded_box(
     """
     ratio = widget.devicePixelRatioF()
     key = (
+        "card box",
         round(size.width(), 2),
         round(size.height(), 2),
         outline.rgba(),
@@ -685,6 +686,7 @@ class TraceCard(QWidget):
         """The advantage lines, drawn where ``paintEvent`` would draw them, shared by every card
         of this size that shows the same text in the same colour."""
         key = (
+            "advantage line",
             self._advantage_text(card, ""),
             None if self._advantage_hidden else card.push,  # hidden: "?" for every card
             self._compact,

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
-from grpo_desktop.views.cached_look import CachedScrollBar
+from grpo_desktop.views.render_cache import CachedScrollBar
 from grpo_desktop.views.trace_card import TraceCard
 
 __all__ = ["COMPACT_ABOVE", "TraceGrid"]

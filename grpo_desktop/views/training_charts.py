@@ -24,7 +24,6 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QKeyEvent,
     QPainter,
-    QPainterPath,
     QPaintEvent,
     QPen,
     QResizeEvent,
@@ -36,6 +35,7 @@ from grpo_desktop.core.training import ALGORITHM_INFO, ALGORITHMS, METRICS
 from grpo_desktop.core.training_snapshot import MetricBand, TrainingSnapshot
 from grpo_desktop.views.advantage_plot import SignedAxis
 from grpo_desktop.views.fonts import scaled_font
+from grpo_desktop.views.pyqtgraph_internals import NumpyBand
 
 __all__ = ["PASS_RATE_TITLE", "SLOTS", "TrainingCharts", "line_style"]
 
@@ -109,30 +109,6 @@ class _LineSwatch(QWidget):
         painter.drawLine(QPointF(1, middle), QPointF(self.width() - 1, middle))
 
 
-class _Band(pg.FillBetweenItem):
-    """A FillBetweenItem whose path is built with numpy in one go.
-
-    pyqtgraph's own joins Qt polygons in Python, which at 6 algorithms × 2 charts × 60 frames a
-    second was most of a playing run's drawing time.
-    """
-
-    def updatePath(self) -> None:  # pyqtgraph override
-        curves = getattr(self, "curves", None)
-        if not curves:
-            super().updatePath()
-            return
-        x_low, y_low = curves[0].getData()
-        x_high, y_high = curves[1].getData()
-        if x_low is None or x_high is None or len(x_low) == 0 or len(x_high) == 0:
-            self.setPath(QPainterPath())
-            return
-        x = np.concatenate((x_low, x_high[::-1]))
-        y = np.concatenate((y_low, y_high[::-1]))
-        path = pg.arrayToQPath(x, y, connect="all")
-        path.closeSubpath()
-        self.setPath(path)
-
-
 @dataclass
 class _Slot:
     """One algorithm's items in one plot: the mean line, the band and its two hidden edges."""
@@ -167,7 +143,7 @@ class _BandPlot:
             line = pg.PlotCurveItem(connect="finite")
             low = pg.PlotCurveItem()  # never added to the scene: only the band reads them
             high = pg.PlotCurveItem()
-            band = _Band(low, high)
+            band = NumpyBand(low, high)
             band.setZValue(-10)
             line.setZValue(1)
             plot.addItem(band)

@@ -550,7 +550,7 @@ def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbo
 
 
 def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
-    from grpo_desktop.views import token_rows
+    from grpo_desktop.views import render_cache
 
     widget = shown_view(qtbot, big_snapshot(rows=16, tokens=200), 1800, PROJECTOR)
     for shift in range(6):  # new tokens each time: new drawings, the oldest make room
@@ -569,8 +569,8 @@ def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
             )
         )
         widget.grab()
-        assert widget._chip_pixmaps.bytes <= token_rows._CHIP_PIXMAP_BYTES
-    assert widget._chip_pixmaps.bytes > token_rows._CHIP_PIXMAP_BYTES // 2  # it was filled
+        assert render_cache.DRAWINGS.bytes <= render_cache.MEMORY_BUDGET
+    assert render_cache.DRAWINGS.bytes > render_cache.MEMORY_BUDGET // 2  # it was filled
 
 
 # -- a click re-scores: what it changes is redrawn, what it keeps is reused --------------------

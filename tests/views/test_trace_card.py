@@ -270,7 +270,7 @@ def test_shared_advantage_drawings_look_like_text_drawn_on_the_card(qtbot, compa
         card.show_card(states[0], compact)
         card.resize(200, 160)
         card.grab()
-    assert len(trace_card._FOOTERS.pixmaps) == 1
+    assert trace_card._FOOTERS.kept("advantage line") == 1
 
 
 def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypatch):

@@ -1,5 +1,6 @@
-"""PaintCache: labels, buttons, tab bars and the menu bar blit what Qt itself drew, and never
-show an old look."""
+"""render_cache: shared drawings stay within one byte budget and one switch turns keeping off;
+labels, buttons, tab bars and the menu bar blit what Qt itself drew, and never show an old look.
+(The chrome's own looks are in test_render_cache_chrome.py.)"""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.views.paint_cache import PaintCache, cache_paints
+from grpo_desktop.views.render_cache import PaintCache, cache_paints
 from grpo_desktop.views.stats_panel import FittedNumber
 
 
@@ -186,3 +187,48 @@ def test_only_qts_own_unselectable_widgets_get_a_cache(qtbot):
     assert fitted.findChild(PaintCache) is None  # a subclass draws what no key here sees
     assert plain.findChild(PaintCache) is None
     assert all(len(widget.findChildren(PaintCache)) == 1 for widget in kept)
+
+
+# -- shared drawings and the switch ---------------------------------------------------------------
+
+
+def test_shared_drawings_stay_within_the_one_budget_oldest_first_out(qtbot):
+    from grpo_desktop.views.render_cache import DrawingCache, transparent_pixmap
+
+    cache = DrawingCache(3 * 10 * 10 * 4)  # three 10 × 10 drawings
+    made = []
+
+    def render(tag: str):
+        made.append(tag)
+        return transparent_pixmap(10, 10, 1.0)
+
+    for tag in ("a", "b", "c"):
+        cache.get(("box", tag), lambda tag=tag: render(tag))
+    cache.get(("box", "a"), lambda: render("a again"))  # used: now the most recent
+    cache.get(("chip", "d"), lambda: render("d"))  # makes room: "b" goes
+    assert made == ["a", "b", "c", "d"]
+    assert set(cache.pixmaps) == {("box", "a"), ("box", "c"), ("chip", "d")}
+    assert cache.bytes == 3 * 400 and cache.kept("box") == 2
+    cache.clear("box")
+    assert list(cache.pixmaps) == [("chip", "d")] and cache.bytes == 400
+
+
+def test_with_caching_off_every_drawing_is_made_afresh_and_looks_the_same(qtbot, monkeypatch):
+    from grpo_desktop.views import render_cache
+    from grpo_desktop.views.stats_panel import StatTile
+
+    tile = StatTile("Group mean (par)", "the baseline")
+    qtbot.addWidget(tile)
+    tile.resize(220, 120)
+    kept = tile.grab().toImage()
+    cache = render_cache.DrawingCache(2**20)
+    made = []
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    assert not render_cache.caching()
+    for _ in range(2):
+        cache.get(("box",), lambda: made.append(1) or render_cache.transparent_pixmap(4, 4, 1.0))
+    assert len(made) == 2 and not cache.pixmaps
+    first = tile.grab().toImage()
+    box = tile.box.pixmap()
+    assert tile.grab().toImage() == first == kept  # the same pixels, drawn again
+    assert tile.box.pixmap() is not box

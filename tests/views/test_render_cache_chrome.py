@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel, QMainWindow, QScrollBar, QTabWidget, QToolBar, QWidget
 
-from grpo_desktop.views.cached_look import CachedScrollBar, CachedTabWidget, CachedToolBar
+from grpo_desktop.views.render_cache import CachedScrollBar, CachedTabWidget, CachedToolBar
 
 
 def pixels(widget: QWidget) -> np.ndarray:
