@@ -16,6 +16,9 @@ from grpo_desktop.core.update_snapshot import (
     UpdateSettings,
     UpdateSnapshot,
 )
+from grpo_desktop.views import token_painter
+from grpo_desktop.views.token_layout import row_header
+from grpo_desktop.views.token_painter import TokenRowsPainter, draw_chip
 from grpo_desktop.views.token_rows import (
     LEGEND,
     MIN_TINT,
@@ -472,22 +475,28 @@ def test_a_runs_answer_shows_its_logged_reward_where_a_verdict_would_be(qtbot):
     rows = TokenRowsView()
     qtbot.addWidget(rows)
     answer = replace(answer_row(0, 0.73, 0.4, [tok("x", 0.1)]), correct=None)
-    header = rows._header(answer, rows._current_style())
+    header = row_header(answer, rows._current_style())
     assert [text for text, _, _ in header.texts][1] == "r = 0.73"
 
 
 # -- drawings reused ----------------------------------------------------------------------------
 
 
-class DirectRowsView(TokenRowsView):
+class DirectPainter(TokenRowsPainter):
     """Chips drawn straight onto the view, as before they were kept as drawings: the reference
     the reused drawings must match."""
 
-    def _paint_chip(self, painter, chip, label, x, y, width, style, drawn, ratio) -> None:
+    def paint_chip(self, painter, chip, label, x, y, width, style, ratio) -> None:
         painter.save()
         painter.translate(x, y)
-        self._draw_chip(painter, chip, label, width, style)
+        draw_chip(painter, chip, label, width, style)
         painter.restore()
+
+
+class DirectRowsView(TokenRowsView):
+    def __init__(self, theme) -> None:
+        super().__init__(theme)
+        self.painter = DirectPainter(theme)
 
 
 def channel_differences(a: QImage, b: QImage) -> list[int]:
@@ -528,11 +537,9 @@ def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbo
     widget = shown_view(qtbot, big_snapshot(rows=2, tokens=40), 600)
     widget.grab()
     drawn = []
-    original = TokenRowsView._draw_chip
+    original = token_painter.draw_chip
     monkeypatch.setattr(
-        TokenRowsView,
-        "_draw_chip",
-        staticmethod(lambda *args: drawn.append(args[2]) or original(*args)),
+        token_painter, "draw_chip", lambda *args: drawn.append(args[2]) or original(*args)
     )
     widget.show_snapshot(big_snapshot(rows=2, tokens=40))  # a click that changed no chip's look
     widget.grab()
@@ -607,13 +614,11 @@ def test_a_click_that_changes_one_long_answer_flows_only_that_answer(qtbot, monk
     widget = shown_view(qtbot, snapshot, 900)
     before = [widget.token_rect(row, 1999) for row in range(16)]
     flowed = []
-    original = TokenRowsView._row_layout
+    original = token_painter.flow_row
     monkeypatch.setattr(
-        TokenRowsView,
-        "_row_layout",
-        staticmethod(
-            lambda shape, *args: flowed.append(len(shape.widths)) or original(shape, *args)
-        ),
+        token_painter,
+        "flow_row",
+        lambda shape, *args: flowed.append(len(shape.widths)) or original(shape, *args),
     )
     rows = list(snapshot.rows)
     rows[3] = answer_row(3, 0.0, -0.5, [tok(" step", -0.01)] * 500)  # a shorter answer
@@ -636,8 +641,8 @@ def test_kept_shapes_and_row_layouts_stay_bounded_over_many_answers_and_widths(q
         widget.show_snapshot(make_snapshot(rows))
         widget.resize(500 + step * 7, widget.heightForWidth(500 + step * 7))
         widget.grab()
-    assert len(widget._row_shapes) <= 4 * 4 + 8
-    assert len(widget._row_layouts) <= len(widget._row_shapes) * 4
+    assert len(widget.painter.row_shapes) <= 4 * 4 + 8
+    assert len(widget.painter.row_layouts) <= len(widget.painter.row_shapes) * 4
     assert widget.shown_label(3, 49) == "s59r3c49"  # and the last answers show as they are
 
 
