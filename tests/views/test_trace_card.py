@@ -11,6 +11,7 @@ from grpo_desktop.core.problems import get_problem
 from grpo_desktop.core.snapshot import CardState, LabSnapshot, Push, build_snapshot
 from grpo_desktop.core.theme import LIGHT
 from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.views.trace_card_painter import CardPainter
 
 
 def make_snapshot(rewards, problem_id: str = "mult-23x47") -> LabSnapshot:
@@ -234,24 +235,25 @@ class DirectCard(TraceCard):
     shared those drawings: the reference the shared footers must match."""
 
     def paintEvent(self, event) -> None:
-        style = self._current_style()
-        state = self._card
-        advantage = 0.0 if self._advantage_hidden else state.advantage
-        accent = style.colour(self._theme.push_colour(advantage))
+        cards = self.painter
+        style = cards.style()
+        state = self.card_state
+        advantage = 0.0 if self.advantage_hidden else state.advantage
+        accent = style.colour(self.theme.push_colour(advantage))
         painter = QPainter(self)
-        painter.drawPixmap(0, 0, self._layer(style, state, accent, advantage))
+        painter.drawPixmap(0, 0, cards.layer(style, state, accent, advantage))
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        paint = self._paint_compact if self._compact else self._paint_full
-        paint(painter, style, state, self._content_rect(style), accent, layer=False)
+        paint = cards._paint_compact if self.compact else cards._paint_full
+        paint(painter, style, state, cards.content_rect(style), accent, layer=False)
         painter.end()
 
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_shared_advantage_drawings_look_like_text_drawn_on_the_card(qtbot, compact):
-    from grpo_desktop.views import trace_card
+    from grpo_desktop.views.render_cache import DRAWINGS
 
     states = [make_snapshot(r).cards[1] for r in ([1, 0, 0, 1], [1, 0, 1, 1], [1, 1, 1, 1])]
-    trace_card._FOOTERS.clear()
+    DRAWINGS.clear("advantage line")
     for hidden in (False, True):
         for state in states:
             cards = []
@@ -263,21 +265,21 @@ def test_shared_advantage_drawings_look_like_text_drawn_on_the_card(qtbot, compa
                 card.resize(card.sizeHint() + QSize(7, 3))  # fractional-free and odd sizes
                 cards.append(card.grab().toImage())
             assert cards[0] == cards[1], (state.advantage, hidden)
-    trace_card._FOOTERS.clear()
+    DRAWINGS.clear("advantage line")
     for index in range(5):  # five cards of one size showing one advantage: one drawing
         card = TraceCard(index)
         qtbot.addWidget(card)
         card.show_card(states[0], compact)
         card.resize(200, 160)
         card.grab()
-    assert trace_card._FOOTERS.kept("advantage line") == 1
+    assert DRAWINGS.kept("advantage line") == 1
 
 
 def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypatch):
     calls = []
-    original = TraceCard._paint_layer
+    original = CardPainter.paint_layer
     monkeypatch.setattr(
-        TraceCard, "_paint_layer", lambda self, *a: calls.append(1) or original(self, *a)
+        CardPainter, "paint_layer", lambda self, *a: calls.append(1) or original(self, *a)
     )
     widget = TraceCard(0)
     qtbot.addWidget(widget)
@@ -339,15 +341,14 @@ def test_the_cached_card_boxes_stay_within_their_byte_budget(qtbot):
     from PySide6.QtGui import QColor
     from PySide6.QtWidgets import QWidget
 
-    from grpo_desktop.views import trace_card
+    from grpo_desktop.views.render_cache import DRAWINGS
+    from grpo_desktop.views.trace_card_painter import rounded_box
 
     widget = QWidget()
     qtbot.addWidget(widget)
     for width in range(200, 700, 2):  # card sizes change with G, zoom and the workspace
-        trace_card._rounded_box(
-            QSizeF(width, 300), QColor("#00745a"), QColor("#e3f4ee"), 1.5, 8.0, widget
-        )
-    boxes = trace_card._BOXES
+        rounded_box(QSizeF(width, 300), QColor("#00745a"), QColor("#e3f4ee"), 1.5, 8.0, widget)
+    boxes = DRAWINGS
     held = sum(p.width() * p.height() * 4 for p in boxes.pixmaps.values())
     assert held <= boxes.max_bytes
     assert held == boxes.bytes
@@ -374,7 +375,7 @@ def editable(qtbot):
 
 
 def test_dragging_sideways_sets_the_reward_as_one_gesture_and_does_not_toggle(qtbot, editable):
-    track = editable._track_rect(editable._current_style())
+    track = editable.painter.track_rect(editable.painter.style())
     start = editable.rect().center()
     requests = []
     editable.score_requested.connect(lambda *args: requests.append(args))
@@ -463,7 +464,7 @@ def test_a_card_paints_every_pixel_over_the_window_colour_so_nothing_beneath_is_
     image = card.grab().toImage()
     for x, y in ((0, 0), (card.width() - 1, 0), (0, card.height() - 1)):
         assert image.pixelColor(x, y) == window_colour
-    assert not any(layer.hasAlphaChannel() for layer in card._layers.values())
+    assert not any(layer.hasAlphaChannel() for layer in card.painter.layers.values())
     card.setPalette(QPalette(QColor("#123456")))  # a new window colour: a new layer
     assert card.grab().toImage().pixelColor(0, 0) == QColor("#123456")
 
@@ -479,11 +480,11 @@ def _painted_texts(widget: TraceCard, monkeypatch) -> list[str]:
         drawn.extend(a for a in args if isinstance(a, str))
         return original(painter, *args)
 
-    from grpo_desktop.views import trace_card
+    from grpo_desktop.views import render_cache
 
     monkeypatch.setattr(QPainter, "drawText", record)
-    widget._layers.clear()
-    trace_card._FOOTERS.clear()  # the advantage lines, drawn afresh too
+    widget.painter.forget()
+    render_cache.DRAWINGS.clear("advantage line")  # the advantage lines, drawn afresh too
     widget.grab()
     monkeypatch.undo()
     return drawn
