@@ -30,7 +30,9 @@ class Rig:
         self.plot.set_captions(self.values.captions)
         self.landed = 0
         self.stages: list[int] = []
-        self.animator = ChartAnimator(self.plot, land=self.land)
+        # Owned by the widget, as the app's chart owns its animator: a parentless animator
+        # collected after its plot crashed the test process ("pure virtual method called").
+        self.animator = ChartAnimator(self.plot, land=self.land, parent=self.widget)
         self.animator.stage_changed.connect(self.stages.append)
         self.animator.animation_ms = 1000
 
