@@ -1,10 +1,12 @@
 """The Training workspace's state: the run, playing or paused, and what the user looks at.
 
-A plain QObject (no widget). The run itself is pure numpy (:mod:`grpo_desktop.core.training`);
+A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
+The run itself is pure numpy (:mod:`grpo_desktop.core.training`);
 this object plays it with a timer in chunks that fit a frame, so clicks and keys stay responsive
-and closing the window mid-run just stops the timer. One snapshot per frame, and only while the
-workspace is shown. Playing, the speed and what is looked at are presentation, not edits; the
-run's configuration lives in the workbench, as an undoable edit that restarts the run.
+and closing the window mid-run just stops the timer. One snapshot per frame, and only while its
+gate (the workspace shown) is open; a hidden run pauses. Playing, the speed and what is looked
+at are presentation, not edits; the run's configuration lives in the workbench, as an undoable
+edit that restarts the run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from grpo_desktop.core.training import ALGORITHM_INFO, TrainingConfig, TrainingRun
 from grpo_desktop.core.training_config import refused_change_text
 from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
+from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 FRAME_S = 1 / 60  # one 60 Hz frame: ticks keep to it exactly (16 ms ticks drift 4 % ahead)
@@ -37,7 +40,9 @@ class TrainingState(QObject):
     snapshot_changed = Signal(object)  # TrainingSnapshot
     playing_changed = Signal(bool)
 
-    def __init__(self, workbench: Workbench, parent: QObject | None = None) -> None:
+    def __init__(
+        self, workbench: Workbench, parent: QObject | None = None, gate: ShownGate | None = None
+    ) -> None:
         super().__init__(parent)
         self._workbench = workbench
         self.run = TrainingRun(self._config())
@@ -47,7 +52,7 @@ class TrainingState(QObject):
         self._focus: str | None = None
         self._selected_step: int | None = None
         self._refusal = ""  # why the last settings edit was not applied, until the next one
-        self._shown = False
+        self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
         self._due = 0.0  # steps owed to the clock, carried between frames
         self._last_tick = 0.0
@@ -64,6 +69,8 @@ class TrainingState(QObject):
         # The reward weights are the main lab's: a weight change restarts the run; a card click
         # (the same signal) does not.
         workbench.lab.snapshot_changed.connect(self._lab_changed)
+        self.gate.shown_changed.connect(self._shown_changed)
+        self.gate.call(self, self._catch_up)  # built the first time the workspace shows
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -86,11 +93,7 @@ class TrainingState(QObject):
 
     def set_shown(self, shown: bool) -> None:
         """On screen or not; a hidden workspace pauses (nobody watches it play)."""
-        self._shown = shown
-        if not shown:
-            self.set_playing(False)
-        elif self._stale:
-            self._rebuild()
+        self.gate.set_shown(shown)
 
     def set_playing(self, playing: bool) -> None:
         if playing and self.run.finished:
@@ -174,6 +177,15 @@ class TrainingState(QObject):
             label = ALGORITHM_INFO[snapshot.focus].label
             title = f"{label}, step {step}, group {index + 1}"
             self._workbench.open_training_group(groups[index], title)
+
+    def show_step(self, steps: int, focus: str, metric: str) -> None:
+        """The run from step 0 under the configuration in force, computed to ``steps``, paused,
+        with ``metric`` on the second chart and ``focus`` on the frontier's dots (a lesson's
+        training step: the same picture whichever way the lecturer paged)."""
+        self.reset()
+        self.run.run(steps)
+        self.set_focus(focus)
+        self.set_metric(metric)  # the last request rebuilds the snapshot for the run shown
 
     def stop(self) -> None:
         """Stop the timer for good (the window is closing)."""
@@ -269,9 +281,16 @@ class TrainingState(QObject):
             oldest = next(iter(self._kept))
             total -= self._kept.pop(oldest)[0].nbytes
 
+    def _shown_changed(self, shown: bool) -> None:
+        if not shown:
+            self.set_playing(False)
+
     def _invalidate(self) -> None:
         self._stale = True
-        if self._shown:
+        self.gate.call(self, self._catch_up)
+
+    def _catch_up(self) -> None:
+        if self._stale:
             self._rebuild()
 
     def _rebuild(self, emit: bool = True) -> None:

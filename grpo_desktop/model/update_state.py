@@ -1,8 +1,9 @@
 """The Update workspace's state: which token is selected, and its snapshot, kept in step.
 
-A plain QObject (no widget). It follows the workbench's main lab and update settings and
-rebuilds one :class:`~grpo_desktop.core.update_snapshot.UpdateSnapshot` per change, but only
-while the workspace is shown: a click in the lab costs nothing extra when nobody looks at the
+A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
+It follows the workbench's main lab and update settings and rebuilds one
+:class:`~grpo_desktop.core.update_snapshot.UpdateSnapshot` per change, but only while its gate
+(the workspace shown) is open: a click in the lab costs nothing extra when nobody looks at the
 update. Selecting a token is presentation, not an edit, so it is not on the undo stack.
 """
 
@@ -12,6 +13,7 @@ from PySide6.QtCore import QObject, Signal
 
 from grpo_desktop.core.update_snapshot import UpdateSnapshot
 from grpo_desktop.core.update_step import build_update_snapshot
+from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 
@@ -20,15 +22,18 @@ class UpdateState(QObject):
 
     snapshot_changed = Signal(object)  # UpdateSnapshot
 
-    def __init__(self, workbench: Workbench, parent: QObject | None = None) -> None:
+    def __init__(
+        self, workbench: Workbench, parent: QObject | None = None, gate: ShownGate | None = None
+    ) -> None:
         super().__init__(parent)
         self._workbench = workbench
         self._selected: tuple[int, int] | None = None
         self._snapshot: UpdateSnapshot | None = None
-        self._shown = False
+        self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.update_settings_changed.connect(self._invalidate)
+        self.gate.call(self, self._catch_up)  # built the first time the workspace shows
 
     @property
     def snapshot(self) -> UpdateSnapshot:
@@ -44,9 +49,7 @@ class UpdateState(QObject):
 
     def set_shown(self, shown: bool) -> None:
         """Whether the workspace is on screen; showing it brings a stale snapshot up to date."""
-        self._shown = shown
-        if shown and self._stale:
-            self._rebuild()
+        self.gate.set_shown(shown)
 
     def select(self, row: int, column: int) -> None:
         """Show the whole computation of token ``column`` of answer ``row``."""
@@ -56,7 +59,10 @@ class UpdateState(QObject):
 
     def _invalidate(self, *_args: object) -> None:
         self._stale = True
-        if self._shown:
+        self.gate.call(self, self._catch_up)
+
+    def _catch_up(self) -> None:
+        if self._stale:
             self._rebuild()
 
     def _rebuild(self, emit: bool = True) -> None:

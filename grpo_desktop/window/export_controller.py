@@ -55,26 +55,16 @@ SHORTCUTS = {
 
 
 class ExportWindow(Protocol):
-    """What exports ask of the window: its picture, its charts, their snapshots and theme, and
-    its status bar."""
+    """What exports ask of the window: its picture, its lab charts, the shown workspace's chart
+    as a figure, the training run, its theme and its status bar."""
 
     theme: Theme
 
     @property
     def charts(self) -> tuple[AdvantageChart, ...]: ...
 
-    @property
-    def update_page(self) -> object:
-        """The Update workspace (``.state.snapshot``: what its push chart renders)."""
-        ...
-
-    @property
-    def training_page(self) -> object:
-        """The Training workspace (``.state.snapshot``: what its charts and frontier render)."""
-        ...
-
-    def export_plot_item(self) -> object:
-        """The shown workspace's main chart's plot: in the lab, which lab's chart is exported."""
+    def export_figure(self) -> Figure:
+        """The shown workspace's chart as a figure (in the lab: the active lab's chart)."""
         ...
 
     def training_run(self) -> object | None:
@@ -182,26 +172,8 @@ class ExportController(QObject):
     def chart_figure(self) -> Figure:
         """The shown workspace's chart as a figure that reads alone on a slide: title, legend,
         axis labels and ticks, built from the same snapshot the chart on screen renders."""
-        from grpo_desktop.core.chart_figure import advantage_figure, push_figure, training_figure
-
         self._finish_animations()
-        theme = self.window.theme
-        workspace = self.workbench.workspace
-        if workspace == "update":
-            return push_figure(self.window.update_page.state.snapshot, theme)
-        if workspace == "training":
-            return training_figure(self.window.training_page.state.snapshot, theme)
-        plot = self.window.export_plot_item()
-        chart = next(
-            (chart for chart in self.window.charts if chart.getPlotItem() is plot),
-            self.window.charts[0],
-        )
-        return advantage_figure(
-            self.workbench.active_lab.snapshot,
-            theme,
-            view=chart.view(),
-            hidden=chart.advantages_hidden(),
-        )
+        return self.window.export_figure()
 
     def chart_png_bytes(self) -> bytes:
         """The chart as a 1920 × 1080 PNG figure (a slide's size), never blank."""

@@ -15,6 +15,7 @@ from grpo_desktop.core.problems import Problem
 from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.model.lab_state import LabState
+from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.advantage_chart import AdvantageChart
 from grpo_desktop.views.degenerate_banner import DegenerateBanner
@@ -34,13 +35,15 @@ class LabPresenter(QObject):
         theme: Theme,
         object_prefix: str = "",
         parent: QObject | None = None,
+        gate: ShownGate | None = None,
     ) -> None:
         super().__init__(parent)
         self.state = state
         self.workbench = workbench
         self.highlight_loudest = False
-        self._suspended = False  # off screen: keep the latest snapshot, render it on return
-        self._pending: LabSnapshot | None = None
+        # Off screen (another workspace shows the group its own way) a snapshot waits, and the
+        # latest is rendered once on return; a lab with no gate is on screen whenever it exists.
+        self._gate = gate if gate is not None else ShownGate(True, self)
 
         self.problem_panel = ProblemPanel(problems, theme)
         self.stats_panel = StatsPanel(theme)
@@ -56,7 +59,7 @@ class LabPresenter(QObject):
                     if named.objectName():
                         named.setObjectName(object_prefix + named.objectName())
 
-        state.snapshot_changed.connect(self.render)
+        state.snapshot_changed.connect(self._follow)
         state.problem_changed.connect(
             lambda problem: self.problem_panel.show_problem(problem, state.recorded)
         )
@@ -90,23 +93,15 @@ class LabPresenter(QObject):
 
     # --- rendering --------------------------------------------------------------------------
 
+    def _follow(self, snapshot: LabSnapshot) -> None:
+        self._gate.call(self, lambda: self.render(snapshot))
+
     def render(self, snapshot: LabSnapshot) -> None:
         """Every view from one snapshot; the cards get their presentation in the same pass."""
-        if self._suspended:
-            self._pending = snapshot
-            return
         self.stats_panel.show_snapshot(snapshot)
         self.trace_grid.show_snapshot(snapshot, self._loudest(snapshot), self.advantages_hidden)
         self.chart.show_snapshot(snapshot)
         self.banner.show_snapshot(snapshot)
-
-    def set_suspended(self, suspended: bool) -> None:
-        """Whether the lab is off screen (another workspace shows its group): a click there
-        then costs nothing here, and the latest snapshot is rendered once on return."""
-        self._suspended = suspended
-        if not suspended and self._pending is not None:
-            snapshot, self._pending = self._pending, None
-            self.render(snapshot)
 
     def set_highlight_loudest(self, on: bool) -> None:
         """Star the rare answers whose advantage is loudest (the easy-vs-hard comparison)."""

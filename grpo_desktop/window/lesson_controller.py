@@ -9,8 +9,10 @@ talks about. An update step shows the Update workspace with the step's settings 
 that page the first time it is asked for it) and rings one of its parts: the token rows, the push
 chart, the token's computation or the controls. A training step shows the Training workspace
 (built on demand too) with the step's run restarted and computed to its ``training_steps``, the
-step's metric on the second chart and its focus on the frontier's dots, and rings the charts, the
-frontier or the controls. It asks the window only what :class:`LessonWindow` lists.
+step's metric on the second chart and its focus on the frontier's dots (``TrainingState.
+show_step``: the lesson talks to the model, not to the page), and rings the charts, the frontier
+or the controls (the window asks the workspaces for the part, and each keeps it in view). It asks
+the window only what :class:`LessonWindow` lists.
 
 Keys: Page Down / Page Up step through a lesson (Right/Down and Left/Up too, but only while a lesson
 runs: outside one the arrows move between cards); R reveals; Escape leaves the lesson. Outside a
@@ -24,20 +26,18 @@ the Training run shows, so F1 lists it and no key is bound twice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox, QStatusBar, QWidget
 
 from grpo_desktop.core.lessons import Lesson, LessonError, LessonStep, get_lesson, load_lessons
 from grpo_desktop.core.theme import Theme
 from grpo_desktop.model.workbench import TRAINING, Workbench
+from grpo_desktop.model.workspaces import WorkspaceStates
 from grpo_desktop.views.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
 from grpo_desktop.views.spotlight import Spotlight
-
-if TYPE_CHECKING:  # the Training page loads when first shown, not with the lesson controller
-    from grpo_desktop.window.training_page import TrainingPage
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
 
@@ -54,9 +54,6 @@ class LessonWindow(Protocol):
     def show_explanation(self, which: str) -> None: ...
 
     def highlight_target(self, name: str) -> QWidget | None: ...
-
-    @property
-    def training_page(self) -> TrainingPage: ...
 
     def centralWidget(self) -> QWidget: ...
 
@@ -95,11 +92,12 @@ class LessonController(QObject):
     step_changed = Signal(int)  # the step index shown (0-based)
     active_changed = Signal(bool)
 
-    def __init__(self, window: LessonWindow, workbench: Workbench) -> None:
+    def __init__(self, window: LessonWindow, workbench: Workbench, states: WorkspaceStates) -> None:
         super().__init__(window)
         self.setObjectName("lessonController")
         self.window = window
         self.workbench = workbench
+        self.states = states
         self._lesson: Lesson | None = None
         self._index = 0
         try:
@@ -185,28 +183,30 @@ class LessonController(QObject):
             (TRAINING_PLAY_KEY,),
             "Play the Training run at the chosen speed, or pause it",
         )
-        self.training_play_action.triggered.connect(lambda: self._training().toggle_playing())
+        self.training_play_action.triggered.connect(
+            lambda: self.states.training.set_playing(not self.states.training.playing)
+        )
         self.training_step_action = self._action(
             "One training step",
             "trainingStepAction",
             (TRAINING_STEP_KEY,),
             "Take one step of every algorithm and seed, paused",
         )
-        self.training_step_action.triggered.connect(lambda: self._training().step_once())
+        self.training_step_action.triggered.connect(lambda: self.states.training.step_once())
         self.clicker_training_step = self._action(
             "One training step (clicker, outside a lesson)",
             "clickerTrainingStepAction",
             NEXT_KEYS,
             "Outside a lesson, Page Down takes one step of the Training run",
         )
-        self.clicker_training_step.triggered.connect(lambda: self._training().step_once())
+        self.clicker_training_step.triggered.connect(lambda: self.states.training.step_once())
         self.training_reset_action = self._action(
             "Reset the training run",
             "trainingResetAction",
             (TRAINING_RESET_KEY,),
             "Start the Training run again from step 0 (same settings and seeds)",
         )
-        self.training_reset_action.triggered.connect(lambda: self._training().reset())
+        self.training_reset_action.triggered.connect(lambda: self.states.training.reset())
         for action in (
             self.training_play_action,
             self.training_step_action,
@@ -216,9 +216,6 @@ class LessonController(QObject):
             key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             action.setToolTip(f"{action.statusTip()} ({key})")
         self.workbench.workspace_changed.connect(lambda _workspace: self._sync_enabled())
-
-    def _training(self) -> TrainingPage:
-        return self.window.training_page
 
     def _build_menu(self) -> None:
         menu = QMenu("&Lesson", self.window)
@@ -384,54 +381,20 @@ class LessonController(QObject):
         step = self._lesson.steps[self._index]
         self.workbench.show_lesson_step(step)
         if step.is_training:
-            self._show_run(step)
+            # The step's run from step 0 (the config the workbench just put in force), computed
+            # to its steps, paused: the same picture whichever way the lecturer paged.
+            assert step.metric is not None and step.focus is not None  # LessonStep fills them
+            self.states.training.show_step(step.training_steps, step.focus, step.metric)
         self._set_hidden(step.hide_advantages)  # before the view: hidden bars do not animate
         self.workbench.set_view(step.view, animate=True)
         self.window.show_explanation("ppo" if step.highlight == "ppo" else "math")
-        target = self.window.highlight_target(step.highlight)
-        self.spotlight.set_target(target)
-        if step.is_training:
-            # On a short screen the Training page's side column scrolls: bring the ringed part
-            # (the frontier under the controls) into view, or the column's top (the controls)
-            # when the ring is elsewhere; now, and once the page is laid out.
-            self._bring_into_view(target)
-            QTimer.singleShot(0, lambda: self._bring_into_view(target))
-            # The page may lay out again later (a caption that grows with the run): follow it.
-            bar = self.window.training_page.side_column.verticalScrollBar()
-            bar.rangeChanged.connect(self._follow_layout, Qt.ConnectionType.UniqueConnection)
+        self.spotlight.set_target(self.window.highlight_target(step.highlight))
         self.bar.show_step(self._lesson, self._index, self.can_reveal)
         last = self._index == len(self._lesson.steps) - 1
         self.next_action.setText("&Finish lesson" if last else "&Next step")
         self._sync_enabled()
         self.window.statusBar().showMessage(self._progress_message())
         self.step_changed.emit(self._index)
-
-    def _show_run(self, step: LessonStep) -> None:
-        """The step's run from step 0 (the config the workbench just put in force), computed to
-        the step's ``training_steps``, paused, with its metric and focus: the same picture
-        whichever way the lecturer paged."""
-        assert step.metric is not None and step.focus is not None  # LessonStep fills them in
-        state = self.window.training_page.state
-        state.reset()
-        state.run.run(step.training_steps)
-        state.set_focus(step.focus)
-        state.set_metric(step.metric)  # the last request rebuilds the snapshot for the run shown
-
-    def _follow_layout(self, *_range: int) -> None:
-        self._bring_into_view(self.spotlight.target())
-
-    def _bring_into_view(self, target: QWidget | None) -> None:
-        """Scroll the Training page's side column to ``target`` if it lies inside, else to the
-        top; nothing once the lecturer has paged on."""
-        step = self.step
-        if step is None or not step.is_training or self.spotlight.target() is not target:
-            return
-        column = self.window.training_page.side_column
-        inside = column.widget()
-        if target is not None and inside is not None and inside.isAncestorOf(target):
-            column.ensureWidgetVisible(target, 0, 0)
-        else:
-            column.verticalScrollBar().setValue(0)
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)

@@ -35,13 +35,9 @@ class ScenarioFiles(QObject):
         self.window = window
         self.workbench = workbench
         self.settings = settings
-        self.open_action = self._action(
-            "&Open scenario…", "openAction", "Ctrl+O"
-        )
+        self.open_action = self._action("&Open scenario…", "openAction", "Ctrl+O")
         self.open_action.triggered.connect(self.open_dialog)
-        self.save_action = self._action(
-            "&Save scenario", "saveAction", "Ctrl+S"
-        )
+        self.save_action = self._action("&Save scenario", "saveAction", "Ctrl+S")
         self.save_action.triggered.connect(self.save)
         self.save_as_action = self._action(
             "Save scenario &as…", "saveAsAction", QKeySequence("Ctrl+Shift+S")
@@ -98,9 +94,7 @@ class ScenarioFiles(QObject):
             "Replace a read-only file?",
             f"{path.name} is read-only. Replace it anyway?",
         )
-        box.setStandardButtons(
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
-        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         return box.exec() == QMessageBox.StandardButton.Yes
 

@@ -2,15 +2,16 @@
 
 It lays out the views (the charts over steps, the learning frontier, the controls, the groups of
 a chosen step) and wires them to the model: configuration changes go to the workbench (undoable,
-and they restart the run), playing and what to look at go to :class:`TrainingState`, and every
-snapshot it emits is rendered once by each view. Built the first time it is shown.
+and they restart the run), playing and what to look at go to :class:`TrainingState` (the model
+owns it), and every snapshot it emits is rendered once by each view. Built the first time the
+workspace is needed.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -115,11 +116,18 @@ class _Column(QWidget):
 class TrainingPage(QWidget):
     """The Training workspace's page (objectName ``trainingView``)."""
 
-    def __init__(self, workbench: Workbench, theme: Theme, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        workbench: Workbench,
+        state: TrainingState,
+        theme: Theme,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("trainingView")
         self.workbench = workbench
-        self.state = TrainingState(workbench, self)
+        self.state = state
+        self._revealed: QWidget | None = None  # a part a lesson rings: kept in view
         self.charts = TrainingCharts(theme)
         self.frontier = FrontierPlot(theme)
         self.controls = TrainingControls(theme)
@@ -230,13 +238,34 @@ class TrainingPage(QWidget):
         """Back to step 0 with the same settings and seeds."""
         self.state.reset()
 
-    def set_active(self, active: bool) -> None:
-        """Shown or hidden: a hidden run pauses, and only a shown one builds snapshots."""
-        self.state.set_shown(active)
+    def reveal(self, target: QWidget | None) -> None:
+        """A lesson rings ``target``: on a short screen the side column scrolls, so bring the
+        ringed part (the frontier under the controls) into view, or the column's top (the
+        controls) when the ring is elsewhere on this page; now, once the page is laid out, and
+        whenever it lays out again (a caption that grows with the run). A part of another
+        workspace (the lecturer paged on) leaves the column as it is."""
+        on_page = target is not None and (target is self or self.isAncestorOf(target))
+        self._revealed = target if on_page else None
+        if not on_page:
+            return
+        self._keep_revealed(target)
+        QTimer.singleShot(0, self, lambda: self._keep_revealed(target))
+        bar = self.side_column.verticalScrollBar()
+        bar.rangeChanged.connect(self._follow_layout, Qt.ConnectionType.UniqueConnection)
 
-    def stop(self) -> None:
-        """The window is closing: stop the run's timer."""
-        self.state.stop()
+    def _follow_layout(self, *_range: int) -> None:
+        if self._revealed is not None:
+            self._keep_revealed(self._revealed)
+
+    def _keep_revealed(self, target: QWidget) -> None:
+        if self._revealed is not target:
+            return  # a later reveal replaced it
+        column = self.side_column
+        inside = column.widget()
+        if inside is not None and inside.isAncestorOf(target):
+            column.ensureWidgetVisible(target, 0, 0)
+        else:
+            column.verticalScrollBar().setValue(0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)

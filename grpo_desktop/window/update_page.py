@@ -3,8 +3,8 @@
 It lays out four views (token rows, the two-preset push chart, the selected token's computation,
 the controls) and wires them to the model: the views' requests go to the workbench (settings,
 the Length bias and Clip-higher presets, all undoable) or to :class:`UpdateState` (which token
-is selected), and every snapshot it emits is rendered once by each view. Built the first time the
-workspace is shown, so start-up does not pay for it.
+is selected; the model owns it), and every snapshot it emits is rendered once by each view. Built
+the first time the workspace is needed, so start-up does not pay for it.
 """
 
 from __future__ import annotations
@@ -37,11 +37,17 @@ CHART_SHARE = 0.55  # of the column's height below the controls
 class UpdatePage(QWidget):
     """The Update workspace's page (objectName ``updateView``)."""
 
-    def __init__(self, workbench: Workbench, theme: Theme, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        workbench: Workbench,
+        state: UpdateState,
+        theme: Theme,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("updateView")
         self.workbench = workbench
-        self.state = UpdateState(workbench, self)
+        self.state = state
         self.rows = TokenRowsScroll(theme)
         self.chart = PushChart(theme)
         self.detail = TokenDetailPanel(theme)
@@ -176,10 +182,6 @@ class UpdatePage(QWidget):
 
     def request_settings(self, settings: UpdateSettings) -> None:
         self.workbench.set_update_settings(settings)
-
-    def set_active(self, active: bool) -> None:
-        """Shown or hidden: the snapshot is only kept up to date while the page is on screen."""
-        self.state.set_shown(active)
 
     # --- rendering --------------------------------------------------------------------------
 

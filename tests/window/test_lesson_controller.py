@@ -48,7 +48,7 @@ def step_of(title: str, lesson_id: str) -> int:
 
 def built_page(window: MainWindow, workspace: str) -> QWidget | None:
     """The Update or Training page if the window has built it, without building it."""
-    return window._workspace_pages.get(workspace)
+    return window.built_pages.get(workspace)
 
 
 def rect_in_central(window: MainWindow, widget: QWidget) -> QRect:

@@ -146,7 +146,7 @@ def test_sample_a_group_shows_its_seed_and_replays(qtbot, window):
     assert "seed 2" in window.statusBar().currentMessage()
     window.undo_action.trigger()
     window.undo_action.trigger()
-    window.next_sample_seed = 1
+    window.workbench.next_sample_seed = 1
     window.sample_action.trigger()
     assert [card(window, i).property("correct") for i in range(16)] == first
 

@@ -69,7 +69,7 @@ def take_steps(qtbot, page, count: int) -> None:
 
 def test_the_window_opens_on_the_lab_and_builds_no_training_page(window):
     assert_showing(window, LAB)
-    assert TRAINING not in window._workspace_pages, "built the first time it is shown"
+    assert TRAINING not in window.built_pages, "built the first time it is shown"
     assert window.training_run() is None
 
 
@@ -470,7 +470,10 @@ def test_zoom_200_enlarges_the_pages_text(qtbot, window):
 def test_export_draws_the_training_chart(qtbot, window, theme):
     window.presentation.set_theme(theme, remember=False)
     page = show_training(qtbot, window)
-    assert window.export_plot_item() is page.charts.plots()[0].getPlotItem()
+    from grpo_desktop.core.chart_figure import training_figure
+
+    theme = window.theme
+    assert window.export_figure() == training_figure(page.state.snapshot, theme)
     window.presentation.set_theme("light", remember=False)
 
 

@@ -27,14 +27,9 @@ def ctrl(qtbot, window: MainWindow, key: Qt.Key) -> None:
 def on_screen(window: MainWindow) -> str:
     """Which workspace the window shows, read from the page stack (not the model)."""
     page = window.pages.currentWidget()
-    if page is window.lab_page:
-        return LAB
-    for name in (UPDATE, TRAINING):
-        built = window._workspace_pages.get(name)
-        if built is not None and page is built:
+    for name, built in window.built_pages.items():
+        if page is built:
             return name
-    if window._compare is not None and page is window.compare_page:
-        return COMPARE
     raise AssertionError(f"unknown page {page.objectName()!r}")
 
 

@@ -1,0 +1,249 @@
+"""The Lab workspace: the group's cards and stats beside its chart and the worked math.
+
+:class:`LabPage` lays out the main lab's views (a :class:`LabPresenter`) and three explanation
+tabs: the worked math, "one model, not four" and the Rewards tab (its panel built the first time
+the tab shows). The presenter and the worked math render only while the model's lab gate is open
+(the Update and Training workspaces show the group their own way meanwhile); the Rewards tab
+follows the lab only while it is the tab shown, through a gate of its own. :class:`LabWorkspace`
+is what the window asks of it (see ``workspace.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+from grpo_desktop.core.snapshot import LabSnapshot
+from grpo_desktop.core.theme import Theme
+from grpo_desktop.model.shown_gate import ShownGate
+from grpo_desktop.model.workbench import LAB, Workbench
+from grpo_desktop.views.cached_look import CachedTabWidget
+from grpo_desktop.views.math_panel import MathPanel
+from grpo_desktop.views.ppo_panel import PpoPanel
+from grpo_desktop.window.lab_presenter import LabPresenter
+from grpo_desktop.window.layout_helpers import AfterResize
+from grpo_desktop.window.workspace import lab_figure
+
+if TYPE_CHECKING:  # loaded when its tab first shows: the first screen does not need it
+    from grpo_desktop.core.chart_figure import Figure
+    from grpo_desktop.views.reward_panel import RewardPanel
+
+__all__ = ["EXPLANATION_TABS", "LAB_HINT", "LabPage", "LabWorkspace"]
+
+EXPLANATION_TABS = ("math", "ppo", "rewards")  # worked math, "one model, not four", rewards
+MATH_FIRST_CHART_SHARE = 0.33  # the chart's least share while a lesson rings the worked math
+LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
+
+
+class LabPage(QWidget):
+    """The Lab workspace's page (objectName ``labPage``)."""
+
+    def __init__(
+        self, presenter: LabPresenter, workbench: Workbench, theme: Theme, gate: ShownGate
+    ) -> None:
+        super().__init__(objectName="labPage")
+        self.lab, self.workbench, self.theme = presenter, workbench, theme
+        self.math_panel = MathPanel(theme)
+        self.ppo_panel = PpoPanel(theme)
+        self.reward_panel: RewardPanel | None = None  # built when its tab is first shown
+        self._math_ringed = False  # a lesson step rings the worked math: it gets its height
+        self._build()
+        lab = workbench.lab
+        # The worked math follows the lab while it is on screen; the Rewards tab while it is
+        # the tab shown (a click costs it nothing otherwise; it is built the first time).
+        self._rewards_gate = ShownGate(self._tab_shown("rewards"), self)
+        self.explain_tabs.currentChanged.connect(
+            lambda _tab: self._rewards_gate.set_shown(self._tab_shown("rewards"))
+        )
+        lab.snapshot_changed.connect(lambda snapshot: self._follow(gate, snapshot))
+        self._rewards_gate.call("rewards", lambda: self._show_rewards(lab.snapshot))
+        self.math_panel.show_snapshot(lab.snapshot)
+        workbench.advantages_hidden_changed.connect(self.math_panel.set_advantages_hidden)
+
+    def _build(self) -> None:
+        left = QWidget(objectName="groupColumn")
+        left_column = QVBoxLayout(left)
+        left_column.setContentsMargins(0, 0, 0, 0)
+        left_column.setSpacing(8)
+        left_column.addWidget(self.lab.stats_panel)
+        left_column.addWidget(self.lab.trace_grid, 1)
+
+        self.explain_tabs = CachedTabWidget(objectName="explainTabs")
+        self.explain_tabs.addTab(self.math_panel, "Worked math")
+        ppo_scroll = QScrollArea(objectName="ppoScroll")
+        ppo_scroll.setWidget(self.ppo_panel)
+        ppo_scroll.setWidgetResizable(True)
+        ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explain_tabs.addTab(ppo_scroll, "One model, not four")
+        reward_scroll = QScrollArea(objectName="rewardScroll")
+        self.reward_scroll = reward_scroll
+        reward_scroll.setWidgetResizable(True)
+        reward_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explain_tabs.addTab(reward_scroll, "Rewards")
+        self.explain_tabs.setTabToolTip(
+            2, "Where each reward comes from: reward functions and their weights, or by hand"
+        )
+        right = QSplitter(Qt.Orientation.Vertical, objectName="rightColumn")
+        self.right_splitter = right
+        # The drawing needs more height than the worked math: give its tab the larger share.
+        self.explain_tabs.currentChanged.connect(self.balance_right_column)
+        right.addWidget(self.lab.chart)
+        right.addWidget(self.explain_tabs)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        right.setChildrenCollapsible(False)
+        # A lesson bar or a new window size changes the column's height: re-share it, so the
+        # worked math keeps the height it needs (the splitter alone would scale both parts).
+        AfterResize(right, self.balance_right_column)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
+        self.lab_splitter = splitter
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+        self.lab.chart.setMinimumSize(280, 200)
+        left.setMinimumWidth(420)
+
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(8)
+        column.addWidget(self.lab.problem_panel)
+        column.addWidget(splitter, 1)
+        # The banner floats over the cards' bottom edge instead of reserving a blank band: the
+        # cards leave it room when they grow to fill the column, and can scroll clear of it.
+        grid, banner = self.lab.trace_grid, self.lab.banner
+        banner.float_over(grid)
+        grid.fill_reserve = banner.float_height
+        banner.covering_changed.connect(grid.set_bottom_reserve)
+
+    def _tab_shown(self, which: str) -> bool:
+        return self.explain_tabs.currentIndex() == EXPLANATION_TABS.index(which)
+
+    def _follow(self, gate: ShownGate, snapshot: LabSnapshot) -> None:
+        # an unchanged computation costs the worked math nothing
+        gate.call(self.math_panel, lambda: self.math_panel.show_snapshot(snapshot))
+        self._rewards_gate.call("rewards", lambda: self._show_rewards(snapshot))
+
+    def show_explanation(self, which: str) -> None:
+        """Bring the worked math (``"math"``) or "One model, not four" (``"ppo"``) to the front."""
+        self.explain_tabs.setCurrentIndex(EXPLANATION_TABS.index(which))
+
+    def _show_rewards(self, snapshot: LabSnapshot) -> None:
+        self.rewards_panel().show_snapshot(snapshot)
+
+    def rewards_panel(self) -> RewardPanel:
+        """The Rewards tab's panel, built the first time the tab shows (start-up skips it)."""
+        if self.reward_panel is None:
+            from grpo_desktop.views.reward_panel import RewardPanel
+
+            workbench = self.workbench
+            panel = self.reward_panel = RewardPanel(self.theme)
+            panel.weight_requested.connect(
+                lambda name, weight: workbench.set_reward_weight(name, weight, workbench.lab)
+            )
+            panel.weights_requested.connect(
+                lambda weights: workbench.set_reward_weights(weights, workbench.lab)
+            )
+            panel.by_hand_requested.connect(lambda on: workbench.set_by_hand(on, workbench.lab))
+            self.reward_scroll.setWidget(panel)
+        return self.reward_panel
+
+    def ring_math(self, ringed: bool) -> None:
+        """A lesson rings the worked math (it gets its whole height) or no longer does."""
+        if ringed or self._math_ringed:
+            self._math_ringed = ringed
+            self.balance_right_column()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.lab.set_theme(theme)
+        self.balance_splitter()
+        self.math_panel.set_theme(theme)
+        self.ppo_panel.set_theme(theme)
+        if self.reward_panel is not None:
+            self.reward_panel.set_theme(theme)
+
+    def balance_splitter(self) -> None:
+        """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes
+        (a larger zoom would otherwise hand the cards everything and squeeze the chart)."""
+        total = sum(self.lab_splitter.sizes()) or self.lab_splitter.width()
+        if total > 0:
+            self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
+
+    def balance_right_column(self, *_tab: int) -> None:
+        """The worked math gets at least the height that shows all of it (its text grows into
+        any more), the chart the rest but 50–60 % of the column (a small screen scrolls the
+        math); the drawing tab gets 55 %. While a lesson rings the math it gets its whole height
+        and the chart keeps a third: the class reads every line."""
+        total = sum(self.right_splitter.sizes())
+        if total <= 0:
+            return
+        if not self._tab_shown("math"):  # a drawing or the reward controls
+            chart = round(total * 0.45)
+        else:
+            panel = self.math_panel
+            tab_chrome = self.explain_tabs.height() - panel.height()
+            need = panel.needed_height(panel.width()) + max(0, tab_chrome)
+            # The chart keeps 50–60 %; a large screen's spare height fills the math's text.
+            least = round(total * (MATH_FIRST_CHART_SHARE if self._math_ringed else 0.5))
+            chart = max(least, min(round(total * 0.6), total - need))
+        self.right_splitter.setSizes([chart, total - chart])
+
+
+class LabWorkspace:
+    """The Lab: one group, its cards, stats, chart and explanations."""
+
+    name = LAB
+    hint = LAB_HINT
+    lab_controls = True
+    built = True
+
+    def __init__(self, page: LabPage) -> None:
+        self.page = page
+
+    @property
+    def panes(self) -> tuple[LabPresenter, ...]:
+        return (self.page.lab,)
+
+    def title(self, problem: str) -> str:
+        return problem
+
+    def activate(self) -> None:
+        pass
+
+    def deactivate(self) -> None:
+        pass
+
+    def set_theme(self, theme: Theme) -> None:
+        self.page.set_theme(theme)
+
+    def export_figure(self, theme: Theme) -> Figure:
+        return lab_figure(self.page.workbench, self.panes, theme)
+
+    def highlight_target(self, name: str) -> QWidget | None:
+        lab, tabs = self.page.lab, self.page.explain_tabs
+        parts = {
+            "cards": lab.trace_grid,
+            "stats": lab.stats_panel,
+            "chart": lab.chart,
+            "banner": lab.banner,
+            "math": tabs,
+            "ppo": tabs,
+        }
+        return parts.get(name)
+
+    def reveal(self, target: QWidget | None) -> None:
+        """Ringed, every line of the worked math stays in view."""
+        page = self.page
+        page.ring_math(target is page.explain_tabs and page._tab_shown("math"))
+
+    def set_narrated(self, narrated: bool) -> None:
+        if not narrated:  # the lesson has left: the chart gets its share again
+            self.page.ring_math(False)
+
+    def stop(self) -> None:
+        pass

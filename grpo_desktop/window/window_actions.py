@@ -1,0 +1,297 @@
+"""The main window's actions, menus, tool bar and workspace bar, built from data.
+
+Each action is a ``QAction`` on the window (its shortcut works where no menu shows it) named for
+automation (``sampleAction``, ``viewToggle``, ``labWorkspaceAction``…); the window connects
+them to the workbench. The workspaces' actions come from :data:`WORKSPACE_ACTIONS`, one line per
+workspace, in the order the View menu and the workspace bar list them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QToolButton, QWidget
+
+from grpo_desktop.core import advantages
+from grpo_desktop.core.presets import PRESETS
+from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
+from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
+from grpo_desktop.views.cached_look import CachedToolBar
+
+#: The window these build on: a ``MainWindow`` (not imported: it imports this module).
+MainWindow = Any
+
+__all__ = ["APP_NAME", "WORKSPACE_ACTIONS", "build_actions", "build_menus_and_toolbar"]
+
+APP_NAME = "GRPO Desktop"
+PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
+#: workspace → (text, objectName, shortcut, tip), in the View menu's and the bar's order
+WORKSPACE_ACTIONS = {
+    LAB: ("Lab", "labWorkspaceAction", "Ctrl+L", "The group: its cards, par, std and advantages"),
+    UPDATE: (
+        "Update step",
+        "updateWorkspaceAction",
+        "Ctrl+U",
+        "Each token's push under verl's, TRL's or OpenRLHF's loss, and the length bias",
+    ),
+    TRAINING: (
+        "Training run",
+        "trainingWorkspaceAction",
+        "Ctrl+T",
+        "A toy run over the problem library: algorithms side by side, and the learning "
+        "frontier where groups stop teaching",
+    ),
+    COMPARE: (
+        "Easy vs hard, side by side",
+        "compareAction",
+        "Ctrl+E",
+        "Two groups side by side: the same formula, two very different signals",
+    ),
+}
+
+
+def action(
+    window: QMainWindow, text: str, name: str, shortcut: str | QKeySequence = "", tip: str = ""
+) -> QAction:
+    made = QAction(text, window, objectName=name)
+    if shortcut:
+        made.setShortcut(QKeySequence(shortcut))
+    if tip:
+        key = made.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        made.setToolTip(f"{tip} ({key})" if key else tip)
+        made.setStatusTip(tip)
+    window.addAction(made)  # shortcuts work even where no menu or toolbar shows it
+    return made
+
+
+def build_actions(window: MainWindow) -> None:
+    """Every action of the window, connected to the workbench (through the window)."""
+    workbench = window.workbench
+    window.undo_action = workbench.undo_stack.createUndoAction(window, "&Undo")
+    window.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+    window.redo_action = workbench.undo_stack.createRedoAction(window, "&Redo")
+    # Ctrl+Shift+Z and Ctrl+Y redo everywhere; the platform's own Redo is one of them on
+    # Linux (xcb) and Windows, so each key is bound once: a key bound twice is an
+    # "Ambiguous shortcut overload" and does nothing (DESIGN §3).
+    redo_keys: list[QKeySequence] = []
+    for key in (QKeySequence.StandardKey.Redo, "Ctrl+Shift+Z", "Ctrl+Y"):
+        sequence = QKeySequence(key)
+        if not sequence.isEmpty() and sequence not in redo_keys:
+            redo_keys.append(sequence)
+    window.redo_action.setShortcuts(redo_keys)
+    window.preset_actions = {}
+    for preset, shortcut in zip(PRESETS, PRESET_SHORTCUTS):
+        made = action(window, preset.label, f"preset_{preset.key}", shortcut, preset.tooltip)
+        made.triggered.connect(lambda _=False, p=preset: window.request_preset(p.key))
+        window.preset_actions[preset.key] = made
+    window.sample_action = action(
+        window,
+        "Sample a group",
+        "sampleAction",
+        "Ctrl+D",
+        "Draw every answer right or wrong at the problem's pass rate, with a visible seed",
+    )
+    window.sample_action.triggered.connect(window.request_sample)
+    window.reset_action = action(
+        window, "Reset all", "resetAction", "Ctrl+R", "Back to this problem's own group"
+    )
+    window.reset_action.triggered.connect(window.request_reset)
+    window.grow_action = action(window, "Larger group", "growAction", "]", "One more answer")
+    window.grow_action.triggered.connect(lambda: window.group_size_spin.stepBy(1))
+    window.shrink_action = action(window, "Smaller group", "shrinkAction", "[", "One answer fewer")
+    window.shrink_action.triggered.connect(lambda: window.group_size_spin.stepBy(-1))
+
+    window.by_hand_action = action(
+        window,
+        "Set rewards by hand (continuous)",
+        "byHandAction",
+        "Ctrl+Shift+R",
+        "Drag each card's reward sideways (or press + / −) instead of computing it",
+    )
+    window.by_hand_action.setCheckable(True)
+    window.by_hand_action.toggled.connect(
+        lambda on: workbench.set_by_hand(on, workbench.active_lab)
+    )
+
+    window.view_toggle = action(
+        window,
+        "Show advantages",  # checked while the chart shows A, as the View menu ticks it
+        "viewToggle",
+        "V",
+        "Switch the chart between rewards r and advantages A (animated in two steps; Page "
+        "Down / Page Up take one step at a time)",
+    )
+    window.view_toggle.setIconText("Advantages A")  # the tool bar's button: pressed = A shown
+    window.view_toggle.setCheckable(True)
+    window.view_toggle.setChecked(True)
+    window.view_toggle.toggled.connect(
+        lambda checked: workbench.set_view("advantage" if checked else "reward")
+    )
+    window.animate_action = action(
+        window,
+        "Animate reward → advantage",
+        "animateAction",
+        tip="Animate the switch between rewards and advantages",
+    )
+    window.animate_action.setCheckable(True)
+    window.animate_action.setChecked(True)
+    window.animate_action.toggled.connect(window.set_animation_enabled)
+    window.animation_step_actions = QActionGroup(window)
+    for ms in ANIMATION_STEP_CHOICES_MS:
+        step = QAction(f"{ms / 1000:g} s per step", window, checkable=True)
+        step.setObjectName(f"animationStep{ms}")
+        step.setData(ms)
+        step.setStatusTip(
+            f"Each captioned step of the reward → advantage animation lasts {ms / 1000:g} s"
+        )
+        window.animation_step_actions.addAction(step)
+    window.animation_step_actions.triggered.connect(
+        lambda chosen: window.set_animation_step_ms(int(chosen.data()))
+    )
+    window.workspace_action = {}
+    for name, (text, object_name, shortcut, tip) in WORKSPACE_ACTIONS.items():
+        made = action(window, text, object_name, shortcut, tip)
+        made.setCheckable(True)
+        made.setChecked(name == workbench.workspace)
+        made.toggled.connect(lambda on, chosen=name: window.toggle_workspace(chosen, on))
+        window.workspace_action[name] = made
+    window.lab_action = window.workspace_action[LAB]
+    window.update_action = window.workspace_action[UPDATE]
+    window.training_action = window.workspace_action[TRAINING]
+    window.compare_action = window.workspace_action[COMPARE]
+
+    window.edit_problem_action = action(
+        window,
+        "Edit &problem…",
+        "editProblemAction",
+        "Ctrl+Shift+E",
+        "Write your own prompt, answer key and traces; the checker grades them live",
+    )
+    window.edit_problem_action.triggered.connect(window.request_edit_problem)
+    window.shortcuts_action = action(
+        window, "&Keyboard shortcuts", "shortcutsAction", "F1", "Every key and what it does"
+    )
+    window.shortcuts_action.setShortcuts([QKeySequence("F1"), QKeySequence("?")])
+    window.shortcuts_action.triggered.connect(window.show_shortcuts)
+    window.quit_action = action(window, "&Quit", "quitAction", "Ctrl+Q")
+    window.quit_action.triggered.connect(window.close)
+    window.about_action = action(window, f"&About {APP_NAME}", "aboutAction")
+    window.about_action.triggered.connect(window.show_about)
+
+    window.card_shortcuts = []
+    for number in range(1, 10):
+        shortcut = QShortcut(QKeySequence(str(number)), window)
+        shortcut.activated.connect(lambda n=number: workbench.toggle(n - 1))
+        window.card_shortcuts.append(shortcut)
+
+
+def build_menus_and_toolbar(window: MainWindow) -> None:
+    """File, Edit, View, Presets and Help; the Presets tool bar; the workspace bar."""
+    menu_bar = window.menuBar()
+    window.file_menu = menu_bar.addMenu("&File")
+    window.document.add_to_menu(window.file_menu)
+    window.file_menu.addSeparator()
+    window.rollouts.add_to_menu(window.file_menu)
+    window.file_menu.addSeparator()
+    window.file_menu.addAction(window.quit_action)
+    window.edit_menu = menu_bar.addMenu("&Edit")
+    window.edit_menu.addAction(window.undo_action)
+    window.edit_menu.addAction(window.redo_action)
+    window.edit_menu.addSeparator()
+    window.edit_menu.addAction(window.edit_problem_action)
+    window.edit_menu.addAction(window.by_hand_action)
+    window.view_menu = menu_bar.addMenu("&View")
+    window.view_menu.addAction(window.view_toggle)
+    window.view_menu.addAction(window.animate_action)
+    step_menu = window.view_menu.addMenu("Animation step")
+    step_menu.setObjectName("animationStepMenu")
+    step_menu.setToolTipsVisible(True)
+    for step in window.animation_step_actions.actions():
+        step_menu.addAction(step)
+    window.animation_step_menu = step_menu
+    window.view_menu.addSeparator()
+    for workspace in window.workspace_actions:
+        window.view_menu.addAction(workspace)
+    window.view_menu.addSeparator()
+    window.presentation.add_to_menu(window.view_menu)
+    window.view_menu.addSeparator()
+    convention_menu = window.view_menu.addMenu("Convention")
+    window.convention_actions = QActionGroup(window)
+    for convention in advantages.CONVENTIONS.values():
+        choice = QAction(convention.label, window, checkable=True)
+        choice.setData(convention.name)
+        choice.setStatusTip(f"{convention.formula} — {convention.source}")
+        window.convention_actions.addAction(choice)
+        convention_menu.addAction(choice)
+    window.convention_actions.triggered.connect(
+        lambda chosen: window.request_convention(chosen.data())
+    )
+    presets_menu = menu_bar.addMenu("&Presets")
+    presets_menu.setObjectName("presetsMenu")
+    for preset in window.preset_actions.values():
+        presets_menu.addAction(preset)
+    presets_menu.addSeparator()
+    presets_menu.addAction(window.sample_action)
+    presets_menu.addSeparator()
+    presets_menu.addAction(window.grow_action)
+    presets_menu.addAction(window.shrink_action)
+    presets_menu.addAction(window.reset_action)
+    window.help_menu = menu_bar.addMenu("&Help")
+    window.help_menu.addAction(window.shortcuts_action)
+    window.help_menu.addAction(window.about_action)
+
+    toolbar = CachedToolBar("Presets", window, objectName="presetsToolbar")
+    toolbar.setMovable(False)
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    # Short toolbar labels (menus, tooltips and F1 keep the full names) so every action fits
+    # a 1024-px-wide projector without hiding behind the toolbar's » overflow.
+    for shown, short in (
+        (window.preset_actions["easy"], "Easy"),
+        (window.preset_actions["hard"], "Hard"),
+        (window.sample_action, "Sample"),
+        (window.compare_action, "Easy vs hard"),
+    ):
+        shown.setIconText(short)
+    for preset in window.preset_actions.values():
+        toolbar.addAction(preset)
+    toolbar.addAction(window.sample_action)
+    toolbar.addSeparator()
+    # The lab's G: hidden while the Training run shows, which has its own G box.
+    window.group_size_tool = toolbar.addWidget(labelled("G", window.group_size_spin))
+    toolbar.addWidget(labelled("Convention", window.convention_combo))
+    toolbar.addSeparator()
+    toolbar.addAction(window.view_toggle)
+    toolbar.addAction(window.compare_action)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+    window.toolbar = toolbar
+    window.statusBar().addPermanentWidget(workspace_bar(window.workspace_actions))
+
+
+def workspace_bar(actions: tuple[QAction, ...]) -> QWidget:
+    """Large labelled buttons for the workspaces, bottom right (PhET's screen bar)."""
+    bar = QWidget(objectName="workspaceBar")
+    row = QHBoxLayout(bar)
+    row.setContentsMargins(0, 0, 4, 0)
+    row.setSpacing(2)
+    row.addWidget(QLabel("Workspace:"))
+    for workspace in actions:
+        button = QToolButton(bar)
+        button.setDefaultAction(workspace)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setAutoRaise(True)
+        button.setObjectName(f"{workspace.objectName()}Button")
+        row.addWidget(button)
+    return bar
+
+
+def labelled(text: str, field: QWidget) -> QWidget:
+    box = QWidget()
+    row = QHBoxLayout(box)
+    row.setContentsMargins(6, 0, 6, 0)
+    label = QLabel(text)
+    label.setBuddy(field)
+    row.addWidget(label)
+    row.addWidget(field)
+    return box
