@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grpo_desktop.cli import OneLineArgumentParser, run_score
+from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.lab_limits import WORKSPACES
 from grpo_desktop.core.unsafe_text import visible
 
@@ -74,6 +75,23 @@ def parse_zoom(text: str) -> float:
     return percent / 100
 
 
+def _either(names: Sequence[str]) -> str:
+    """``"a, b or c"``."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+class _LessonIds:
+    """The shipped lessons' ids as the help lists them, read only when it is printed."""
+
+    def __str__(self) -> str:
+        from grpo_desktop.core.lessons import LessonError, load_lessons
+
+        try:
+            return _either([lesson.id for lesson in load_lessons()])
+        except LessonError:  # a broken install: --lesson still says why when used
+            return "see the Lesson menu"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineArgumentParser(
         prog="grpo-desktop",
@@ -93,11 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sample", type=int, metavar="SEED", help="start from a group sampled with this seed"
     )
+    first, *others = convention_names()
     parser.add_argument(
         "--convention",
         metavar="NAME",
-        help="how advantages are computed: textbook (default), trl, trl_batch, verl, openrlhf, "
-        "dr_grpo or rloo",
+        help=f"how advantages are computed: {_either((f'{first} (default)', *others))}",
     )
     parser.add_argument(
         "--view", choices=("advantage", "reward"), help="what the chart shows (default: advantage)"
@@ -118,12 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scenario", type=Path, metavar="FILE", help="open a saved .grpo.json scenario"
     )
-    parser.add_argument(
-        "--lesson",
-        metavar="ID",
-        help="start a lesson: group-is-baseline, same-formula-two-groups, "
-        "update-step-length-bias or why-runs-stall",
-    )
+    lesson = parser.add_argument("--lesson", metavar="ID")
+    lesson.lesson_ids = _LessonIds()  # read when the help is printed: reading them takes time
+    lesson.help = "start a lesson: %(lesson_ids)s"
     parser.add_argument(
         "--open-rollouts",
         type=Path,

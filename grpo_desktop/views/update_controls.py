@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.update_settings import MAX_INNER_STEPS
 from grpo_desktop.core.update_snapshot import PresetInfo, UpdateSettings, UpdateSnapshot
 from grpo_desktop.views.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.fonts import scaled_font
@@ -142,7 +143,7 @@ class UpdateControls(AdaptiveForm):
         self.kl_combo.setAccessibleName("KL estimator")
         self.kl_combo.setToolTip(KL_TIP)
         self.inner_steps_spin = QSpinBox(objectName="innerStepsSpin")
-        self.inner_steps_spin.setRange(0, 50)
+        self.inner_steps_spin.setRange(0, MAX_INNER_STEPS)  # the checks' own limit
         self.inner_steps_spin.setKeyboardTracking(False)
         self.inner_steps_spin.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.inner_steps_spin.setAccessibleName("Inner steps")

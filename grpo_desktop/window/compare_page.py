@@ -22,8 +22,6 @@ from grpo_desktop.core.theme import Theme
 from grpo_desktop.views.fonts import scaled_font, screen_scale
 from grpo_desktop.window.lab_presenter import LabPresenter
 
-EASY_REWARDS = (True, True, True, True, False)
-HARD_REWARDS = (True, False, False, False, False)
 CHART_MIN_HEIGHT = 110  # px: the whole ±R range with its ticks and the bars' labels
 CHART_ROW = 5  # summary, heading, problem, stats, cards, chart, note
 CARD_SCALE_HEIGHT = 760  # px of page per 1× card font: a taller screen draws the cards larger
