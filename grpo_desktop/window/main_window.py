@@ -15,28 +15,26 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
-    QComboBox,
     QMainWindow,
     QMenu,
-    QMessageBox,
-    QSpinBox,
     QStackedWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from grpo_desktop import __version__
-from grpo_desktop.core import advantages
-from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.problems import load_problems
-from grpo_desktop.core.snapshot import LabSnapshot
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.model.lab_state import LabState
-from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS, AppSettings
+from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
 from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.window.lab_controls import (
+    LabControls,
+    make_convention_combo,
+    make_group_size_spin,
+)
 from grpo_desktop.window.lab_page import LabPage, LabWorkspace
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.memory_trim import MemoryTrim
@@ -44,15 +42,18 @@ from grpo_desktop.window.rollouts_controller import RolloutsController
 from grpo_desktop.window.scenario_files import ScenarioFiles
 from grpo_desktop.window.stage_controls import StageControls
 from grpo_desktop.window.status_line import StatusLine
-from grpo_desktop.window.window_actions import APP_NAME, build_actions, build_menus_and_toolbar
+from grpo_desktop.window.window_actions import (
+    APP_NAME,
+    build_actions,
+    build_menus_and_toolbar,
+    place_export_actions,
+)
 from grpo_desktop.window.workspace import (
     CompareWorkspace,
     TrainingWorkspace,
     UpdateWorkspace,
     Workspace,
 )
-
-__all__ = ["APP_NAME", "WORKSPACE_HINTS", "MainWindow"]
 
 WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
     workspace.name: workspace.hint
@@ -81,13 +82,12 @@ class MainWindow(QMainWindow):
             self.workbench.lab, self.workbench, problems, theme, "", self, self.states.lab_gate
         )
         self._shown_once = False
-        self._stepping = False  # a view change asked for one animation step (step_chart)
         self.setStatusBar(StatusLine(self))  # a long hint is cut with "…", never covered
         self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
-        self.group_size_spin = self._make_group_size_spin()
-        self.convention_combo = self._make_convention_combo()
+        self.group_size_spin = make_group_size_spin()
+        self.convention_combo = make_convention_combo()
         self.pages = QStackedWidget(objectName="pages")
         lab_page = LabPage(self.lab, self.workbench, theme, self.states.lab_gate)
         self.pages.addWidget(lab_page)
@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
                 problems,
                 current_theme,
                 add,
-                self._set_up_chart,
+                lambda chart: self.lab_controls.set_up_chart(chart),
                 lambda: self.lessons is not None and self.lessons.active,
             ),
         }
@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.document = ScenarioFiles(self, self.workbench, self.settings)
         self.rollouts = RolloutsController(self, self.workbench)
         build_menus_and_toolbar(self)
+        self.lab_controls = LabControls(self, self.workbench)  # G, convention, view, by hand
         self._connect()
         central = QWidget(objectName="central")
         self.central_column = QVBoxLayout(central)  # bars (e.g. the lesson bar) go above pages
@@ -132,34 +133,13 @@ class MainWindow(QMainWindow):
         self.presentation.apply()
         self.animate_action.setChecked(self.settings.animate)
         self.set_animation_step_ms(self.settings.animation_step_ms, remember=False)
-        self._show_group_size(self.workbench.active_lab.snapshot)
-        self._show_convention(self.workbench.convention)
+        self.lab_controls.show_group_size(self.workbench.active_lab.snapshot)
+        self.lab_controls.show_convention(self.workbench.convention)
         self._update_title()
         self.resize(1280, 800)
         geometry = self.settings.geometry
         if geometry is not None:
             self.restoreGeometry(geometry)
-
-    def _make_group_size_spin(self) -> QSpinBox:
-        spin = QSpinBox(objectName="groupSizeSpin")
-        spin.setRange(MIN_GROUP_SIZE, MAX_GROUP_SIZE)
-        spin.setAccessibleName("Group size G")
-        spin.setToolTip(
-            f"How many answers the model samples for this problem ({MIN_GROUP_SIZE}–"
-            f"{MAX_GROUP_SIZE}); [ and ] change it"
-        )
-        spin.setKeyboardTracking(False)
-        return spin
-
-    def _make_convention_combo(self) -> QComboBox:
-        combo = QComboBox(objectName="conventionCombo")
-        combo.setAccessibleName("Convention")
-        for convention in advantages.CONVENTIONS.values():
-            combo.addItem(convention.label, convention.name)
-            tip = f"{convention.formula}\n{convention.source}"
-            combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        combo.setToolTip("How advantages are computed: the textbook or a real trainer's code")
-        return combo
 
     def install_deferred_features(self) -> None:
         """Add the Lesson menu and the export actions (once), and cache the chrome's looks."""
@@ -168,18 +148,14 @@ class MainWindow(QMainWindow):
         from grpo_desktop.window.lesson_controller import LessonController
 
         if self.export_actions is None:
-            exports = self.export_actions = ExportController(self, self.workbench)
-            menu = QMenu("&Export", self, objectName="exportMenu")  # File ▸ Export, before Quit
-            for action in exports.file_actions:
-                menu.addAction(action)
-            self.file_menu.insertMenu(self.quit_action, menu)
-            self.file_menu.insertSeparator(self.quit_action)
-            exports.export_menu = menu
-            self.edit_menu.addSeparator()
-            self.edit_menu.addAction(exports.copy_action)  # Edit ▸ Copy image
+            self.export_actions = ExportController(self, self.workbench)
+            place_export_actions(self, self.export_actions)
         if self.lessons is None:
             self.lessons = LessonController(self, self.workbench, self.states)
-            self.lessons.active_changed.connect(self._show_lesson_active)
+            # In a lesson the bar tells the story: a workspace's own sentences make room.
+            self.lessons.active_changed.connect(
+                lambda active: [ws.set_narrated(active) for ws in self.workspaces.values()]
+            )
         # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
         # and tabs) blits its looks from then on, instead of drawing its text on every repaint
         # of the window. Their looks change rarely; other workspaces' labels are rewritten on
@@ -187,29 +163,15 @@ class MainWindow(QMainWindow):
         chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
         cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
 
-    def _show_lesson_active(self, active: bool) -> None:
-        """In a lesson the bar above tells the story: a workspace's own sentence makes room."""
-        for workspace in self.workspaces.values():
-            workspace.set_narrated(active)
-
     def _connect(self) -> None:
         workbench = self.workbench
-        for lab in workbench.labs:
-            self._follow_lab(lab)
-        workbench.comparison_created.connect(lambda labs: [self._follow_lab(lab) for lab in labs])
         workbench.lab.problem_changed.connect(self._update_title)
-        workbench.convention_changed.connect(self._show_convention)
-        workbench.view_changed.connect(self._show_view)
         workbench.workspace_changed.connect(self._show_workspace)
-        workbench.active_lab_changed.connect(lambda lab: self._show_group_size(lab.snapshot))
         workbench.document_changed.connect(self._update_title)
         self.group_size_spin.valueChanged.connect(self.request_group_size)
         self.convention_combo.activated.connect(
             lambda index: self.request_convention(self.convention_combo.itemData(index))
         )
-
-    def _follow_lab(self, lab: LabState) -> None:
-        lab.snapshot_changed.connect(lambda snapshot: self._on_snapshot_changed(lab, snapshot))
 
     # --- the workbench's state and the workspaces, as the window and its controllers read it --
 
@@ -303,22 +265,8 @@ class MainWindow(QMainWindow):
     def request_preset(self, key: str) -> None:
         self.workbench.apply_preset(key)
 
-    def request_sample(self) -> None:
-        self.workbench.sample()
-
-    def request_reset(self) -> None:
-        self.workbench.reset()
-
     def request_problem(self, problem_id: str) -> None:
         self.workbench.set_problem(problem_id)
-
-    def request_edit_problem(self) -> None:
-        """The lecturer writes a problem; the current lab switches to it as one undo step."""
-        from grpo_desktop.views.problem_editor import edit_problem  # loaded when first used
-
-        problem = edit_problem(self.workbench.active_lab.problem, self)
-        if problem is not None:
-            self.workbench.set_problem(problem)
 
     def request_convention(self, name: str) -> None:
         self.workbench.set_convention(name)
@@ -339,35 +287,15 @@ class MainWindow(QMainWindow):
             self.workspace_action[name].setChecked(self.workbench.workspace == name)
 
     def set_animation_enabled(self, enabled: bool) -> None:
-        if self.animate_action.isChecked() != enabled:
-            self.animate_action.setChecked(enabled)
-            return
-        self.settings.animate = enabled
-        for chart in self.charts:
-            chart.set_animation_enabled(enabled)
+        self.lab_controls.set_animation_enabled(enabled)
 
     @property
     def animation_step_ms(self) -> int:
         """How long each captioned step of the reward → advantage animation lasts (View menu)."""
-        return self._animation_step_ms
+        return self.lab_controls.animation_step_ms
 
     def set_animation_step_ms(self, ms: int, remember: bool = True) -> None:
-        """Each captioned animation step lasts ``ms`` (one of the View menu's choices)."""
-        if ms not in ANIMATION_STEP_CHOICES_MS:
-            raise ValueError(f"an animation step lasts one of {ANIMATION_STEP_CHOICES_MS} ms")
-        self._animation_step_ms = ms
-        if remember:
-            self.settings.animation_step_ms = ms
-        for action in self.animation_step_actions.actions():
-            action.setChecked(action.data() == ms)
-        for chart in self.charts:
-            chart.animation_ms = 2 * ms
-
-    def _set_up_chart(self, chart: AdvantageChart) -> None:
-        """A lab chart made later (the comparison's) starts as the window's charts are."""
-        chart.set_animation_enabled(self.animate_action.isChecked())
-        chart.animation_ms = 2 * self.animation_step_ms
-        chart.set_view(self.view, animate=False)
+        self.lab_controls.set_animation_step_ms(ms, remember)
 
     def step_chart(self, forward: bool) -> bool:
         """One step of the reward → advantage animation, as a clicker's Page Down / Page Up take it.
@@ -378,11 +306,11 @@ class MainWindow(QMainWindow):
         """
         target = "advantage" if forward else "reward"
         if self.workbench.view != target:
-            self._stepping = True
+            self.lab_controls.stepping = True
             try:
                 self.workbench.set_view(target)
             finally:
-                self._stepping = False
+                self.lab_controls.stepping = False
             return True
         charts = (pane.chart for pane in self.workspace.panes if pane.chart.isVisible())
         return any([chart.step() for chart in charts])  # every visible chart takes its step
@@ -397,86 +325,11 @@ class MainWindow(QMainWindow):
                 workspace.deactivate()
         shown.activate()
         self.statusBar().showMessage(shown.hint)
-        self._enable_lab_controls(shown.lab_controls)
+        self.lab_controls.enable(shown.lab_controls)
         for workspace, action in self.workspace_action.items():
             if action.isChecked() != (workspace == name):
                 action.setChecked(workspace == name)  # its toggled signal asks again: a no-op
         self._update_title()
-
-    def _enable_lab_controls(self, enabled: bool) -> None:
-        """The toolbar's group controls (presets, sample, G, rewards/advantages) and keys 1–9
-        act on the lab's group: off where they would change an unseen group (the Training run
-        has its own G)."""
-        for action in (
-            *self.preset_actions.values(),
-            self.sample_action,
-            self.reset_action,
-            self.grow_action,
-            self.shrink_action,
-            self.view_toggle,
-            self.by_hand_action,
-            *self.card_shortcuts,
-        ):
-            action.setEnabled(enabled)
-        if not enabled:
-            self._drop_unconfirmed_group_size(self.workbench.active_lab.group_size)
-        self.group_size_spin.setEnabled(enabled)
-        self.group_size_tool.setVisible(enabled)  # the Training run shows its own G box
-        self._show_group_size(self.workbench.active_lab.snapshot)  # a run's group stays its size
-
-    def _show_view(self, view: str, animate: bool) -> None:
-        checked = view == "advantage"  # "Show advantages" is ticked exactly while A shows
-        if self.view_toggle.isChecked() != checked:
-            self.view_toggle.setChecked(checked)  # its toggled signal asks again: a no-op
-        stepped = self._stepping
-        for chart in self.charts:
-            chart.set_view(view, animate=animate and chart.isVisible(), stepped=stepped)
-        if stepped and any(chart.waiting() or chart.is_animating() for chart in self.charts):
-            self.statusBar().showMessage(
-                "Step 1 of 2 — Page Down: the next step; Page Up: back"
-                if view == "advantage"
-                else "Step 1 of 2 (reverse) — Page Up: the next step; Page Down: back"
-            )
-
-    def _show_convention(self, name: str) -> None:
-        self.convention_combo.setCurrentIndex(self.convention_combo.findData(name))
-        for action in self.convention_actions.actions():
-            action.setChecked(action.data() == name)
-
-    def _on_snapshot_changed(self, lab: LabState, snapshot: LabSnapshot) -> None:
-        if lab is self.workbench.active_lab:
-            self._show_group_size(snapshot)
-            if self.by_hand_action.isChecked() != snapshot.by_hand:
-                self.by_hand_action.setChecked(snapshot.by_hand)
-        if snapshot.sample_seed is not None:
-            self.statusBar().showMessage(
-                f"Sampled with seed {snapshot.sample_seed}: each answer right with probability "
-                f"{snapshot.problem.pass_rate:.0%} (replay it with --sample {snapshot.sample_seed})"
-            )
-
-    def _drop_unconfirmed_group_size(self, group_size: int) -> None:
-        """Show ``group_size`` in the G box, dropping a value typed but not confirmed: disabling
-        a spin box commits its text, so a G typed before a run's group opened (or before the
-        Training run showed) would be asked for after, of a group that cannot take it (found by
-        the soak)."""
-        spin = self.group_size_spin
-        shown = spin.textFromValue(group_size)
-        if spin.isEnabled() and spin.lineEdit().text() != shown:
-            spin.blockSignals(True)
-            spin.lineEdit().setText(shown)
-            spin.blockSignals(False)
-
-    def _show_group_size(self, snapshot: LabSnapshot) -> None:
-        """The G box shows the active lab without asking for a change itself."""
-        if self.group_size_spin.value() != snapshot.group_size:  # Qt repaints it even if same
-            self.group_size_spin.blockSignals(True)
-            self.group_size_spin.setValue(snapshot.group_size)
-            self.group_size_spin.blockSignals(False)
-        resizable = snapshot.recorded is None and self.workspace.lab_controls
-        if not resizable:
-            self._drop_unconfirmed_group_size(snapshot.group_size)
-        for control in (self.group_size_spin, self.grow_action, self.shrink_action):
-            control.setEnabled(resizable)  # a run's group has the size the run sampled
 
     def _update_title(self, *_args: object) -> None:
         subject = self.workspace.title(self.state.problem.title)
@@ -535,11 +388,6 @@ class MainWindow(QMainWindow):
             self.lab_page.balance_splitter()
             self.lab_page.balance_right_column()
 
-    def show_shortcuts(self) -> None:
-        from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog  # loaded when first used
-
-        ShortcutsDialog(self).exec()
-
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if not self.document.confirm_discard():
             event.ignore()
@@ -550,20 +398,3 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         self.presentation.release()  # the application's font as this window found it
         event.accept()
-
-    def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<h3>{APP_NAME} {__version__}</h3>"
-            "<p>A live lab for how GRPO scores a group of sampled answers: "
-            "A<sub>i</sub> = (r<sub>i</sub> − mean) / std of the group's rewards.</p>"
-            "<p><b>Where the numbers come from.</b> Every advantage is computed by "
-            "<code>grpo_desktop.core</code>: the textbook convention (population std, as in the "
-            "seeds' worked examples; DeepSeekMath does not say which std it uses) and the "
-            "published code of TRL "
-            "(<code>scale_rewards</code>), verl (<code>compute_grpo_outcome_advantage</code>) and "
-            "OpenRLHF (<code>group_norm</code>, <code>rloo</code>, <code>dr_grpo</code>); the "
-            "test suite checks them against those formulas.</p>"
-            "<p>License: MIT. Works offline; never opens a network connection.</p>",
-        )

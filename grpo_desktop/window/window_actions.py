@@ -12,8 +12,17 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QToolButton,
+    QWidget,
+)
 
+from grpo_desktop import __version__
 from grpo_desktop.core import advantages
 from grpo_desktop.core.presets import PRESETS
 from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
@@ -93,11 +102,11 @@ def build_actions(window: MainWindow) -> None:
         "Ctrl+D",
         "Draw every answer right or wrong at the problem's pass rate, with a visible seed",
     )
-    window.sample_action.triggered.connect(window.request_sample)
+    window.sample_action.triggered.connect(workbench.sample)
     window.reset_action = action(
         window, "Reset all", "resetAction", "Ctrl+R", "Back to this problem's own group"
     )
-    window.reset_action.triggered.connect(window.request_reset)
+    window.reset_action.triggered.connect(workbench.reset)
     window.grow_action = action(window, "Larger group", "growAction", "]", "One more answer")
     window.grow_action.triggered.connect(lambda: window.group_size_spin.stepBy(1))
     window.shrink_action = action(window, "Smaller group", "shrinkAction", "[", "One answer fewer")
@@ -169,16 +178,16 @@ def build_actions(window: MainWindow) -> None:
         "Ctrl+Shift+E",
         "Write your own prompt, answer key and traces; the checker grades them live",
     )
-    window.edit_problem_action.triggered.connect(window.request_edit_problem)
+    window.edit_problem_action.triggered.connect(lambda: edit_problem(window))
     window.shortcuts_action = action(
         window, "&Keyboard shortcuts", "shortcutsAction", "F1", "Every key and what it does"
     )
     window.shortcuts_action.setShortcuts([QKeySequence("F1"), QKeySequence("?")])
-    window.shortcuts_action.triggered.connect(window.show_shortcuts)
+    window.shortcuts_action.triggered.connect(lambda: show_shortcuts(window))
     window.quit_action = action(window, "&Quit", "quitAction", "Ctrl+Q")
     window.quit_action.triggered.connect(window.close)
     window.about_action = action(window, f"&About {APP_NAME}", "aboutAction")
-    window.about_action.triggered.connect(window.show_about)
+    window.about_action.triggered.connect(lambda: show_about(window))
 
     window.card_shortcuts = []
     for number in range(1, 10):
@@ -295,3 +304,48 @@ def labelled(text: str, field: QWidget) -> QWidget:
     row.addWidget(label)
     row.addWidget(field)
     return box
+
+
+def show_about(window: MainWindow) -> None:
+    QMessageBox.about(
+        window,
+        f"About {APP_NAME}",
+        f"<h3>{APP_NAME} {__version__}</h3>"
+        "<p>A live lab for how GRPO scores a group of sampled answers: "
+        "A<sub>i</sub> = (r<sub>i</sub> − mean) / std of the group's rewards.</p>"
+        "<p><b>Where the numbers come from.</b> Every advantage is computed by "
+        "<code>grpo_desktop.core</code>: the textbook convention (population std, as in the "
+        "seeds' worked examples; DeepSeekMath does not say which std it uses) and the "
+        "published code of TRL "
+        "(<code>scale_rewards</code>), verl (<code>compute_grpo_outcome_advantage</code>) and "
+        "OpenRLHF (<code>group_norm</code>, <code>rloo</code>, <code>dr_grpo</code>); the "
+        "test suite checks them against those formulas.</p>"
+        "<p>License: MIT. Works offline; never opens a network connection.</p>",
+    )
+
+
+def edit_problem(window: MainWindow) -> None:
+    """The lecturer writes a problem; the active lab switches to it as one undo step."""
+    from grpo_desktop.views.problem_editor import edit_problem as ask  # loaded when first used
+
+    problem = ask(window.workbench.active_lab.problem, window)
+    if problem is not None:
+        window.workbench.set_problem(problem)
+
+
+def place_export_actions(window: MainWindow, exports) -> None:
+    """File ▸ Export (before Quit) and Edit ▸ Copy image."""
+    menu = QMenu("&Export", window, objectName="exportMenu")
+    for made in exports.file_actions:
+        menu.addAction(made)
+    window.file_menu.insertMenu(window.quit_action, menu)
+    window.file_menu.insertSeparator(window.quit_action)
+    exports.export_menu = menu
+    window.edit_menu.addSeparator()
+    window.edit_menu.addAction(exports.copy_action)
+
+
+def show_shortcuts(window: MainWindow) -> None:
+    from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog  # loaded when first used
+
+    ShortcutsDialog(window).exec()

@@ -288,7 +288,7 @@ def test_a_fitted_zoom_counts_wrapped_text_so_nothing_is_squeezed(window):
 def test_about_names_version_license_and_sources(window, monkeypatch):
     shown = []
     monkeypatch.setattr(
-        "grpo_desktop.window.main_window.QMessageBox.about",
+        "grpo_desktop.window.window_actions.QMessageBox.about",
         lambda parent, title, text: shown.append(text),
     )
     window.about_action.trigger()
