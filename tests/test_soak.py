@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SOAK = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 
 
@@ -29,6 +31,7 @@ def run_soak(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow  # 300 actions in a fresh app: about 25 s on the 2-core machine
 def test_a_short_seeded_soak_is_clean_and_reports_what_it_did(tmp_path):
     result = run_soak("--actions", "300", "--seed", "7", "--json")
     report = json.loads(result.stdout)

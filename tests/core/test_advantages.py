@@ -636,6 +636,7 @@ def test_blocked_batch_path_agrees_with_the_full_path_on_every_kind_of_batch(bat
             _assert_near_full_path(group_advantages(rewards, convention), rewards, convention)
 
 
+@pytest.mark.slow  # eight batches of about a block each, per group size and convention
 @pytest.mark.parametrize("group_size", [2, 3, 16, 17, 64])
 def test_blocked_batch_path_around_block_edges(group_size):
     rows = _adv._BLOCK_VALUES // group_size  # rows per block
@@ -648,6 +649,7 @@ def test_blocked_batch_path_around_block_edges(group_size):
                 _assert_near_full_path(group_advantages(rewards, convention), rewards, convention)
 
 
+@pytest.mark.slow  # 1.6 million rewards per batch
 @pytest.mark.parametrize("convention", _BLOCK_CONVENTIONS)
 @pytest.mark.parametrize("batch", [100_000, 100_003])
 def test_blocked_batch_path_on_a_large_batch(batch, convention):
@@ -867,6 +869,7 @@ def test_a_row_that_needs_rescaling_among_ordinary_rows_of_one_block(group_size,
             _assert_same_bits(group_advantages(batch, convention), _full_path(batch, convention))
 
 
+@pytest.mark.slow  # 1.6 million rewards
 @pytest.mark.parametrize("group_size", [2, 64])
 def test_blocked_batch_path_on_a_large_batch_at_g_2_and_64(group_size):
     rng = np.random.default_rng(60 + group_size)

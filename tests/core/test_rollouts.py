@@ -189,6 +189,7 @@ def test_a_group_of_another_size_is_reported_not_guessed(tmp_path):
 # --- streaming ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # writes and reads a file of over 100 MB
 def test_a_large_jsonl_file_is_summarised_in_a_fraction_of_its_size(tmp_path):
     """200,000 answers (groups of 8, 700-byte completions): the file is never held in memory."""
     path = tmp_path / "1.jsonl"

@@ -116,6 +116,7 @@ def test_bad_reward_fields_are_one_message_naming_the_field(tmp_path, change, me
     assert str(info.value).startswith("lab.grpo.json: ")
 
 
+@pytest.mark.slow  # builds a scenario over 8 MB
 def test_a_scenario_too_large_to_read_back_is_refused_and_nothing_is_written(tmp_path):
     huge = "\x01" * 30_000  # each control character becomes six characters of JSON
     group = recorded((1.0,) * 64, texts=(huge,) * 64)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a second pytest under Xvfb: about 10 s
+
 CHECKS = Path(__file__).with_name("xcb_window_checks.py")
 INSTALL_HINT = (
     "on Debian/Ubuntu: sudo apt-get install xvfb xauth libegl1 libxkbcommon-x11-0 "

@@ -50,6 +50,7 @@ def test_the_run_leaves_its_starting_model_alone(start):
     assert all(np.array_equal(before[k], v) for k, v in start.parameters().items())
 
 
+@pytest.mark.slow  # 20 steps of 32 sampled answers: about 4 s
 def test_a_short_run_raises_the_training_prompts_pass_rate(start):
     task = get_task("add")
     prompts = task.train_prompts(np.random.default_rng(123), 64)
