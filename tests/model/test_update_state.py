@@ -11,11 +11,6 @@ from grpo_desktop.model.update_state import UpdateState
 from grpo_desktop.model.workbench import LAB, UPDATE, WORKSPACES, Workbench
 
 
-@pytest.fixture
-def workbench(qapp) -> Workbench:
-    return Workbench()
-
-
 def test_update_is_a_workspace(workbench):
     assert WORKSPACES == ("lab", "update", "training", "compare")
     workbench.set_workspace(UPDATE)

@@ -15,11 +15,6 @@ from grpo_desktop.core.scenario import Scenario
 from grpo_desktop.model.workbench import COMPARE, LAB, UNDO_LIMIT, Workbench
 
 
-@pytest.fixture
-def workbench(qapp) -> Workbench:
-    return Workbench()
-
-
 def conventions_on_screen(workbench: Workbench) -> set[str]:
     names = {lab.convention for lab in workbench.labs}
     names |= {lab.snapshot.convention.name for lab in workbench.labs}

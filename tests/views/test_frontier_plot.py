@@ -14,13 +14,6 @@ from grpo_desktop.core.training_snapshot import FrontierDot, build_training_snap
 from grpo_desktop.views.frontier_plot import FrontierPlot, caption_text, dot_tooltip
 
 
-@pytest.fixture(scope="module")
-def run():
-    run = TrainingRun(TrainingConfig(steps=20, seeds=3))
-    run.run(10)
-    return run
-
-
 @pytest.fixture
 def frontier(qtbot):
     frontier = FrontierPlot(LIGHT)

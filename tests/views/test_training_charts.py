@@ -14,13 +14,6 @@ from grpo_desktop.core.training_snapshot import build_training_snapshot
 from grpo_desktop.views.training_charts import PASS_RATE_TITLE, TrainingCharts, line_style
 
 
-@pytest.fixture(scope="module")
-def run():
-    run = TrainingRun(TrainingConfig(steps=20, seeds=3))
-    run.run(10)
-    return run
-
-
 @pytest.fixture
 def charts(qtbot):
     charts = TrainingCharts(LIGHT)

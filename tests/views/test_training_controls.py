@@ -28,13 +28,6 @@ from grpo_desktop.views.training_controls import (
 MENU_MNEMONICS = set("FEVPLH")
 
 
-@pytest.fixture(scope="module")
-def run():
-    run = TrainingRun(TrainingConfig(steps=20, seeds=3))
-    run.run(10)
-    return run
-
-
 @pytest.fixture
 def snapshot(run):
     return build_training_snapshot(run)

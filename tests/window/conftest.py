@@ -1,4 +1,5 @@
-"""Fixtures the rollouts controller's tests share: its messages and the groups it opens."""
+"""Fixtures the window's tests share: windows made at a size and theme, the rollouts controller's
+messages and the groups it opens."""
 
 from __future__ import annotations
 
@@ -22,3 +23,32 @@ def opened(monkeypatch):
     groups = []
     monkeypatch.setattr(Workbench, "open_recorded_group", lambda self, group: groups.append(group))
     return groups
+
+
+@pytest.fixture
+def sized(qtbot):
+    """Makes main windows: ``sized(size, theme="light", group_size=4)`` gives one with its deferred
+    features installed, shown at ``size`` in ``theme``. Each is left clean and light afterwards."""
+    from PySide6.QtWidgets import QApplication
+
+    from grpo_desktop.window.main_window import MainWindow
+
+    made = []
+
+    def make(size: tuple[int, int], theme: str = "light", group_size: int = 4) -> MainWindow:
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.install_deferred_features()
+        window.presentation.set_theme(theme, remember=False)
+        if group_size != 4:
+            window.request_group_size(group_size)
+        window.resize(*size)
+        window.show()
+        QApplication.processEvents()
+        made.append(window)
+        return window
+
+    yield make
+    for window in made:
+        window.undo_stack.setClean()
+        window.presentation.set_theme("light", remember=False)

@@ -90,29 +90,6 @@ def test_the_lessons_compare_step_fits_a_laptop(qtbot, window, size):
 # ------------------------------------------------------------------ the lab page uses its room
 
 
-@pytest.fixture
-def sized(qtbot):
-    made = []
-
-    def make(size: tuple[int, int], theme: str = "light", group_size: int = 4) -> MainWindow:
-        window = MainWindow()
-        qtbot.addWidget(window)
-        window.install_deferred_features()
-        window.presentation.set_theme(theme, remember=False)
-        if group_size != 4:
-            window.request_group_size(group_size)
-        window.resize(*size)
-        window.show()
-        QApplication.processEvents()
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        window.undo_stack.setClean()
-        window.presentation.set_theme("light", remember=False)
-
-
 @pytest.mark.parametrize("theme", ["light", "projector"])
 @pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_worked_math_is_shown_whole_on_a_large_screen(sized, size, theme):

@@ -14,6 +14,25 @@ from grpo_desktop.window.main_window import MainWindow
 
 SIZES = ((1024, 768), (1280, 800), (1920, 1080), (3840, 2160))
 THEMES = ("light", "dark", "projector")
+# The development loop (`pytest -m "not slow"`) keeps the laptop's 1280x800 in the light theme;
+# every other size and theme of the sweep is marked slow, and CI runs them all.
+LAPTOP = (1280, 800)
+
+
+def sizes(*chosen: tuple[int, int]) -> list:
+    """``chosen`` as parameters named like 1280x800; all but the laptop's are slow."""
+    slow = pytest.mark.slow
+    return [
+        pytest.param(size, id=f"{size[0]}x{size[1]}", marks=() if size == LAPTOP else slow)
+        for size in chosen
+    ]
+
+
+def themes(*chosen: str) -> list:
+    """``chosen`` as parameters; all but the light theme are slow."""
+    return [
+        pytest.param(theme, marks=() if theme == "light" else pytest.mark.slow) for theme in chosen
+    ]
 
 
 def shown(widget: QWidget) -> bool:
@@ -65,39 +84,18 @@ def problems_on_screen(window: MainWindow) -> list[str]:
     return found
 
 
-@pytest.fixture
-def staged(qtbot):
-    made = []
-
-    def make(size: tuple[int, int], theme: str) -> MainWindow:
-        window = MainWindow()
-        qtbot.addWidget(window)
-        window.install_deferred_features()
-        window.presentation.set_theme(theme, remember=False)
-        window.resize(*size)
-        window.show()
-        QApplication.processEvents()
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        window.undo_stack.setClean()
-        window.presentation.set_theme("light", remember=False)
-
-
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_no_text_is_clipped_in_the_lab(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_no_text_is_clipped_in_the_lab(sized, size, theme):
+    window = sized(size, theme)
     assert window.size().toTuple() == size, "the window must not grow past its screen"
     assert problems_on_screen(window) == []
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_comparison_fits_and_shows_each_charts_whole_range(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_the_comparison_fits_and_shows_each_charts_whole_range(sized, size, theme):
+    window = sized(size, theme)
     window.show_compare(True)
     QApplication.processEvents()
     assert problems_on_screen(window) == []
@@ -131,12 +129,12 @@ def chart_part_rect(chart, item) -> QRect:
     return chart.mapFromScene(item.sceneBoundingRect()).boundingRect()
 
 
-@pytest.mark.parametrize("theme", ("light", "projector"))
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_comparisons_degenerate_banner_stays_off_the_charts_axes(staged, size, theme):
+@pytest.mark.parametrize("theme", themes("light", "projector"))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_the_comparisons_degenerate_banner_stays_off_the_charts_axes(sized, size, theme):
     """Easy vs hard with an all-correct easy group: the banner floats in the plot's data area,
     styled as a banner, and covers neither axis nor their numbers."""
-    window = staged(size, theme)
+    window = sized(size, theme)
     window.show_compare(True)
     easy = window.easy
     window.workbench.toggle(4, easy.state)  # 1, 1, 1, 1, 1: every answer right
@@ -160,10 +158,10 @@ def test_the_comparisons_degenerate_banner_stays_off_the_charts_axes(staged, siz
     assert fill.name() == window.theme.banner_fill.lower(), fill.name()
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_every_toolbar_action_is_on_the_toolbar_not_behind_its_overflow(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_every_toolbar_action_is_on_the_toolbar_not_behind_its_overflow(sized, size, theme):
+    window = sized(size, theme)
     for action in window.toolbar.actions():
         if action.isSeparator():
             continue
@@ -171,19 +169,19 @@ def test_every_toolbar_action_is_on_the_toolbar_not_behind_its_overflow(staged, 
         assert button is not None and button.isVisible(), f"{action.text()!r} is hidden"
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", SIZES[2:], ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_worked_math_is_shown_whole_on_a_large_screen(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES[2:]))
+def test_the_worked_math_is_shown_whole_on_a_large_screen(sized, size, theme):
+    window = sized(size, theme)
     panel = window.math_panel
     document_height = panel.document().size().height()
     assert document_height <= panel.viewport().height(), "the worked math is cut off"
 
 
-@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("theme", themes(*THEMES))
 @pytest.mark.parametrize("lesson_id", ["group-is-baseline", "same-formula-two-groups"])
-def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme):
-    window = staged((1280, 800), theme)
+def test_every_lesson_step_is_fully_visible_at_1280x800(sized, lesson_id, theme):
+    window = sized((1280, 800), theme)
     window.lessons.start(lesson_id)
     for index in range(window.lessons.step_count):
         window.lessons.go_to(index)
@@ -196,10 +194,10 @@ def test_every_lesson_step_is_fully_visible_at_1280x800(staged, lesson_id, theme
     window.lessons.exit()
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("zoom", [1.5, 2.0, 3.0])
-def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(staged, zoom, theme):
-    window = staged((1280, 800), theme)
+@pytest.mark.parametrize("theme", themes(*THEMES))
+@pytest.mark.parametrize("zoom", [1.5, 2.0, pytest.param(3.0, marks=pytest.mark.slow)])
+def test_a_zoomed_window_on_a_1280x800_screen_keeps_its_size_and_clips_no_text(sized, zoom, theme):
+    window = sized((1280, 800), theme)
     # The offscreen screen is 800x800: fit the zoom to a 1280x800 screen, as on a laptop.
     window.presentation.fit_to(QSize(1280, 800))
     window.presentation.set_zoom(zoom, remember=False)
@@ -290,10 +288,10 @@ def show_update_page(window: MainWindow) -> None:
         QApplication.processEvents()
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_update_page_fits_every_screen(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_the_update_page_fits_every_screen(sized, size, theme):
+    window = sized(size, theme)
     show_update_page(window)
     assert window.size().toTuple() == size, "the Update page must not grow the window"
     assert update_page_problems(window) == []
@@ -303,12 +301,12 @@ def test_the_update_page_fits_every_screen(staged, size, theme):
         assert window.update_page.right_column.verticalScrollBar().maximum() == 0
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
 def test_the_update_page_fits_with_a_token_selected_and_the_length_bias_group(
-    staged, qtbot, size, theme
+    sized, qtbot, size, theme
 ):
-    window = staged(size, theme)
+    window = sized(size, theme)
     show_update_page(window)
     page = window.update_page
     page.state.select(1, 2)
@@ -332,9 +330,9 @@ def gradient_in_view(detail) -> bool:
     return detail.viewport().rect().contains(line)
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-def test_the_update_page_at_200_percent_on_a_1280x800_screen(staged, theme):
-    window = staged((1280, 800), theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+def test_the_update_page_at_200_percent_on_a_1280x800_screen(sized, theme):
+    window = sized((1280, 800), theme)
     window.presentation.fit_to(QSize(1280, 800))
     window.presentation.set_zoom(2.0, remember=False)
     lab_zoom = window.presentation.shown_zoom  # what the lab shows of 200 % on this screen
@@ -353,11 +351,11 @@ def test_the_update_page_at_200_percent_on_a_1280x800_screen(staged, theme):
         window.presentation.fit_to(None)
 
 
-@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_having_shown_the_update_page_changes_nothing_in_the_lab(staged, size):
+@pytest.mark.parametrize("size", sizes((1024, 768), LAPTOP))
+def test_having_shown_the_update_page_changes_nothing_in_the_lab(sized, size):
     """Every page of the stack counts towards the window's minimum: the Update page's must not
     grow the window or step the zoom down once the lecturer goes back to the lab."""
-    window = staged(size, "projector")
+    window = sized(size, "projector")
     window.presentation.fit_to(QSize(*size))
     zoom = window.presentation.shown_zoom
     show_update_page(window)
@@ -373,9 +371,9 @@ def test_having_shown_the_update_page_changes_nothing_in_the_lab(staged, size):
         window.presentation.fit_to(None)
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-def test_every_step_of_the_length_bias_lesson_fits_at_1280x800(staged, theme):
-    window = staged((1280, 800), theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+def test_every_step_of_the_length_bias_lesson_fits_at_1280x800(sized, theme):
+    window = sized((1280, 800), theme)
     window.lessons.start("update-step-length-bias")
     for index in range(window.lessons.step_count):
         window.lessons.go_to(index)
@@ -489,10 +487,10 @@ def show_training_page(window: MainWindow, steps: int = 0, selected: int | None 
         QApplication.processEvents()
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_training_page_fits_every_screen(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_the_training_page_fits_every_screen(sized, size, theme):
+    window = sized(size, theme)
     show_training_page(window)
     assert window.size().toTuple() == size, "the Training page must not grow the window"
     assert training_page_problems(window) == []
@@ -500,10 +498,10 @@ def test_the_training_page_fits_every_screen(staged, size, theme):
         assert not side_scrolls(window)
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_training_page_fits_mid_run_with_a_steps_groups_listed(staged, size, theme):
-    window = staged(size, theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+@pytest.mark.parametrize("size", sizes(*SIZES))
+def test_the_training_page_fits_mid_run_with_a_steps_groups_listed(sized, size, theme):
+    window = sized(size, theme)
     show_training_page(window, steps=79, selected=40)
     page = window.training_page
     assert page.state.snapshot.steps_done == 80 and page.groups.list.count() == 8
@@ -518,9 +516,9 @@ def test_the_training_page_fits_mid_run_with_a_steps_groups_listed(staged, size,
         assert not side_scrolls(window)
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-def test_the_training_page_at_200_percent_on_a_1280x800_screen(staged, theme):
-    window = staged((1280, 800), theme)
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+def test_the_training_page_at_200_percent_on_a_1280x800_screen(sized, theme):
+    window = sized((1280, 800), theme)
     window.presentation.fit_to(QSize(1280, 800))
     window.presentation.set_zoom(2.0, remember=False)
     lab_zoom = window.presentation.shown_zoom
@@ -545,11 +543,11 @@ def test_the_training_page_at_200_percent_on_a_1280x800_screen(staged, theme):
         window.presentation.fit_to(None)
 
 
-@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size):
+@pytest.mark.parametrize("size", sizes((1024, 768), LAPTOP))
+def test_having_shown_the_training_page_changes_nothing_in_the_lab(sized, size):
     """Every page of the stack counts towards the window's minimum: the Training page's must
     not grow the window or step the zoom down once the lecturer goes back to the lab."""
-    window = staged(size, "projector")
+    window = sized(size, "projector")
     window.presentation.fit_to(QSize(*size))
     zoom = window.presentation.shown_zoom
     show_training_page(window, steps=10, selected=5)
@@ -565,10 +563,10 @@ def test_having_shown_the_training_page_changes_nothing_in_the_lab(staged, size)
         window.presentation.fit_to(None)
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-def test_the_stall_lessons_run_buttons_stay_in_view_at_1024x768(staged, theme):
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+def test_the_stall_lessons_run_buttons_stay_in_view_at_1024x768(sized, theme):
     """Scrolled to a ringed frontier, the side column took Play, Step and Reset out of view."""
-    window = staged((1024, 768), theme)
+    window = sized((1024, 768), theme)
     window.lessons.start("why-runs-stall")
     for index in range(window.lessons.step_count):
         window.lessons.go_to(index)
@@ -579,10 +577,10 @@ def test_the_stall_lessons_run_buttons_stay_in_view_at_1024x768(staged, theme):
     window.lessons.exit()
 
 
-@pytest.mark.parametrize("theme", UPDATE_THEMES)
-def test_every_step_of_the_stall_lesson_fits_at_1280x800(staged, theme):
+@pytest.mark.parametrize("theme", themes(*UPDATE_THEMES))
+def test_every_step_of_the_stall_lesson_fits_at_1280x800(sized, theme):
     """The lesson bar above the Training page: a training step still fits a laptop screen."""
-    window = staged((1280, 800), theme)
+    window = sized((1280, 800), theme)
     window.lessons.start("why-runs-stall")
     for index in range(window.lessons.step_count):
         window.lessons.go_to(index)
