@@ -114,8 +114,9 @@ def _parse(data: bytes) -> tuple[NetworkConfig, dict[str, np.ndarray], dict[str,
     return config, params, info if isinstance(info, dict) else {}
 
 
-def _meta(array: np.ndarray) -> dict[str, Any]:
-    if array.dtype.kind != "U" or array.shape != ():
+def _meta(array: object) -> dict[str, Any]:
+    # A member that is not a .npy array comes back from np.load as raw bytes.
+    if not isinstance(array, np.ndarray) or array.dtype.kind != "U" or array.shape != ():
         raise CheckpointError("its 'meta' entry is not one text")
     try:
         meta = json.loads(str(array[()]))
@@ -160,6 +161,8 @@ def _params(npz, names: set[str], config: NetworkConfig) -> dict[str, np.ndarray
     dtypes = set()
     for name, shape in shapes.items():
         array = npz[f"param/{name}"]
+        if not isinstance(array, np.ndarray):  # raw bytes: the member is not a .npy array
+            raise CheckpointError(f"weight {name!r} is not an array")
         if array.dtype not in _DTYPES:
             raise CheckpointError(f"weight {name!r} is {array.dtype}, not float32 or float64")
         if array.shape != shape:

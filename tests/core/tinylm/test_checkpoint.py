@@ -217,3 +217,24 @@ def test_not_a_file(tmp_path):
         fifo = tmp_path / "pipe.npz"
         os.mkfifo(fifo)
         refused(fifo)  # must not block
+
+
+def _replace_member(path, member: str, data: bytes) -> None:
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    members[member] = data
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+
+
+def test_members_that_are_not_npy_arrays_are_refused_in_one_line(tmp_path):
+    """np.load hands back raw bytes for a member without the .npy magic: never a traceback."""
+    text_meta = tmp_path / "text_meta.npz"
+    with zipfile.ZipFile(text_meta, "w") as archive:
+        archive.writestr("meta.npy", "not an array")
+    assert "'meta' entry is not one text" in refused(text_meta)
+    text_weight = tmp_path / "text_weight.npz"
+    write_npz(text_weight, arrays_of(small_model()))
+    _replace_member(text_weight, "param/wte.npy", b"not an array")
+    assert "'wte' is not an array" in refused(text_weight)
