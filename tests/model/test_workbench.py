@@ -234,6 +234,7 @@ def test_a_save_at_the_limit_keeps_its_clean_state_as_old_steps_drop(workbench, 
     assert not workbench.modified
 
 
+@pytest.mark.slow  # a whole window through UNDO_LIMIT + 200 edits: about 6 s
 def test_the_window_title_shows_modified_after_the_limit_drops_the_saved_step(window, tmp_path):
     workbench = window.workbench
     workbench.mark_saved(tmp_path / "week3.grpo.json")

@@ -41,8 +41,19 @@ print("painted")
 """
 
 
-@pytest.mark.parametrize("value", ["2.2e-308", "5e-324", "1e-13", "1e100"])
-@pytest.mark.parametrize("convention", ["rloo", "dr_grpo", "textbook"])
+# A whole app per case (about 2 s): the development loop keeps the soak's case, textbook at
+# 2.2e-308; the other eleven are slow.
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["2.2e-308", *(pytest.param(v, marks=SLOW) for v in ("5e-324", "1e-13", "1e100"))],
+)
+@pytest.mark.parametrize(
+    "convention",
+    [*(pytest.param(c, marks=SLOW) for c in ("rloo", "dr_grpo")), "textbook"],
+)
 def test_rewards_at_the_ends_of_float64_paint_in_every_workspace(convention, value):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run(

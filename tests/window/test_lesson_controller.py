@@ -332,11 +332,19 @@ def test_a_steps_convention_is_applied(qtbot, window, lessons):
     assert window.convention_combo.currentData() == "trl"
 
 
-STEPS = [
-    pytest.param(lesson.id, index, id=f"{lesson.id}-{index}")
-    for lesson in load_lessons()
-    for index in range(len(lesson.steps))
-]
+def lesson_steps() -> list:
+    """Every step of every lesson; only the first to ring each kind of target is left in the
+    development loop (``pytest -m "not slow"``), the others are slow (about 3 s each)."""
+    steps, seen = [], set()
+    for lesson in load_lessons():
+        for index, step in enumerate(lesson.steps):
+            marks = pytest.mark.slow if step.highlight in seen else ()
+            seen.add(step.highlight)
+            steps.append(pytest.param(lesson.id, index, id=f"{lesson.id}-{index}", marks=marks))
+    return steps
+
+
+STEPS = lesson_steps()
 
 
 @pytest.mark.parametrize(("lesson_id", "index"), STEPS)
