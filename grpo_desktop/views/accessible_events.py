@@ -1,0 +1,64 @@
+"""Accessibility events and custom interfaces, in one place for every painted view.
+
+``send`` hands an event to Qt (which forwards it to AT-SPI, UI Automation or NSAccessibility when
+an assistive technology listens) and to any listener a test added: PySide6 6.11 does not expose
+``QAccessible::installUpdateHandler``, so tests observe events here. ``wanted`` says whether
+building an event is worth it: Qt drops every event while no screen reader is active.
+
+``register(widget_class, interface_class)`` gives a painted widget its own
+``QAccessibleInterface`` (a ``QAccessibleWidget`` subclass) through one factory installed with
+``QAccessible.installFactory``; Qt asks it once per widget and caches the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QAccessibleInterface
+from PySide6.QtWidgets import QWidget
+
+__all__ = ["add_listener", "register", "send", "wanted"]
+
+Listener = Callable[[QAccessibleEvent], None]
+_listeners: list[Listener] = []
+_interfaces: dict[type, Callable[[QWidget], QAccessibleInterface]] = {}
+_installed = False
+
+
+def add_listener(listener: Listener) -> Callable[[], None]:
+    """Call ``listener(event)`` for every event sent (before Qt gets it); returns the remover.
+    The event lives only during the call: read what you need from it there."""
+    _listeners.append(listener)
+
+    def remove() -> None:
+        if listener in _listeners:
+            _listeners.remove(listener)
+
+    return remove
+
+
+def wanted() -> bool:
+    """Whether anyone hears events now: a screen reader (Qt's accessibility active) or a test."""
+    return bool(_listeners) or QAccessible.isActive()
+
+
+def send(event: QAccessibleEvent) -> None:
+    """Send ``event`` to the listeners and to Qt's accessibility bridge."""
+    for listener in list(_listeners):
+        listener(event)
+    QAccessible.updateAccessibility(event)
+
+
+def register(widget_class: type, interface: Callable[[QWidget], QAccessibleInterface]) -> None:
+    """Give every ``widget_class`` widget (exactly that class) the interface ``interface(w)``
+    makes; installs the one factory on first use."""
+    global _installed
+    _interfaces[widget_class] = interface
+    if not _installed:
+        QAccessible.installFactory(_factory)
+        _installed = True
+
+
+def _factory(_key: str, obj: object) -> QAccessibleInterface | None:
+    make = _interfaces.get(type(obj))
+    return None if make is None else make(obj)  # type: ignore[arg-type]
