@@ -16,12 +16,22 @@ says is ``trace_card_layout.py`` (plain functions), the drawing and its caches
 from __future__ import annotations
 
 from PySide6.QtCore import Property, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleStateChangeEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QApplication, QWidget
 
 from grpo_desktop.core.snapshot import CardState
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.trace_display import display_lines
+from grpo_desktop.views import accessible_events
+from grpo_desktop.views.accessible_card import CardAccessible
 from grpo_desktop.views.render_cache import DRAWINGS
 from grpo_desktop.views.trace_card_layout import (
     HINT,
@@ -85,7 +95,8 @@ class TraceCard(QWidget):
         self.setObjectName(f"traceCard{index}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setAccessibleName(f"Answer {index + 1}")
+        # A screen reader meets a check box "Card 3" (accessible_card.py): checked = right.
+        self.setAccessibleName(f"Card {index + 1}")
         self.setToolTip(HINT)
 
     # -- public API ---------------------------------------------------------------------------
@@ -151,7 +162,7 @@ class TraceCard(QWidget):
             and only_advantage_changed(self._card, card)
         )
         self._reward_range = reward_range
-        self._card = card
+        previous, self._card = self._card, card
         self._compact = compact
         texts = self._texts.get(card)
         if texts is None:
@@ -167,6 +178,10 @@ class TraceCard(QWidget):
             self._shown_texts = texts
         if hint_changes:
             self.updateGeometry()
+        if previous is not None and previous.correct != card.correct and accessible_events.wanted():
+            changed = QAccessible.State()
+            changed.checked = True
+            accessible_events.send(QAccessibleStateChangeEvent(self, changed))
         if footer_only:
             # The layer beneath the advantage lines is the same: repaint only their pixels (at
             # 200 % zoom a whole card's blit is most of its paint, and a click repaints them all).
@@ -183,6 +198,15 @@ class TraceCard(QWidget):
                 text = text[:TOOLTIP_CHARS] + " …"
             self._trace_html = (card.text, tooltip_trace(display_lines(text)))
         return describe(card, self._index, self._reward_range is not None, self._trace_html[1])
+
+    def request_toggle(self) -> None:
+        """Ask for this answer to be toggled, exactly as a click or Space does (the screen
+        reader's Toggle action comes here)."""
+        self.toggle_requested.emit(self._index)
+
+    def request_nudge(self, direction: int) -> None:
+        """Continuous mode: ask for the reward one step up (+1) or down (−1), as + and − do."""
+        self._nudge(direction, False)
 
     def set_presentation(self, highlighted: bool, advantage_hidden: bool) -> None:
         """Mark the card as a loud rare answer, and/or hide its advantage until revealed."""
@@ -260,7 +284,7 @@ class TraceCard(QWidget):
             event.position().toPoint()
         ):
             event.accept()
-            self.toggle_requested.emit(self._index)
+            self.request_toggle()
             return
         super().mouseReleaseEvent(event)
 
@@ -304,7 +328,7 @@ class TraceCard(QWidget):
             event.accept()
             self._show_focus_ring()
             if not event.isAutoRepeat():  # holding Space must not flicker the answer
-                self.toggle_requested.emit(self._index)
+                self.request_toggle()
             return
         super().keyPressEvent(event)  # arrows, Page Up/Down … go on to the grid
 
@@ -345,3 +369,6 @@ class TraceCard(QWidget):
         if not self._focus_visible:
             self._focus_visible = True
             self.update()
+
+
+accessible_events.register(TraceCard, CardAccessible)

@@ -37,7 +37,7 @@ def test_object_name_and_accessible_name_follow_the_index(qtbot):
     widget = TraceCard(3)
     qtbot.addWidget(widget)
     assert widget.objectName() == "traceCard3"
-    assert widget.accessibleName() == "Answer 4"
+    assert widget.accessibleName() == "Card 4"
     assert widget.focusPolicy() == Qt.FocusPolicy.StrongFocus
     assert widget.cursor().shape() == Qt.CursorShape.PointingHandCursor
 
