@@ -23,6 +23,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QWidget
 
+from grpo_desktop.core.describe import advantage_chart_text
 from grpo_desktop.core.lab_limits import check_view
 from grpo_desktop.core.snapshot import LabSnapshot, Push
 from grpo_desktop.core.theme import LIGHT, Theme
@@ -36,6 +37,10 @@ from grpo_desktop.views.chart_values import (
 )
 
 __all__ = ["AdvantageChart", "nice_ceiling", "par_label", "reverse_stage_labels"]
+
+
+#: What the chart's text alternative says while the class predicts the signs.
+HIDDEN_TEXT = "Advantages hidden: predict which cards are pushed up or down, then reveal."
 
 
 class AdvantageChart(pg.PlotWidget):
@@ -64,6 +69,7 @@ class AdvantageChart(pg.PlotWidget):
         self._mode = "advantage"
         self._advantages_hidden = False  # predict, then reveal
         self._values: ChartValues | None = None
+        self._snapshot: LabSnapshot | None = None  # for the text alternative of the view shown
         self._range_key: tuple[int, str, str] | None = None
         self._applying_theme = False
         self.animator = ChartAnimator(plot, land=self._render_view, parent=self)
@@ -84,6 +90,8 @@ class AdvantageChart(pg.PlotWidget):
         plot = self.advantage_plot
         self._range_key = values.range_key
         self._values = values
+        self._snapshot = snapshot
+        self._describe()
         plot.reserve(values.extent, values.label_chars, values.par_text)
         plot.set_captions(values.captions)
         if not self.animator.finish():  # finishing draws the final state itself
@@ -109,6 +117,7 @@ class AdvantageChart(pg.PlotWidget):
         if not middle:
             self.animator.finish()
         previous, self._mode = self._mode, view
+        self._describe()
         if moving and values is not None and values.rewards:
             forward = previous == "reward"
             self.animator.start(values, forward=forward, stepped=stepped, from_middle=middle)
@@ -164,8 +173,22 @@ class AdvantageChart(pg.PlotWidget):
         if hidden == self._advantages_hidden:
             return
         self._advantages_hidden = hidden
+        self._describe()
         if not self.animator.finish():
             self._render_view()
+
+    def _describe(self) -> None:
+        """Every bar in words (card, value, sign) as the accessible description: the view the
+        chart shows or is animating to; hidden advantages stay hidden here too."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            return
+        if self._advantages_hidden and self._mode == "advantage":
+            text = HIDDEN_TEXT
+        else:
+            text = advantage_chart_text(snapshot, self._mode)
+        if text != self.accessibleDescription():
+            self.setAccessibleDescription(text)
 
     def advantages_hidden(self) -> bool:
         return self._advantages_hidden

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from grpo_desktop.core.describe import frontier_text
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.training import ALGORITHM_INFO, ALGORITHMS
 from grpo_desktop.core.training_snapshot import FrontierDot, TrainingSnapshot
@@ -174,7 +175,9 @@ class FrontierPlot(QWidget):
             self._focus_label = info.label if info is not None else snapshot.focus
             self._restyle_dots()
             self._set_caption()
-        self._dots = snapshot.dots
+        if snapshot.dots != self._dots:
+            self._dots = snapshot.dots
+            self._describe()
         x = np.fromiter((dot.pass_rate for dot in snapshot.dots), float, len(snapshot.dots))
         y = np.fromiter((dot.informative for dot in snapshot.dots), float, len(snapshot.dots))
         old = self._dot_xy
@@ -248,6 +251,13 @@ class FrontierPlot(QWidget):
 
     # ------------------------------------------------------------------------------ internals
 
+    def _describe(self) -> None:
+        """The caption, then each problem's pass rate and whether its groups still teach."""
+        dots = frontier_text(self._dots, self._run_size or 0)
+        text = f"{self.caption.text()}\n{dots}" if dots else self.caption.text()
+        if text != self.accessibleDescription():
+            self.setAccessibleDescription(text)
+
     def _set_caption(self) -> None:
         drawn = self._run_size in self._sizes
         text = caption_text(
@@ -259,7 +269,7 @@ class FrontierPlot(QWidget):
             self._chosen_step,
         )
         self.caption.setText(text)
-        self.setAccessibleDescription(text)
+        self._describe()
 
     def _draw_curves(self, snapshot: TrainingSnapshot) -> None:
         p = np.asarray(snapshot.frontier_p, dtype=np.float64)

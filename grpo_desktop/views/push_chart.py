@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from grpo_desktop.core.describe import push_chart_text
 from grpo_desktop.core.formatting import signed
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import UpdateSnapshot
@@ -220,7 +221,8 @@ class PushChart(QWidget):
             f"{compare}: net {signed(compare_net, places)} "
             f"({net_push_words(compare_net, first=False)})"
         )
-        self.setAccessibleDescription(self.caption.text())
+        # The text alternative: the nets, then every answer's two bars.
+        self.setAccessibleDescription(f"{self.caption.text()}\n{push_chart_text(snapshot, places)}")
         self._apply_x(len(rows))
         self._redraw()
 
