@@ -428,3 +428,39 @@ def _next_row(
     rows = [i for i in filled if i > row] if down else [i for i in filled if i < row][::-1]
     target = rows[0] if rows else row
     return target, min(column, lengths[target] - 1)
+
+
+# -- what a screen reader hears ------------------------------------------------------------------
+
+_SPOKEN = {" ": "space", "\n": "newline", "\t": "tab", "\r": "carriage return"}
+_RUNS = re.compile(r"(\s+)")
+
+
+def spoken_token(text: str) -> str:
+    """A token's text as a screen reader should say it: whitespace named (" 1081" is
+    "space 1081", "\\n\\n" is "2 newlines"), other control characters by code point."""
+    words = []
+    for run in _RUNS.split(text):
+        if not run:
+            continue
+        if run.isspace():
+            index = 0
+            while index < len(run):  # name each kind of whitespace with its count
+                char = run[index]
+                count = len(run[index:]) - len(run[index:].lstrip(char))
+                name = _SPOKEN.get(char, f"U+{ord(char):04X}")
+                words.append(name if count == 1 else f"{count} {name}s")
+                index += count
+        else:
+            controls = "".join(
+                f" U+{ord(c):04X} " if ord(c) < 32 or ord(c) == 0x7F else c for c in run
+            )
+            words.append(" ".join(controls.split()))
+    return " ".join(words) if words else "empty token"
+
+
+def token_description(token: TokenView, row: int, column: int) -> str:
+    """A chip's accessible description: where it is, its push and its marks."""
+    push = signed(token.push, 4) if token.push else "0"
+    parts = [f"answer {row + 1}, token {column + 1}", f"push {push}", *flags(token)]
+    return "; ".join(parts)

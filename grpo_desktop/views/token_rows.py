@@ -18,6 +18,8 @@ import html
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleEvent,
     QFocusEvent,
     QHelpEvent,
     QKeyEvent,
@@ -29,6 +31,8 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidge
 
 from grpo_desktop.core.theme import LIGHT, Theme
 from grpo_desktop.core.update_snapshot import UpdateSnapshot
+from grpo_desktop.views import accessible_events
+from grpo_desktop.views.accessible_tokens import TokenRowsAccessible, child_index
 from grpo_desktop.views.token_colours import MIN_TINT, chip_colours, readable_text
 from grpo_desktop.views.token_layout import (
     LEGEND,
@@ -112,6 +116,8 @@ class TokenRowsView(QWidget):
             rect = self.token_rect(*selected)
             if rect.isValid():
                 self.selection_shown.emit(rect)
+        if accessible_events.wanted():
+            self._tell_screen_reader(not same_rows, selected if moved else None)
 
     def set_theme(self, theme: Theme) -> None:
         """Restyle for ``theme`` (fonts and strokes too: the projector's are larger)."""
@@ -129,6 +135,10 @@ class TokenRowsView(QWidget):
     @property
     def snapshot(self) -> UpdateSnapshot | None:
         return self.painter.snapshot
+
+    def key_cursor(self) -> tuple[int, int] | None:
+        """(row, column) where the keys last went (the selection, or a token asked for)."""
+        return self._cursor
 
     def selected(self) -> tuple[int, int] | None:
         """(row, column) of the snapshot's selected token, or None."""
@@ -291,6 +301,24 @@ class TokenRowsView(QWidget):
             return None
         return next(((i, 0) for i, row in enumerate(snapshot.rows) if row.tokens), None)
 
+    def _tell_screen_reader(self, rows_changed: bool, selected: tuple[int, int] | None) -> None:
+        """Accessibility events: the token items changed, or the selection (and, with the
+        keyboard here, the focus) moved to another token item."""
+        if rows_changed:
+            accessible_events.send(QAccessibleEvent(self, QAccessible.Event.ObjectReorder))
+        if selected is None:
+            return
+        index = child_index(self, *selected)
+        if index < 0:
+            return
+        kinds = [QAccessible.Event.Selection]
+        if self.hasFocus():
+            kinds.append(QAccessible.Event.Focus)
+        for kind in kinds:
+            event = QAccessibleEvent(self, kind)
+            event.setChild(index)
+            accessible_events.send(event)
+
     def _describe(self) -> None:
         snapshot = self.painter.snapshot
         if snapshot is None:
@@ -301,6 +329,9 @@ class TokenRowsView(QWidget):
             parts.append(f"selected: answer {row + 1}, token {column + 1}")
         parts.append("arrow keys move between tokens")
         self.setAccessibleDescription("; ".join(parts))
+
+
+accessible_events.register(TokenRowsView, TokenRowsAccessible)
 
 
 class TokenRowsScroll(QScrollArea):
