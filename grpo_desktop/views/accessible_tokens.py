@@ -13,6 +13,7 @@ when the rows change. Duck-typed on the view (``snapshot``, ``selected``, ``key_
 from __future__ import annotations
 
 import bisect
+import functools
 
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QAccessible, QAccessibleInterface, QColor
@@ -41,7 +42,9 @@ class TokenRowsAccessible(QAccessibleWidget):
         self._view = view
         self._rows: object = None  # the rows the children were made for
         self._starts: list[int] = []  # each answer's first child index
+        # Cleared in place, never replaced: the view's destroyed signal drops what it holds.
         self._children: dict[int, TokenAccessible] = {}
+        view.destroyed.connect(functools.partial(_drop, self._children))
 
     def _sync(self) -> None:
         snapshot = self._view.snapshot
@@ -58,9 +61,7 @@ class TokenRowsAccessible(QAccessibleWidget):
 
     def forget_children(self) -> None:
         """Drop every child made so far from Qt's cache (the rows they read are gone)."""
-        for child in self._children.values():
-            QAccessible.deleteAccessibleInterface(QAccessible.uniqueId(child))
-        self._children = {}
+        _drop(self._children)
 
     def childCount(self) -> int:
         self._sync()
@@ -91,6 +92,13 @@ class TokenRowsAccessible(QAccessibleWidget):
     def childAt(self, x: int, y: int) -> QAccessibleInterface | None:
         hit = self._view.token_at(self._view.mapFromGlobal(QPoint(x, y)))
         return None if hit is None else self.child(child_index(self._view, *hit))
+
+
+def _drop(children: dict[int, TokenAccessible], *_args: object) -> None:
+    """Delete ``children`` from Qt's accessibility cache (which owns them once registered)."""
+    for child in children.values():
+        QAccessible.deleteAccessibleInterface(QAccessible.uniqueId(child))
+    children.clear()
 
 
 class TokenAccessible(QAccessibleInterface):
