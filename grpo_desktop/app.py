@@ -98,8 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="A live lab for how GRPO scores a group of sampled answers. "
         "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, "
         "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch, "
-        "'grpo-desktop train' to run the toy training of six algorithms side by side, or "
-        "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups.",
+        "'grpo-desktop train' to run the toy training of six algorithms side by side, "
+        "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups, or "
+        "'grpo-desktop lm eval|sample|train' to evaluate, sample or GRPO-train the tiny "
+        "language model.",
     )
     parser.add_argument("--problem", metavar="ID", help="the problem to open (see --list-problems)")
     parser.add_argument(
@@ -358,7 +360,7 @@ def x_display_opens() -> bool:
         xcb.xcb_disconnect(connection)
 
 
-HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts")
+HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts", "lm")
 
 
 def run_headless(name: str, argv: list[str]) -> int:
@@ -374,6 +376,10 @@ def run_headless(name: str, argv: list[str]) -> int:
         from grpo_desktop.train_cli import run_train
 
         return run_train(argv)
+    if name == "lm":
+        from grpo_desktop.lm_cli import run_lm
+
+        return run_lm(argv)
     from grpo_desktop.rollouts_cli import run_rollouts
 
     return run_rollouts(argv)

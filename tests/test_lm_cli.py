@@ -499,3 +499,15 @@ def test_the_default_run_lifts_the_held_out_pass_rate_by_020(capsys):
     data = strict_json(out)
     assert len(data["steps"]) == 200
     assert data["eval"][-1]["pass_rate"] - data["eval"][0]["pass_rate"] >= 0.20
+
+
+def test_the_app_dispatches_lm_and_its_help_names_it(capsys):
+    """``grpo-desktop lm …`` reaches run_lm through the app's entry point, and ``--help`` says so."""
+    from grpo_desktop.app import HEADLESS_COMMANDS, main
+
+    assert "lm" in HEADLESS_COMMANDS
+    assert main(["lm", "eval", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) == {"task", "n", "pass_rate", "greedy_accuracy"}
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "grpo-desktop lm eval|sample|train" in " ".join(capsys.readouterr().out.split())
