@@ -502,7 +502,7 @@ def test_the_default_run_lifts_the_held_out_pass_rate_by_020(capsys):
 
 
 def test_the_app_dispatches_lm_and_its_help_names_it(capsys):
-    """``grpo-desktop lm …`` reaches run_lm through the app's entry point, and ``--help`` says so."""
+    """``grpo-desktop lm …`` reaches run_lm through the entry point, and ``--help`` says so."""
     from grpo_desktop.app import HEADLESS_COMMANDS, main
 
     assert "lm" in HEADLESS_COMMANDS
