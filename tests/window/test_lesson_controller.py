@@ -526,7 +526,7 @@ def test_the_bar_keeps_one_height_on_every_step_of_a_lesson(qtbot, window, lesso
 
 
 def test_the_bar_reserves_room_at_other_widths_and_themes(qtbot, window, lessons):
-    window.apply_theme(PROJECTOR)
+    window.presentation.set_theme(PROJECTOR.name, remember=False)  # as View ▸ Theme does
     window.resize(1920, 1080)
     heights = set()
     for index in range(len(get_lesson(BASELINE).steps)):
