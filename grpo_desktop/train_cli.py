@@ -18,16 +18,16 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, TextIO
 
 import numpy as np
 
 from grpo_desktop.cli import OneLineArgumentParser, parse_weights
-from grpo_desktop.core.advantages import convention_names
+from grpo_desktop.core.advantages import DEFAULT_CONVENTION, convention_names
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS
 from grpo_desktop.core.formatting import ascii_fallback, number
-from grpo_desktop.core.lab_rewards import REWARD_COMPONENTS
+from grpo_desktop.core.lab_rewards import REWARD_COMPONENTS, RewardWeights
 from grpo_desktop.core.training import (
     ALGORITHM_INFO,
     ALGORITHMS,
@@ -38,6 +38,7 @@ from grpo_desktop.core.training import (
 )
 from grpo_desktop.core.training_config import (
     TRAINING_LIMITS,
+    check_convention,
     largest_stored_value,
     weights_from_dict,
 )
@@ -85,8 +86,17 @@ PROGRESS_INTERVAL_S = 0.1
 # --- the run -----------------------------------------------------------------------------------
 
 
-def config_from_args(args: argparse.Namespace) -> TrainingConfig:
-    """The checked config of the parsed options; ValueError with check_training_config's words."""
+@dataclass(frozen=True)
+class TrainRequest:
+    """What the options ask for: the run's config and what the run is given beside it."""
+
+    config: TrainingConfig
+    convention: str = DEFAULT_CONVENTION
+    reward_weights: RewardWeights = field(default_factory=RewardWeights)
+
+
+def config_from_args(args: argparse.Namespace) -> TrainRequest:
+    """The checked run of the parsed options; ValueError with check_training_config's words."""
     algorithms: tuple[str, ...] = ALGORITHMS
     if args.algorithm:
         names = [part.strip() for item in args.algorithm for part in item.split(",")]
@@ -104,14 +114,15 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
         batch=defaults.batch if args.batch is None else args.batch,
         learning_rate=defaults.learning_rate if args.lr is None else args.lr,
         seed=defaults.seed if args.seed is None else args.seed,
-        convention=defaults.convention if args.convention is None else args.convention,
         preset=defaults.preset if args.preset is None else args.preset,
         beta=defaults.beta if args.beta is None else args.beta,
         epochs=defaults.epochs if args.epochs is None else args.epochs,
-        reward_weights=weights,
     )
+    convention = DEFAULT_CONVENTION if args.convention is None else args.convention
     try:
-        return check_training_config(config)
+        check_training_config(config)
+        check_convention(convention)
+        return TrainRequest(config, convention, weights)
     except ValueError as error:
         message = str(error)
         field = message.split(" ", 1)[0]
@@ -204,9 +215,15 @@ def progress_text(step: int, total: int, elapsed: float) -> str:
     return text
 
 
-def train(config: TrainingConfig, progress: TextIO | None = None) -> TrainingRun:
-    """Run ``config`` to the end; a progress line on ``progress`` when it is a terminal."""
-    run = TrainingRun(config)
+def train(
+    config: TrainingConfig,
+    progress: TextIO | None = None,
+    convention: str = DEFAULT_CONVENTION,
+    reward_weights: RewardWeights | None = None,
+) -> TrainingRun:
+    """Run ``config`` (given ``convention`` and ``reward_weights``) to the end; a progress line
+    on ``progress`` when it is a terminal."""
+    run = TrainingRun(config, convention, reward_weights)
     line = ProgressLine(progress)
     if not line.active:
         run.run()
@@ -235,12 +252,17 @@ def _finite_or_none(values: list) -> list:
     ]
 
 
-def config_as_dict(config: TrainingConfig) -> dict[str, Any]:
-    """Every TrainingConfig field, tuples as lists."""
-    data = asdict(config)
+def config_as_dict(run: TrainingRun) -> dict[str, Any]:
+    """Every TrainingConfig field of ``run``, tuples as lists, with the convention (after the
+    seed) and reward weights (last) the run was given, as the JSON has always listed them."""
+    config = run.config
+    data: dict[str, Any] = {}
     for item in fields(config):
-        if isinstance(data[item.name], tuple):
-            data[item.name] = list(data[item.name])
+        value = getattr(config, item.name)
+        data[item.name] = list(value) if isinstance(value, tuple) else value
+        if item.name == "seed":
+            data["convention"] = run.convention
+    data["reward_weights"] = asdict(run.reward_weights)
     return data
 
 
@@ -274,7 +296,7 @@ def run_as_dict(run: TrainingRun) -> dict[str, Any]:
     """``{"config": {...}, "algorithms": {NAME: {"runs": [[STEP, ...] per seed],
     "diverged_at_step": [STEP or null per seed]}}}``."""
     return {
-        "config": config_as_dict(run.config),
+        "config": config_as_dict(run),
         "algorithms": {
             name: {
                 "runs": [seed_steps(run, name, seed) for seed in range(run.config.seeds)],
@@ -292,7 +314,7 @@ def iter_json(run: TrainingRun) -> Iterator[str]:
     def dump(value: object) -> str:
         return json.dumps(value, allow_nan=False)  # strict: NaN was written as null
 
-    yield '{"config": ' + dump(config_as_dict(run.config)) + ', "algorithms": {'
+    yield '{"config": ' + dump(config_as_dict(run)) + ', "algorithms": {'
     for index, name in enumerate(run.config.algorithms):
         yield (", " if index else "") + dump(name) + ': {"runs": ['
         for seed in range(run.config.seeds):
@@ -317,10 +339,10 @@ def _settings_line(run: TrainingRun) -> str:
         f"{problems} problems, {config.steps} steps, {config.seeds} seed"
         f"{'s' if config.seeds != 1 else ''} (seed {config.seed}), G = {config.group_size}, "
         f"batch {config.batch}, lr {number(config.learning_rate)}, "
-        f"convention {config.convention}, loss {config.preset}, beta {number(config.beta)}, "
+        f"convention {run.convention}, loss {config.preset}, beta {number(config.beta)}, "
         f"epochs {config.epochs}"
     )
-    weights = config.reward_weights
+    weights = run.reward_weights
     if weights.plain:
         return line
     return (
@@ -331,7 +353,7 @@ def _settings_line(run: TrainingRun) -> str:
 
 def _no_signal(run: TrainingRun) -> str:
     """What a degenerate group is under this run's reward, in words."""
-    return "all right or all wrong" if run.config.reward_weights.plain else "all-equal rewards"
+    return "all right or all wrong" if run.reward_weights.plain else "all-equal rewards"
 
 
 def _seed_mean(values: np.ndarray) -> float:
@@ -520,7 +542,7 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "--convention",
         metavar="NAME",
         help=f"GRPO's and DAPO's advantage convention: {', '.join(convention_names())} "
-        f"(default {defaults.convention})",
+        f"(default {DEFAULT_CONVENTION})",
     )
     parser.add_argument(
         "--preset",
@@ -555,11 +577,11 @@ def run_train(argv: Sequence[str]) -> int:
     parser = build_train_parser()
     args = parser.parse_args(list(argv))
     try:
-        config = config_from_args(args)
+        request = config_from_args(args)
     except ValueError as error:
         write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
         return 2
-    run = train(config, progress=sys.stderr)
+    run = train(request.config, sys.stderr, request.convention, request.reward_weights)
     if args.json:
         for chunk in iter_json(run):
             sys.stdout.write(chunk)

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -85,7 +84,7 @@ def test_json_config_holds_every_training_config_field(capsys):
     status, out, _ = run(capsys, *SMALL, "--lr", "2.5", "--seed", "7", "--beta", "0.1", "--json")
     assert status == 0
     config = strict_json(out)["config"]
-    assert set(config) == set(TrainingConfig.__dataclass_fields__)
+    assert set(config) == {*TrainingConfig.__dataclass_fields__, "convention", "reward_weights"}
     assert config["steps"] == 6 and config["seeds"] == 2 and config["batch"] == 4
     assert config["group_size"] == 4 and config["learning_rate"] == 2.5 and config["seed"] == 7
     assert config["beta"] == 0.1 and config["algorithms"] == list(ALGORITHMS)
@@ -298,15 +297,13 @@ def test_weights_run_the_weighted_reward_and_the_json_config_records_them(capsys
     data = strict_json(out)
     assert data["config"]["reward_weights"] == {"accuracy": 1.0, "format": 0.5, "partial": 1.0}
     weights = RewardWeights(format=0.5, partial=1.0)
-    config = TrainingConfig(
-        algorithms=("grpo",), steps=6, seeds=2, batch=4, group_size=4, reward_weights=weights
-    )
-    core = TrainingRun(config)
+    config = TrainingConfig(algorithms=("grpo",), steps=6, seeds=2, batch=4, group_size=4)
+    core = TrainingRun(config, reward_weights=weights)
     core.run()
     history = core.history("grpo")
     for seed, steps in enumerate(data["algorithms"]["grpo"]["runs"]):
         assert [s["pass_rate"] for s in steps] == history["pass_rate"][:, seed].tolist()
-    plain = TrainingRun(replace(config, reward_weights=RewardWeights()))
+    plain = TrainingRun(config, reward_weights=RewardWeights())
     plain.run()
     assert not np.array_equal(plain.history("grpo")["pass_rate"], history["pass_rate"])
 

@@ -115,7 +115,13 @@ from grpo_desktop.core.lab_limits import (
     group_size_problem,
 )
 from grpo_desktop.core.problems import UnknownProblemError, get_problem
-from grpo_desktop.core.training_config import METRICS, TrainingConfig, config_from_dict
+from grpo_desktop.core.training_config import (
+    METRICS,
+    TrainingConfig,
+    check_convention,
+    config_from_dict,
+    run_inputs_from_dict,
+)
 from grpo_desktop.core.update_settings import settings_from_dict
 from grpo_desktop.core.update_snapshot import UpdateSettings
 
@@ -264,6 +270,9 @@ class LessonStep:
     training_steps: int = 0
     metric: str | None = None
     focus: str | None = None
+    # A training step's run is given this convention for GRPO's and DAPO's advantages (the
+    # file's ``training.convention``); a step with groups takes its labs' convention instead.
+    training_convention: str = "textbook"
 
     def __post_init__(self) -> None:
         # Every group on screen shares one advantage convention; parse_lesson words this for a
@@ -306,6 +315,7 @@ class LessonStep:
         """A training step's defaults filled in, and its run checked: small, and its names real."""
         config = TrainingConfig() if self.training is None else self.training
         object.__setattr__(self, "training", config)
+        check_convention(self.training_convention)
         if self.hide_advantages:
             raise ValueError("a training step cannot hide the advantages (it shows no group)")
         problem = training_problem(config, self.training_steps)
@@ -347,7 +357,7 @@ class LessonStep:
         """The step's one advantage convention: its lab's, the one both compared labs share, or
         on a training step the convention the run's GRPO and DAPO use."""
         if self.training is not None:
-            return self.training.convention
+            return self.training_convention
         return self.labs[0].convention
 
 
@@ -639,6 +649,7 @@ def _parse_training_step(
 
     name = f"{field}.training"
     raw = value.get("training")
+    convention = None
     if raw is None:
         config = TrainingConfig()
     elif not isinstance(raw, dict):
@@ -646,6 +657,7 @@ def _parse_training_step(
     else:
         try:
             config = config_from_dict(raw)
+            convention = run_inputs_from_dict(raw)[0]
         except (ValueError, TypeError) as exc:
             raise _fail(source, name, f"is not usable: {exc}") from None
     if config.steps > MAX_TRAINING_STEPS:
@@ -682,6 +694,7 @@ def _parse_training_step(
         training_steps=steps,
         metric=metric,
         focus=focus,
+        training_convention="textbook" if convention is None else convention,
     )
 
 

@@ -42,6 +42,8 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
 - ``training`` (optional, default the app's defaults): the Training workspace's run, an object
   with any of the fields of :class:`~grpo_desktop.core.training.TrainingConfig` (``algorithms``
   and ``problem_ids`` as lists of names). Written only when they differ from the defaults.
+  It may also name ``convention`` (refused unless it is the scenario's: the run is given the
+  scenario's one convention) and ``reward_weights`` (checked; the run is given the lab's).
 - ``reward_weights`` (optional, default accuracy 1, format 0, partial 0): the weight of each of
   the lab's reward functions, ``{"accuracy": 1, "format": 0.5, "partial": 0}``. Written only when
   it differs from the default.
@@ -228,11 +230,7 @@ class Scenario:
         check_update_settings(self.update)
         if not isinstance(self.training, TrainingConfig):
             raise ValueError("training must be a TrainingConfig")
-        check_training_config(self.training)
-        if self.training.convention != self.convention:  # one convention, the scenario's
-            object.__setattr__(
-                self, "training", dataclasses.replace(self.training, convention=self.convention)
-            )
+        check_training_config(self.training)  # its run takes the scenario's one convention
         if not isinstance(self.weights, RewardWeights):
             raise ValueError("weights must be RewardWeights")
         if self.scores is not None:
@@ -316,11 +314,7 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "workspace": scenario.workspace,
         "update": _changed_fields(scenario.update, _DEFAULT_UPDATE),
         # The run uses the scenario's one convention (written above), so it is not written twice.
-        "training": {
-            name: value
-            for name, value in _changed_fields(scenario.training, _DEFAULT_TRAINING).items()
-            if name != "convention"
-        },
+        "training": _changed_fields(scenario.training, _DEFAULT_TRAINING),
         "reward_weights": weights_to_dict(scenario.weights)
         if scenario.weights != _DEFAULT_WEIGHTS
         else None,
@@ -584,11 +578,12 @@ def _parse_document(data: Any, source: str) -> Scenario:
         run = config_from_dict(training)
     except ValueError as exc:
         raise _field(source, "training", str(exc)) from None
-    if "convention" in training and run.convention != convention:
+    if "convention" in training and training["convention"] != convention:
         raise _field(
             source,
             "training.convention",
-            f"is {_short(run.convention)} but the scenario's convention is {_short(convention)}; "
+            f"is {_short(training['convention'])} but the scenario's convention is "
+            f"{_short(convention)}; "
             "the run uses the scenario's one convention: remove 'training.convention' or make "
             "the two agree",
         )

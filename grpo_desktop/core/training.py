@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from grpo_desktop.core.advantages import group_advantages
+from grpo_desktop.core.advantages import DEFAULT_CONVENTION, group_advantages
 from grpo_desktop.core.checker import grade
 from grpo_desktop.core.clipped_loss import policy_loss_runs
 from grpo_desktop.core.format_check import follows_format
@@ -46,8 +46,11 @@ from grpo_desktop.core.training_config import (
     METRICS,
     AlgorithmInfo,
     TrainingConfig,
+    check_convention,
+    check_reward_weights,
     check_training_config,
     config_from_dict,
+    convention_for,
     stored_group_bytes,
 )
 
@@ -66,6 +69,7 @@ __all__ = [
     "build_library",
     "check_training_config",
     "config_from_dict",
+    "convention_for",
     "informative_probability",
     "stored_group_bytes",
 ]
@@ -264,11 +268,24 @@ class _AlgorithmState:
 class TrainingRun:
     """Every chosen algorithm over every seed, advanced one step at a time."""
 
-    def __init__(self, config: TrainingConfig) -> None:
+    def __init__(
+        self,
+        config: TrainingConfig,
+        convention: str = DEFAULT_CONVENTION,
+        reward_weights: RewardWeights | None = None,
+    ) -> None:
+        """``config``'s run, GRPO's and DAPO's advantages in ``convention`` (the workbench's
+        one convention) and each answer's reward TRL's weighted nansum of the lab's reward
+        functions under ``reward_weights`` (default: accuracy only, the checker's 0/1; pass
+        rates always count the checker's verdict)."""
         self.config = check_training_config(config)
+        self.convention = check_convention(convention)
+        self.reward_weights = check_reward_weights(
+            RewardWeights() if reward_weights is None else reward_weights
+        )
         self.library = build_library(tuple(config.problem_ids))
-        #: (P, C) each candidate's reward under the config's weights: what the algorithms use.
-        self.rewards = self.library.rewards(config.reward_weights)
+        #: (P, C) each candidate's reward under the run's weights: what the algorithms use.
+        self.rewards = self.library.rewards(self.reward_weights)
         #: (P, C) 0/1 the checker's verdict as float: what pass rates count.
         self._right = self.library.correct.astype(np.float64)
         # Per seed, one stream every algorithm shares and one for DAPO's extra draws only, so
@@ -368,7 +385,9 @@ class TrainingRun:
         run._extra_generators = copy.deepcopy(self._extra_generators)
         caught_up = None
         if added:
-            caught_up = TrainingRun(replace(config, algorithms=added))
+            caught_up = TrainingRun(
+                replace(config, algorithms=added), self.convention, self.reward_weights
+            )
             caught_up.run(self.step_count)
             if "dapo" in added:  # its extra stream as far as DAPO has drawn from it
                 run._extra_generators = caught_up._extra_generators
@@ -494,7 +513,7 @@ class TrainingRun:
         if name == "ppo_critic":
             seed_index = np.arange(config.seeds)[:, None]
             return rewards - state.values[seed_index, problems][..., None]
-        convention = config.convention_for(name)
+        convention = convention_for(name, self.convention)
         if convention == "trl_batch":  # a batch std over the groups each seed really uses
             advantages = np.zeros(rewards.shape)
             for seed, (seed_rewards, seed_used) in enumerate(zip(rewards, used)):

@@ -7,7 +7,7 @@ configuration without loading the run itself (start-up stays near a bare window)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -21,14 +21,19 @@ __all__ = [
     "ALGORITHM_INFO",
     "MAX_STORED_GROUP_BYTES",
     "METRICS",
+    "RUN_KEYS",
     "SETTING_LABELS",
     "TRAINING_LIMITS",
     "AlgorithmInfo",
     "TrainingConfig",
+    "check_convention",
+    "check_reward_weights",
     "check_training_config",
     "config_from_dict",
+    "convention_for",
     "largest_stored_value",
     "refused_change_text",
+    "run_inputs_from_dict",
     "stored_group_bytes",
     "weights_from_dict",
 ]
@@ -103,7 +108,6 @@ class TrainingConfig:
     batch: int = 8  # problems (groups) per step
     learning_rate: float = 4.0
     seed: int = 0
-    convention: str = "textbook"  # GRPO's and DAPO's advantage convention
     preset: str = "verl/token-mean"  # the loss for REINFORCE, PPO, GRPO and RLOO
     eps_low: float = 0.2
     eps_high: float = 0.2
@@ -112,9 +116,6 @@ class TrainingConfig:
     critic_lr: float = 0.2
     dapo_max_draws: int = 3  # DAPO draws at most this many batches' worth of groups per step
     problem_ids: tuple[str, ...] = ()  # () = every shipped problem
-    #: Each answer's reward is TRL's weighted nansum of the lab's reward functions; the default
-    #: (accuracy only, weight 1) is the checker's 0/1 verdict. Pass rates stay the checker's.
-    reward_weights: RewardWeights = field(default_factory=RewardWeights)
 
     def loss_preset(self, algorithm: str) -> str:
         return {"dr_grpo": "trl/dr_grpo", "dapo": "trl/dapo"}.get(algorithm, self.preset)
@@ -122,8 +123,26 @@ class TrainingConfig:
     def clip_range(self, algorithm: str) -> tuple[float, float]:
         return (0.2, 0.28) if algorithm == "dapo" else (self.eps_low, self.eps_high)
 
-    def convention_for(self, algorithm: str) -> str:
-        return {"dr_grpo": "dr_grpo", "rloo": "rloo"}.get(algorithm, self.convention)
+
+def convention_for(algorithm: str, convention: str) -> str:
+    """The advantage convention ``algorithm`` uses in a run under ``convention`` (the
+    workbench's one convention: GRPO's and DAPO's; Dr. GRPO and RLOO have their own)."""
+    return {"dr_grpo": "dr_grpo", "rloo": "rloo"}.get(algorithm, convention)
+
+
+def check_convention(convention: object) -> str:
+    """``convention`` if it names an advantage convention; a ValueError listing them if not."""
+    if convention not in convention_names():
+        names = ", ".join(convention_names())
+        raise ValueError(f"unknown convention {convention!r}; choose from: {names}")
+    return convention  # type: ignore[return-value]
+
+
+def check_reward_weights(weights: object) -> RewardWeights:
+    """``weights`` if they are RewardWeights; a ValueError if not."""
+    if not isinstance(weights, RewardWeights):
+        raise ValueError(f"reward_weights must be RewardWeights; got {weights!r}")
+    return weights
 
 
 _LIMITS = {
@@ -204,11 +223,6 @@ def check_training_config(config: TrainingConfig) -> TrainingConfig:
             raise ValueError(f"{name} must be a number; got {value!r}")
         if not (math.isfinite(value) and low <= value <= high):
             raise ValueError(f"{name} must be from {low:g} to {high:g}; got {value!r}")
-    if not isinstance(config.reward_weights, RewardWeights):
-        raise ValueError(f"reward_weights must be RewardWeights; got {config.reward_weights!r}")
-    if config.convention not in convention_names():
-        names = ", ".join(convention_names())
-        raise ValueError(f"unknown convention {config.convention!r}; choose from: {names}")
     too_much = _too_much_kept(config)
     if too_much:
         raise ValueError(
@@ -282,13 +296,22 @@ def refused_change_text(current: TrainingConfig, requested: TrainingConfig) -> s
     return f"{text}; it stays {getattr(current, name):g}."
 
 
+#: Keys a scenario's or lesson's ``training`` object may hold beside the config's fields: the
+#: run's convention and reward weights, which the file format keeps there but a run is given
+#: (:class:`~grpo_desktop.core.training.TrainingRun`), not configured with.
+RUN_KEYS = ("convention", "reward_weights")
+
+
 def config_from_dict(data: dict) -> TrainingConfig:
-    """A config from a scenario file's mapping (lists become tuples; unknown keys refused)."""
-    known = {item.name for item in fields(TrainingConfig)}
+    """A config from a scenario file's mapping (lists become tuples; unknown keys refused).
+
+    ``convention`` and ``reward_weights`` are checked but not part of the config: read them
+    with :func:`run_inputs_from_dict`."""
+    known = {item.name for item in fields(TrainingConfig)} | set(RUN_KEYS)
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown training setting(s): {', '.join(unknown)}")
-    values = dict(data)
+    values = {name: value for name, value in data.items() if name not in RUN_KEYS}
     for name in ("algorithms", "problem_ids"):
         if name in values:
             if not isinstance(values[name], (list, tuple)) or not all(
@@ -296,9 +319,20 @@ def config_from_dict(data: dict) -> TrainingConfig:
             ):
                 raise ValueError(f"{name} must be a list of names")
             values[name] = tuple(values[name])
-    if "reward_weights" in values:
-        values["reward_weights"] = weights_from_dict(values["reward_weights"])
-    return check_training_config(replace(TrainingConfig(), **values))
+    if "reward_weights" in data:
+        weights_from_dict(data["reward_weights"])
+    config = check_training_config(replace(TrainingConfig(), **values))
+    if "convention" in data:
+        check_convention(data["convention"])
+    return config
+
+
+def run_inputs_from_dict(data: dict) -> tuple[str | None, RewardWeights | None]:
+    """The ``convention`` and ``reward_weights`` a ``training`` mapping names (None for each it
+    leaves out), checked."""
+    convention = check_convention(data["convention"]) if "convention" in data else None
+    weights = weights_from_dict(data["reward_weights"]) if "reward_weights" in data else None
+    return convention, weights
 
 
 def weights_from_dict(data: object) -> RewardWeights:

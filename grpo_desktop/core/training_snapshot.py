@@ -8,11 +8,12 @@ learning frontier with each problem's dot, so the views only draw.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from grpo_desktop.core.formatting import signed
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.training import (
     ALGORITHM_INFO,
     ALGORITHMS,
@@ -116,6 +117,9 @@ class TrainingSnapshot:
     groups_note: str = ""
     #: Why the last settings edit was not applied and what stays in force ("" when it was).
     refusal: str = ""
+    #: What the run was given beside its config: GRPO's and DAPO's convention, the reward.
+    convention: str = "textbook"
+    reward_weights: RewardWeights = field(default_factory=RewardWeights)
 
     @property
     def total_steps(self) -> int:
@@ -230,6 +234,8 @@ def build_training_snapshot(
             divergence.sentence() for divergence in divergences.values() if divergence.diverged
         ),
         refusal=refusal,
+        convention=run.convention,
+        reward_weights=run.reward_weights,
     )
 
 

@@ -8,7 +8,7 @@ window). Pure Python.
 from __future__ import annotations
 
 import math
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 
 from grpo_desktop.core.clipped_loss import get_loss_preset
 from grpo_desktop.core.update_snapshot import UpdateSettings
@@ -18,12 +18,51 @@ __all__ = [
     "CLIP_HIGHER_PROBLEM_ID",
     "LENGTH_BIAS_SETTINGS",
     "MAX_INNER_STEPS",
+    "UPDATE_LIMITS",
+    "UpdateLimit",
     "check_update_settings",
     "clip_higher_settings",
     "settings_from_dict",
 ]
 
 MAX_INNER_STEPS = 50
+
+
+@dataclass(frozen=True)
+class UpdateLimit:
+    """A setting's range: ``low`` to ``high``, the low end itself refused when ``low_open``."""
+
+    low: float
+    high: float
+    low_open: bool = False  # c must exceed 1, a learning rate must be positive
+
+    def admits(self, value: float) -> bool:
+        return (self.low < value if self.low_open else self.low <= value) and value <= self.high
+
+    def lowest(self, decimals: int) -> float:
+        """The least value a control showing ``decimals`` decimals may offer."""
+        return self.low + 10.0**-decimals if self.low_open else self.low
+
+    @property
+    def text(self) -> str:
+        """``between 0 and 10``, or ``in (0, 5]`` when the low end is refused."""
+        if self.low_open:
+            return f"in ({self.low:g}, {self.high:g}]"
+        return f"between {self.low:g} and {self.high:g}"
+
+
+_EPS = UpdateLimit(0.0, 10.0)
+#: Each numeric setting's range, as :func:`check_update_settings` enforces it: the Update
+#: controls take their spin boxes' ranges from here, so they never offer a value it refuses.
+UPDATE_LIMITS: dict[str, UpdateLimit] = {
+    "eps_low": _EPS,
+    "eps_high": _EPS,
+    "compare_eps_high": _EPS,
+    "clip_ratio_c": UpdateLimit(1.0, 20.0, low_open=True),
+    "beta": UpdateLimit(0.0, 10.0),
+    "learning_rate": UpdateLimit(0.0, 5.0, low_open=True),
+    "inner_steps": UpdateLimit(0, MAX_INNER_STEPS),
+}
 LENGTH_BIAS_SETTINGS = UpdateSettings(
     preset="verl/token-mean", compare_preset="verl/seq-mean-token-mean", inner_steps=0
 )
@@ -68,25 +107,36 @@ def check_update_settings(settings: UpdateSettings) -> UpdateSettings:
             or not math.isfinite(value)
         ):
             raise ValueError(f"{name} must be a finite number; got {value!r}")
-    if not 0 <= settings.eps_low <= 10 or not 0 <= settings.eps_high <= 10:
-        raise ValueError("eps_low and eps_high must lie between 0 and 10")
+    limits = UPDATE_LIMITS
+    eps = limits["eps_low"]
+    if not limits["eps_low"].admits(settings.eps_low) or not limits["eps_high"].admits(
+        settings.eps_high
+    ):
+        raise ValueError(f"eps_low and eps_high must lie {eps.text}")
     value = settings.compare_eps_high  # None: the comparison clips as the main side does
     if value is not None and (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
         or not math.isfinite(value)
-        or not 0 <= value <= 10
+        or not limits["compare_eps_high"].admits(value)
     ):
-        raise ValueError(f"compare_eps_high must be null or lie between 0 and 10; got {value!r}")
-    if settings.clip_ratio_c <= 1:
-        raise ValueError(f"clip_ratio_c must be > 1; got {settings.clip_ratio_c!r}")
-    if not 0 <= settings.beta <= 10:
-        raise ValueError(f"beta must lie between 0 and 10; got {settings.beta!r}")
-    if not 0 < settings.learning_rate <= 5:
-        raise ValueError(f"learning_rate must lie in (0, 5]; got {settings.learning_rate!r}")
-    steps = settings.inner_steps
-    if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_INNER_STEPS:
-        raise ValueError(f"inner_steps must be a whole number from 0 to {MAX_INNER_STEPS}")
+        raise ValueError(
+            f"compare_eps_high must be null or lie {limits['compare_eps_high'].text}; got {value!r}"
+        )
+    c = limits["clip_ratio_c"]
+    if not c.admits(settings.clip_ratio_c):
+        raise ValueError(
+            f"clip_ratio_c must be > {c.low:g} and at most {c.high:g}; "
+            f"got {settings.clip_ratio_c!r}"
+        )
+    for name in ("beta", "learning_rate"):
+        if not limits[name].admits(getattr(settings, name)):
+            raise ValueError(
+                f"{name} must lie {limits[name].text}; got {getattr(settings, name)!r}"
+            )
+    steps, most = settings.inner_steps, limits["inner_steps"]
+    if isinstance(steps, bool) or not isinstance(steps, int) or not most.admits(steps):
+        raise ValueError(f"inner_steps must be a whole number from {most.low:g} to {most.high:g}")
     if settings.kl_estimator not in ("k1", "k2", "k3"):
         raise ValueError(f"kl_estimator must be k1, k2 or k3; got {settings.kl_estimator!r}")
     return settings

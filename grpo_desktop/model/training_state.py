@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.training import ALGORITHM_INFO, TrainingConfig, TrainingRun
 from grpo_desktop.core.training_config import refused_change_text
 from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
@@ -32,6 +33,8 @@ KEPT_RUN_BYTES = 128 * 2**20
 # An algorithm ticked mid-run is computed up to the run's step at once when that samples at most
 # this many answers (about 0.8 s: the default run's 200 steps); past it the run starts afresh.
 CATCH_UP_ANSWERS = 110_000
+#: What a run is made from: its configuration, then the convention and reward it is given.
+_RunInputs = tuple[TrainingConfig, str, RewardWeights]
 
 
 class TrainingState(QObject):
@@ -45,7 +48,7 @@ class TrainingState(QObject):
     ) -> None:
         super().__init__(parent)
         self._workbench = workbench
-        self.run = TrainingRun(self._config())
+        self.run = TrainingRun(*self._run_inputs())
         self._playing = False
         self._speed = DEFAULT_SPEED
         self._metric = "degenerate_fraction"
@@ -59,7 +62,7 @@ class TrainingState(QObject):
         self._next_frame = 0.0  # when the next tick is due, on a fixed 60 Hz grid
         self._snapshot: TrainingSnapshot | None = None
         # config → (run, selected step): runs of earlier settings, oldest first
-        self._kept: dict[TrainingConfig, tuple[TrainingRun, int | None]] = {}
+        self._kept: dict[_RunInputs, tuple[TrainingRun, int | None]] = {}
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # frames at 60 Hz, not ±5 % slack
         self._timer.setSingleShot(True)  # each tick arms the next one for the next frame's time
@@ -117,8 +120,7 @@ class TrainingState(QObject):
         with a sentence the controls show beside the settings still in force (a snapshot is
         sent either way, so a control the user moved shows the value in force again)."""
         current = self._workbench.training_config
-        # The shown config carries the window's convention: the edit is the other fields.
-        refusal = refused_change_text(current, replace(config, convention=current.convention))
+        refusal = refused_change_text(current, config)
         if not refusal:
             cleared = bool(self._refusal)
             self._refusal = ""
@@ -143,7 +145,7 @@ class TrainingState(QObject):
     def reset(self) -> None:
         """Back to step 0 with the same configuration (the same seeds: the same run again)."""
         self.set_playing(False)
-        self.run = TrainingRun(self._config())
+        self.run = TrainingRun(*self._run_inputs())
         self._selected_step = None
         self._refusal = ""
         self._invalidate()
@@ -225,20 +227,16 @@ class TrainingState(QObject):
                 self._next_frame = later + FRAME_S
             self._arm(later)
 
-    def _config(self) -> TrainingConfig:
-        """The workbench's run, with GRPO's (and DAPO's) advantages in the workbench's one
-        convention and each answer rewarded with the main lab's reward weights: the convention
-        and the reward on screen are the ones the run uses."""
+    def _run_inputs(self) -> _RunInputs:
+        """The workbench's run configuration, given GRPO's (and DAPO's) advantages in the
+        workbench's one convention and each answer rewarded with the main lab's reward weights:
+        the convention and the reward on screen are the ones the run uses."""
         workbench = self._workbench
-        return replace(
-            workbench.training_config,
-            convention=workbench.convention,
-            reward_weights=workbench.lab.weights,
-        )
+        return workbench.training_config, workbench.convention, workbench.lab.weights
 
     def _lab_changed(self, *_snapshot: object) -> None:
         """The main lab changed: restart only if its reward weights did (not on a card click)."""
-        if self._workbench.lab.weights != self.run.config.reward_weights:
+        if self._workbench.lab.weights != self.run.reward_weights:
             self._restart()
 
     def _restart(self, *_changed: object) -> None:
@@ -251,22 +249,27 @@ class TrainingState(QObject):
         another question. The run replaced is kept for a later Undo.
         """
         self.set_playing(False)
-        config = self._config()
+        inputs = self._run_inputs()
+        config = inputs[0]
         old = self.run
         self._refusal = ""
-        if config == old.config:
+        if inputs == _inputs_of(old):
             self._invalidate()
             return
-        kept = self._kept.pop(config, None)
+        kept = self._kept.pop(inputs, None)
         self._keep(old, self._selected_step)
         if kept is not None:
             self.run, self._selected_step = kept
-        elif _only_algorithms_differ(old.config, config) and _quick_catch_up(old, config):
+        elif (
+            _inputs_of(old)[1:] == inputs[1:]
+            and _only_algorithms_differ(old.config, config)
+            and _quick_catch_up(old, config)
+        ):
             self.run = old.with_algorithms(config.algorithms)
             if self._selected_step is not None and self._selected_step > self.run.step_count:
                 self._selected_step = None
         else:
-            self.run = TrainingRun(config)
+            self.run = TrainingRun(*inputs)
             self._selected_step = None
         self._invalidate()
 
@@ -275,7 +278,7 @@ class TrainingState(QObject):
         not started yet costs nothing to make again: not kept)."""
         if run.step_count == 0:
             return
-        self._kept[run.config] = (run, selected_step)
+        self._kept[_inputs_of(run)] = (run, selected_step)
         total = sum(kept.nbytes for kept, _ in self._kept.values())
         while self._kept and (len(self._kept) > KEPT_RUNS or total > KEPT_RUN_BYTES):
             oldest = next(iter(self._kept))
@@ -305,6 +308,11 @@ class TrainingState(QObject):
         self._stale = False
         if emit:
             self.snapshot_changed.emit(self._snapshot)
+
+
+def _inputs_of(run: TrainingRun) -> _RunInputs:
+    """What ``run`` was made from: its config, convention and reward weights."""
+    return run.config, run.convention, run.reward_weights
 
 
 def _only_algorithms_differ(first: TrainingConfig, second: TrainingConfig) -> bool:

@@ -123,15 +123,14 @@ class Workbench(QObject):
     def training_config(self) -> TrainingConfig:
         """The Training workspace's run: algorithms, steps, seeds, G, batch, learning rate...
 
-        Its convention (GRPO's and DAPO's advantages) is always the workbench's one convention:
-        the run uses it, so the stored settings, an edit of them and a saved scenario say it too.
+        The run is given the workbench's one convention (GRPO's and DAPO's advantages) and the
+        main lab's reward weights besides (:class:`~grpo_desktop.model.training_state.
+        TrainingState`); neither is part of its config.
         """
         if self._training_config is None:
             from grpo_desktop.core.training_config import TrainingConfig
 
-            self._training_config = TrainingConfig(convention=self.convention)
-        elif self._training_config.convention != self.convention:
-            self._training_config = replace(self._training_config, convention=self.convention)
+            self._training_config = TrainingConfig()
         return self._training_config
 
     @property
@@ -281,7 +280,6 @@ class Workbench(QObject):
         from grpo_desktop.core.training_config import check_training_config
 
         check_training_config(config)
-        config = replace(config, convention=self.convention)  # the one convention on screen
         if config != self.training_config:
             self.undo_stack.push(
                 commands.SettingsCommand(
@@ -290,9 +288,8 @@ class Workbench(QObject):
             )
 
     def apply_training_config(self, config: TrainingConfig) -> None:
-        """Put ``config`` in force now (the settings command's redo and undo), under the one
-        convention on screen (a lesson step puts its convention in force first)."""
-        config = replace(config, convention=self.convention)
+        """Put ``config`` in force now (the settings command's redo and undo); the run takes the
+        one convention on screen (a lesson step puts its convention in force first)."""
         if config != self.training_config:
             self._training_config = config
             self.training_config_changed.emit(config)

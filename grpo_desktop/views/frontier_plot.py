@@ -160,7 +160,7 @@ class FrontierPlot(QWidget):
             self._run_size = run_size
             self._draw_curves(snapshot)
         started = snapshot.steps_done > 0
-        weighted = not snapshot.config.reward_weights.plain
+        weighted = not snapshot.reward_weights.plain
         if (
             snapshot.focus != self._focus
             or started != self._started

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from grpo_desktop.core.theme import LIGHT, Theme
-from grpo_desktop.core.update_settings import MAX_INNER_STEPS
+from grpo_desktop.core.update_settings import UPDATE_LIMITS
 from grpo_desktop.core.update_snapshot import PresetInfo, UpdateSettings, UpdateSnapshot
 from grpo_desktop.views.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.fonts import scaled_font
@@ -73,11 +73,13 @@ def _preset_tooltip(preset: PresetInfo) -> str:
     return f"{preset.formula}\n{preset.description}\n{preset.source}"
 
 
-def _double_spin(name: str, low: float, high: float, step: float, decimals: int) -> QDoubleSpinBox:
+def _double_spin(name: str, setting: str, step: float, decimals: int) -> QDoubleSpinBox:
+    """A spin box over ``setting``'s range in the core's UPDATE_LIMITS."""
     spin = QDoubleSpinBox(objectName=name)
-    spin.setRange(low, high)
+    limit = UPDATE_LIMITS[setting]
+    spin.setDecimals(decimals)  # before the range: Qt rounds the range to the decimals
+    spin.setRange(limit.lowest(decimals), limit.high)
     spin.setSingleStep(step)
-    spin.setDecimals(decimals)
     spin.setKeyboardTracking(False)  # typing "0.28" is one request, not three
     spin.setAccelerated(True)
     spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
@@ -86,8 +88,9 @@ def _double_spin(name: str, low: float, high: float, step: float, decimals: int)
 
 
 def _same_or_eps_spin(name: str) -> QDoubleSpinBox:
-    """A comparison ε: 0–10, or “same” (one step below 0) to follow the main side's."""
-    spin = _double_spin(name, -0.01, 10.0, 0.01, 2)
+    """A comparison ε: in its range, or “same” (one step below it) to follow the main side's."""
+    spin = _double_spin(name, "compare_eps_high", 0.01, 2)
+    spin.setMinimum(spin.minimum() - spin.singleStep())
     spin.setSpecialValueText(SAME)
     return spin
 
@@ -123,19 +126,19 @@ class UpdateControls(AdaptiveForm):
         self.compare_combo = _combo("comparePresetCombo")
         self.compare_combo.setAccessibleName("Comparison preset")
         self.compare_combo.setToolTip(COMPARE_TIP)
-        self.eps_low_spin = _double_spin("epsLowSpin", 0.0, 10.0, 0.01, 2)
+        self.eps_low_spin = _double_spin("epsLowSpin", "eps_low", 0.01, 2)
         self.eps_low_spin.setAccessibleName("Epsilon low")
         self.eps_low_spin.setToolTip(EPS_LOW_TIP)
-        self.eps_high_spin = _double_spin("epsHighSpin", 0.0, 10.0, 0.01, 2)
+        self.eps_high_spin = _double_spin("epsHighSpin", "eps_high", 0.01, 2)
         self.eps_high_spin.setAccessibleName("Epsilon high")
         self.eps_high_spin.setToolTip(EPS_HIGH_TIP)
         self.compare_eps_high_spin = _same_or_eps_spin("compareEpsHighSpin")
         self.compare_eps_high_spin.setAccessibleName("Comparison epsilon high")
         self.compare_eps_high_spin.setToolTip(COMPARE_EPS_HIGH_TIP)
-        self.clip_c_spin = _double_spin("clipCSpin", 1.01, 20.0, 0.5, 2)
+        self.clip_c_spin = _double_spin("clipCSpin", "clip_ratio_c", 0.5, 2)
         self.clip_c_spin.setAccessibleName("Dual clip c")
         self.clip_c_spin.setToolTip(CLIP_C_TIP)
-        self.beta_spin = _double_spin("betaSpin", 0.0, 10.0, 0.01, 3)
+        self.beta_spin = _double_spin("betaSpin", "beta", 0.01, 3)
         self.beta_spin.setAccessibleName("KL weight beta")
         self.beta_spin.setToolTip(BETA_TIP)
         self.kl_combo = _combo("klEstimatorCombo")
@@ -143,12 +146,13 @@ class UpdateControls(AdaptiveForm):
         self.kl_combo.setAccessibleName("KL estimator")
         self.kl_combo.setToolTip(KL_TIP)
         self.inner_steps_spin = QSpinBox(objectName="innerStepsSpin")
-        self.inner_steps_spin.setRange(0, MAX_INNER_STEPS)  # the checks' own limit
+        steps = UPDATE_LIMITS["inner_steps"]
+        self.inner_steps_spin.setRange(int(steps.low), int(steps.high))  # the checks' own
         self.inner_steps_spin.setKeyboardTracking(False)
         self.inner_steps_spin.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.inner_steps_spin.setAccessibleName("Inner steps")
         self.inner_steps_spin.setToolTip(INNER_STEPS_TIP)
-        self.learning_rate_spin = _double_spin("learningRateSpin", 0.01, 5.0, 0.05, 2)
+        self.learning_rate_spin = _double_spin("learningRateSpin", "learning_rate", 0.05, 2)
         self.learning_rate_spin.setAccessibleName("Learning rate")
         self.learning_rate_spin.setToolTip(LEARNING_RATE_TIP)
         self.length_bias_button = QPushButton("Length &bias", objectName="lengthBiasButton")

@@ -9,8 +9,6 @@ workspace is needed.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
@@ -218,11 +216,9 @@ class TrainingPage(QWidget):
     # --- requests ---------------------------------------------------------------------------
 
     def request_config(self, config: TrainingConfig) -> None:
-        """A settings edit, applied or refused by the run's state; the reward weights shown are
-        the lab's, so the stored config keeps its own (an edit of G must not copy the lab's
-        weights into the saved run settings)."""
-        stored = self.workbench.training_config.reward_weights
-        self.state.request_config(replace(config, reward_weights=stored))
+        """A settings edit, applied or refused by the run's state (the run's convention and
+        reward weights are the workbench's, given to the run, never part of its config)."""
+        self.state.request_config(config)
 
     # --- the run's keys (the window's actions call these) ------------------------------------
 
@@ -301,7 +297,7 @@ class TrainingPage(QWidget):
 
     def render(self, snapshot: TrainingSnapshot) -> None:
         self.status.setText(snapshot.status)
-        reward = reward_text(snapshot.config.reward_weights)
+        reward = reward_text(snapshot.reward_weights)
         if reward != self.reward.text():
             self.reward.setText(reward)
             self.reward.setAccessibleName(reward)

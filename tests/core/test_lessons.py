@@ -544,7 +544,7 @@ def test_parse_lesson_accepts_booleans_and_defaults() -> None:
 def test_every_shipped_step_shows_one_convention(lesson: Lesson, index: int) -> None:
     step = lesson.steps[index]
     if step.is_training:  # no group on screen: the convention is the run's GRPO and DAPO use
-        assert step.training is not None and step.convention == step.training.convention
+        assert step.training is not None and step.convention == step.training_convention
         return
     assert {lab.convention for lab in step.labs} == {step.convention}
 

@@ -717,13 +717,12 @@ def test_the_run_takes_the_scenarios_one_convention_and_it_is_written_once():
     from grpo_desktop.core.scenario import scenario_to_json
     from grpo_desktop.core.training import TrainingConfig
 
-    scenario = _shipped_scenario(
-        convention="verl", training=TrainingConfig(convention="verl", steps=50)
-    )
+    scenario = _shipped_scenario(convention="verl", training=TrainingConfig(steps=50))
     document = json.loads(scenario_to_json(scenario))
     assert document["convention"] == "verl"
     assert document["training"] == {"steps": 50}
-    assert parse_scenario(scenario_to_json(scenario), FILE_NAME).training.convention == "verl"
+    parsed = parse_scenario(scenario_to_json(scenario), FILE_NAME)
+    assert (parsed.convention, parsed.training) == ("verl", TrainingConfig(steps=50))
 
 
 def test_a_run_convention_that_disagrees_with_the_scenarios_is_refused():
@@ -737,9 +736,11 @@ def test_a_run_convention_that_disagrees_with_the_scenarios_is_refused():
         "convention": "verl",
         "training": {"convention": "verl", "steps": 50},
     }
-    assert parse_scenario(json.dumps(agreeing), FILE_NAME).training.convention == "verl"
+    parsed = parse_scenario(json.dumps(agreeing), FILE_NAME)
+    assert (parsed.convention, parsed.training.steps) == ("verl", 50)
 
 
 def test_a_run_without_a_convention_takes_the_scenarios():
     document = _valid_document() | {"convention": "trl", "training": {"steps": 50}}
-    assert parse_scenario(json.dumps(document), FILE_NAME).training.convention == "trl"
+    parsed = parse_scenario(json.dumps(document), FILE_NAME)
+    assert (parsed.convention, parsed.training.steps) == ("trl", 50)

@@ -128,12 +128,16 @@ def test_a_scenario_too_large_to_read_back_is_refused_and_nothing_is_written(tmp
     assert MAX_SCENARIO_BYTES == 8_000_000
 
 
-def test_a_runs_own_reward_weights_in_the_training_settings_save_and_load():
-    from dataclasses import replace
-
+def test_a_training_sections_reward_weights_still_read_checked_and_outside_the_config():
+    """The run is given the lab's weights, so a file's ``training.reward_weights`` (which older
+    saves could hold) is read and checked but is no part of the run's config."""
     from grpo_desktop.core.training_config import TrainingConfig
 
     memento = LabMemento(get_problem("mult-23x47"), (True, False), None)
-    run = replace(TrainingConfig(), reward_weights=RewardWeights(format=0.5))
-    scenario = Scenario.from_lab(memento, "trl", "advantage", training=run)
-    assert round_trip(scenario).training == replace(run, convention="trl")  # the scenario's one
+    scenario = Scenario.from_lab(memento, "trl", "advantage", training=TrainingConfig(steps=50))
+    document = json.loads(scenario_to_json(scenario))
+    document["training"]["reward_weights"] = {"format": 0.5}
+    assert parse_scenario(json.dumps(document), "w.grpo.json").training == TrainingConfig(steps=50)
+    document["training"]["reward_weights"] = {"format": 99}
+    with pytest.raises(ScenarioError, match="training"):
+        parse_scenario(json.dumps(document), "w.grpo.json")

@@ -26,14 +26,21 @@ from grpo_desktop.core.training import (
     build_library,
     check_training_config,
     config_from_dict,
+    convention_for,
     informative_probability,
 )
+from grpo_desktop.core.training_config import run_inputs_from_dict
 
 SMALL = TrainingConfig(steps=12, seeds=3, batch=4, group_size=4)
 
 
-def ran(config: TrainingConfig, steps: int | None = None) -> TrainingRun:
-    run = TrainingRun(config)
+def ran(
+    config: TrainingConfig,
+    steps: int | None = None,
+    convention: str = "textbook",
+    reward_weights: RewardWeights | None = None,
+) -> TrainingRun:
+    run = TrainingRun(config, convention, reward_weights)
     run.run(steps)
     return run
 
@@ -433,22 +440,24 @@ def test_every_algorithms_update_equals_the_reference_gradient_step(name):
         {"preset": "verl/seq-mean-token-sum-norm"},
         {"preset": "trl/grpo"},
         {"preset": "trl/gspo"},
-        {"preset": "openrlhf/ppo_sample", "convention": "trl"},
+        {"preset": "openrlhf/ppo_sample", "run_convention": "trl"},
         {"epochs": 3, "eps_low": 0.05, "eps_high": 0.1},  # off-policy epochs: the clip engages
         {"beta": 0.3, "epochs": 2},
-        {"convention": "trl_batch"},
+        {"run_convention": "trl_batch"},
         {"algorithms": ("dapo",), "epochs": 3, "beta": 0.2},  # clip-higher 0.2/0.28, off-policy
         {"algorithms": ("dr_grpo",), "epochs": 2},
         {"algorithms": ("ppo_critic",), "epochs": 2, "preset": "openrlhf/ppo_token"},
     ],
 )
 def test_the_update_equals_the_reference_under_other_losses(changes):
+    changes = dict(changes)
+    convention = changes.pop("run_convention", "textbook")
     config = replace(
         TrainingConfig(algorithms=("grpo",), steps=3, seeds=2, batch=4, group_size=4), **changes
     )
     assert config.preset in LOSS_PRESETS
     (name,) = config.algorithms
-    run = TrainingRun(config)
+    run = TrainingRun(config, convention)
     for step in range(1, config.steps + 1):
         before = logits_of(run, name)
         run.step()
@@ -462,8 +471,8 @@ def test_the_update_equals_the_reference_under_other_losses(changes):
 
 
 def test_trl_batch_advantages_use_each_seeds_whole_batch():
-    config = replace(SMALL, algorithms=("grpo",), convention="trl_batch")
-    run = ran(config)
+    config = replace(SMALL, algorithms=("grpo",))
+    run = ran(config, convention="trl_batch")
     for seed in range(config.seeds):
         groups = run.groups("grpo", 2, seed)
         rewards = np.array([g.rewards for g in groups])
@@ -630,7 +639,6 @@ def test_every_algorithm_learns_and_degenerate_groups_grow_as_it_does():
         ({"learning_rate": float("inf")}, "learning_rate must be from 0 to 100; got inf"),
         ({"learning_rate": "4"}, "learning_rate must be a number; got '4'"),
         ({"critic_lr": 1.5}, "critic_lr must be from 0 to 1; got 1.5"),
-        ({"convention": "nope"}, "unknown convention 'nope'; choose from: textbook"),
         ({"preset": "verl/nope"}, "unknown loss preset 'verl/nope'; choose from: verl/token-mean"),
     ],
 )
@@ -750,7 +758,7 @@ def test_dapo_batch_std_counts_only_the_groups_it_keeps():
     """With TRL's batch std (convention trl_batch), DAPO's advantages must come from the groups
     that enter the update: the all-equal groups it dropped are not part of the batch (verl's
     DAPO filters groups before computing advantages)."""
-    run = ran(TrainingConfig(algorithms=("dapo",), convention="trl_batch", steps=150, seeds=4))
+    run = ran(TrainingConfig(algorithms=("dapo",), steps=150, seeds=4), convention="trl_batch")
     checked = 0
     for step in range(100, 151):
         for seed in range(4):
@@ -777,7 +785,7 @@ def test_default_weights_reproduce_the_checkers_0_1_run_bit_for_bit(monkeypatch)
         training_module.CandidateLibrary, "rewards", lambda self, weights=None: self.accuracy
     )
     plain = ran(config)
-    assert weighted.config.reward_weights == RewardWeights()
+    assert weighted.reward_weights == RewardWeights()
     for name in ALGORITHMS:
         for metric, values in weighted.history(name).items():
             np.testing.assert_array_equal(values, plain.history(name)[metric], err_msg=metric)
@@ -817,7 +825,7 @@ def test_a_problem_without_a_format_skips_the_format_reward(monkeypatch):
 
 
 def test_weighted_runs_reward_each_answer_with_trls_nansum_of_the_components():
-    run = ran(replace(SMALL, reward_weights=WEIGHTED))
+    run = ran(SMALL, reward_weights=WEIGHTED)
     library = run.library
     expected = combined_rewards(library.components(), WEIGHTED)
     np.testing.assert_array_equal(run.rewards, np.where(library.valid, expected, 0.0))
@@ -832,7 +840,7 @@ def test_weighted_runs_reward_each_answer_with_trls_nansum_of_the_components():
 def test_pass_rates_and_answer_lengths_stay_the_checkers_whatever_the_weights():
     """The algorithms learn from the weighted reward; the pass rate still counts what the checker
     calls right (a wrong answer in the right format is not a pass)."""
-    run = ran(replace(SMALL, reward_weights=WEIGHTED))
+    run = ran(SMALL, reward_weights=WEIGHTED)
     library = run.library
     logits = logits_of(run, "grpo")
     policy = np.where(library.valid, np.exp(log_softmax(logits)), 0.0)
@@ -853,8 +861,8 @@ def test_pass_rates_and_answer_lengths_stay_the_checkers_whatever_the_weights():
 def test_a_format_weight_gives_an_all_right_group_signal():
     """Under 0/1 rewards an all-right group is degenerate; with the format reward its answers
     differ, so GRPO pushes the well-formed ones and DAPO keeps the group."""
-    config = replace(SMALL, steps=30, reward_weights=RewardWeights(format=0.5))
-    run = ran(config)
+    config = replace(SMALL, steps=30)
+    run = ran(config, reward_weights=RewardWeights(format=0.5))
     found = 0
     for step in range(1, 31):
         for seed in range(3):
@@ -865,7 +873,7 @@ def test_a_format_weight_gives_an_all_right_group_signal():
                         assert any(a != 0 for a in group.advantages)
                         found += 1
     assert found > 0
-    plain = ran(replace(config, reward_weights=RewardWeights()))
+    plain = ran(config)
     degenerate = run.history("grpo")["degenerate_fraction"][1:].mean()
     assert degenerate < plain.history("grpo")["degenerate_fraction"][1:].mean()
 
@@ -873,10 +881,8 @@ def test_a_format_weight_gives_an_all_right_group_signal():
 def test_the_critic_learns_the_mean_weighted_reward():
     """V(problem) tracks the mean reward its groups scored; its error is measured against the
     policy's true mean reward (the pass rate only under 0/1 rewards)."""
-    config = TrainingConfig(
-        algorithms=("ppo_critic",), steps=5, seeds=2, critic_lr=0.0, reward_weights=WEIGHTED
-    )
-    run = ran(config)
+    config = TrainingConfig(algorithms=("ppo_critic",), steps=5, seeds=2, critic_lr=0.0)
+    run = ran(config, reward_weights=WEIGHTED)
     library = run.library
     policy = np.where(library.valid, np.exp(log_softmax(logits_of(run, "ppo_critic"))), 0.0)
     mean_reward = (policy * run.rewards).sum(axis=-1)
@@ -884,10 +890,16 @@ def test_the_critic_learns_the_mean_weighted_reward():
     np.testing.assert_allclose(error, np.sqrt(((mean_reward - 0.5) ** 2).mean(axis=1)))
 
 
-def test_config_from_dict_reads_reward_weights():
-    config = config_from_dict({"reward_weights": {"accuracy": 1, "format": 0.5}})
-    assert config.reward_weights == RewardWeights(accuracy=1.0, format=0.5, partial=0.0)
-    assert config_from_dict({}).reward_weights == RewardWeights()
+def test_config_from_dict_reads_reward_weights_and_the_convention_beside_the_config():
+    data = {"reward_weights": {"accuracy": 1, "format": 0.5}, "convention": "trl", "steps": 9}
+    assert config_from_dict(data) == TrainingConfig(steps=9)
+    assert run_inputs_from_dict(data) == (
+        "trl",
+        RewardWeights(accuracy=1.0, format=0.5, partial=0.0),
+    )
+    assert run_inputs_from_dict({}) == (None, None)
+    with pytest.raises(ValueError, match="unknown convention 'nope'; choose from: textbook"):
+        config_from_dict({"convention": "nope"})
     with pytest.raises(ValueError, match=r"unknown reward function\(s\) 'fromat'.*accuracy"):
         config_from_dict({"reward_weights": {"fromat": 0.5}})
     with pytest.raises(ValueError, match=r"reward_weights: weight of 'format' must be between"):
@@ -898,9 +910,22 @@ def test_config_from_dict_reads_reward_weights():
         config_from_dict({"reward_weights": [1, 0.5, 0]})
 
 
-def test_check_training_config_refuses_weights_that_are_not_reward_weights():
+def test_a_run_refuses_weights_that_are_not_reward_weights_and_unknown_conventions():
     with pytest.raises(ValueError, match="reward_weights must be RewardWeights"):
-        check_training_config(replace(TrainingConfig(), reward_weights={"accuracy": 1}))
+        TrainingRun(TrainingConfig(), reward_weights={"accuracy": 1})
+    with pytest.raises(ValueError, match="unknown convention 'nope'; choose from: textbook"):
+        TrainingRun(TrainingConfig(), "nope")
+
+
+def test_convention_for_gives_dr_grpo_and_rloo_their_own():
+    assert [convention_for(name, "trl") for name in ALGORITHMS] == [
+        "trl",
+        "trl",
+        "trl",
+        "dr_grpo",
+        "rloo",
+        "trl",
+    ]
 
 
 # --- divergence ---------------------------------------------------------------------------------

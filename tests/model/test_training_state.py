@@ -322,11 +322,11 @@ def test_the_run_scores_grpo_with_the_convention_on_screen(qapp):
     workbench = Workbench()
     state = TrainingState(workbench)
     state.step_once()
-    assert state.run.config.convention == "textbook"
+    assert state.run.convention == "textbook"
     workbench.set_convention("trl")
-    assert state.run.config.convention == "trl" and state.run.step_count == 0  # a fresh run
+    assert state.run.convention == "trl" and state.run.step_count == 0  # a fresh run
     workbench.undo_stack.undo()
-    assert state.run.config.convention == "textbook"
+    assert state.run.convention == "textbook"
 
 
 # --- the lab's reward weights -----------------------------------------------------------------
@@ -335,11 +335,11 @@ WEIGHTED = RewardWeights(accuracy=1.0, format=0.5, partial=1.0)
 
 
 def test_the_run_rewards_answers_with_the_labs_weights(workbench, state):
-    assert state.run.config.reward_weights == RewardWeights() == workbench.lab.weights
+    assert state.run.reward_weights == RewardWeights() == workbench.lab.weights
     workbench.set_reward_weights(WEIGHTED, workbench.lab)
-    assert state.run.config.reward_weights == WEIGHTED
-    assert state.snapshot.config.reward_weights == WEIGHTED
-    assert workbench.training_config.reward_weights == RewardWeights()  # the lab holds them
+    assert state.run.reward_weights == WEIGHTED
+    assert state.snapshot.reward_weights == WEIGHTED
+    assert not hasattr(workbench.training_config, "reward_weights")  # the lab holds them
 
 
 def test_a_weight_change_restarts_the_run_and_ctrl_z_brings_back_the_old_weights_run(
@@ -353,12 +353,12 @@ def test_a_weight_change_restarts_the_run_and_ctrl_z_brings_back_the_old_weights
         workbench.set_reward_weight("format", 0.5, workbench.lab)
     assert state.run is not old_run and state.run.step_count == 0
     assert state.snapshot.selected_step is None
-    assert shown.args[0].config.reward_weights == RewardWeights(format=0.5)
+    assert shown.args[0].reward_weights == RewardWeights(format=0.5)
     state.step_once()
     weighted_run = state.run
     workbench.undo_stack.undo()  # Ctrl+Z
     assert state.run is old_run and state.run.step_count == 3
-    assert state.run.config.reward_weights == RewardWeights()
+    assert state.run.reward_weights == RewardWeights()
     assert weighted_run.step_count == 1
 
 
@@ -379,7 +379,7 @@ def test_a_comparison_labs_weights_do_not_touch_the_run(workbench, state):
     state.step_once()
     run = state.run
     workbench.set_reward_weight("format", 0.5, easy)
-    assert state.run is run and state.run.config.reward_weights == RewardWeights()
+    assert state.run is run and state.run.reward_weights == RewardWeights()
 
 
 def test_a_group_opened_from_a_weighted_run_shows_the_rewards_the_run_used(workbench, state):
@@ -416,28 +416,27 @@ def test_a_lesson_step_naming_verl_runs_verl_and_editing_steps_keeps_it(qapp):
         None,
         "frontier",
         "advantage",
-        training=replace(SMALL, algorithms=("grpo",), convention="verl"),
+        training=replace(SMALL, algorithms=("grpo",)),
+        training_convention="verl",
     )
     assert step.convention == "verl"
     workbench.show_lesson_step(step)
     assert workbench.convention == "verl", "the window shows the convention the step names"
-    assert state.run.config.convention == "verl", "the run uses the convention the step names"
-    assert workbench.training_config.convention == "verl"
+    assert state.run.convention == "verl", "the run uses the convention the step names"
     state.request_config(replace(state.snapshot.config, steps=20))  # the lecturer edits Steps
     assert workbench.training_config.steps == 20
-    assert workbench.training_config.convention == "verl", "an edit of Steps kept verl"
-    assert state.run.config.convention == "verl"
-    assert workbench.current_scenario().training.convention == workbench.convention
+    assert state.run.convention == "verl", "an edit of Steps kept verl"
+    assert workbench.current_scenario().convention == "verl"
 
 
-def test_the_stored_run_settings_follow_the_one_convention_on_screen(workbench, state):
+def test_the_run_follows_the_one_convention_on_screen_through_undo(workbench, state):
     workbench.set_convention("trl")
-    assert workbench.training_config.convention == "trl" == state.run.config.convention
+    assert state.run.convention == "trl"
     state.request_config(replace(state.snapshot.config, steps=20))
     workbench.undo_stack.undo()  # the steps edit
-    assert workbench.training_config.convention == "trl", "undoing Steps undid the convention"
+    assert state.run.convention == "trl", "undoing Steps undid the convention"
     workbench.undo_stack.undo()  # the convention
-    assert workbench.training_config.convention == "textbook" == state.run.config.convention
+    assert state.run.convention == "textbook" == workbench.convention
 
 
 # --- the played steps survive an algorithm's box and Undo -------------------------------------

@@ -104,10 +104,8 @@ def test_opening_a_scenario_sets_lab_convention_view_and_a_clean_history(workben
     assert workbench.lab.memento() == scenario.lab_memento()
     assert workbench.undo_stack.count() == 0 and not workbench.modified
     assert workbench.path == tmp_path / "week3.grpo.json"
-    # The run's settings carry the one convention on screen (the run uses it), not a second.
-    assert workbench.current_scenario() == replace(
-        scenario, training=replace(scenario.training, convention="rloo")
-    )
+    # The run's settings hold no convention: the run is given the one on screen.
+    assert workbench.current_scenario() == scenario
 
 
 def test_a_lesson_step_sets_its_groups_and_convention_with_a_fresh_history(workbench):

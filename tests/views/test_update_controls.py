@@ -303,3 +303,31 @@ def test_a_comparison_epsilon_shows_same_until_set_and_asks_for_its_own_range(qt
     assert spin.value() == pytest.approx(0.28)
     spin.setValue(spin.minimum())  # stepped below 0: back to the main ε_high
     assert seen[-1] == SETTINGS and spin.text() == "same"
+
+
+def test_the_spin_boxes_offer_the_cores_update_limits_exactly(qtbot):
+    """Each spin box's range is the core's UPDATE_LIMITS (an open low end one step above it),
+    so a control never offers a value check_update_settings refuses, nor hides one it takes."""
+    from grpo_desktop.core.update_settings import UPDATE_LIMITS
+
+    controls = UpdateControls()
+    qtbot.addWidget(controls)
+    spins = {
+        "eps_low": controls.eps_low_spin,
+        "eps_high": controls.eps_high_spin,
+        "clip_ratio_c": controls.clip_c_spin,
+        "beta": controls.beta_spin,
+        "learning_rate": controls.learning_rate_spin,
+        "inner_steps": controls.inner_steps_spin,
+    }
+    for name, spin in spins.items():
+        limit = UPDATE_LIMITS[name]
+        decimals = spin.decimals() if hasattr(spin, "decimals") else 0
+        assert (spin.minimum(), spin.maximum()) == pytest.approx(
+            (limit.lowest(decimals), limit.high)
+        ), name
+        assert limit.admits(spin.minimum()) and limit.admits(spin.maximum()), name
+    same = controls.compare_eps_high_spin
+    limit = UPDATE_LIMITS["compare_eps_high"]
+    assert same.maximum() == limit.high
+    assert same.minimum() == pytest.approx(limit.low - same.singleStep())  # "same"

@@ -314,9 +314,9 @@ def test_the_page_names_the_labs_reward_beside_the_status_when_it_is_not_plain(q
     assert page.reward.isVisible()
     assert page.reward.text() == "Reward: r = 1 × accuracy + 0.5 × format"
     assert "Lab" in page.reward.toolTip() and "checker" in page.reward.toolTip()
-    assert page.state.run.config.reward_weights.format == 0.5
+    assert page.state.run.reward_weights.format == 0.5
     ctrl(qtbot, window, Qt.Key.Key_Z)
-    assert page.reward.isHidden() and page.state.run.config.reward_weights.plain
+    assert page.reward.isHidden() and page.state.run.reward_weights.plain
 
 
 def reward_is_whole(page) -> bool:
@@ -356,8 +356,8 @@ def test_a_settings_edit_keeps_the_labs_weights_out_of_the_stored_run_settings(q
     edits = window.undo_stack.count()
     type_group_size(qtbot, page, "4")
     assert window.workbench.training_config.group_size == 4
-    assert window.workbench.training_config.reward_weights.plain
-    assert page.state.run.config.reward_weights.format == 0.5
+    assert not hasattr(window.workbench.training_config, "reward_weights")
+    assert page.state.run.reward_weights.format == 0.5
     assert window.undo_stack.count() == edits + 1
 
 

@@ -2,7 +2,7 @@
 
 The algorithms are the toy run's (:mod:`grpo_desktop.core.training_config`): the same names,
 labels, and the same rules for which advantage convention, loss preset and clip range each one
-uses (``TrainingConfig.convention_for`` / ``loss_preset`` / ``clip_range``), so "DAPO" means the
+uses (``convention_for`` / ``TrainingConfig.loss_preset`` / ``clip_range``), so "DAPO" means the
 same thing on the toy and on the network. Only ``ppo_critic`` is left out: a per-prompt critic
 does not carry over to prompts it has never seen.
 """
@@ -16,7 +16,7 @@ from grpo_desktop.core.advantages import convention_names
 from grpo_desktop.core.clipped_loss import LOSS_PRESETS
 from grpo_desktop.core.lab_rewards import RewardWeights
 from grpo_desktop.core.tinylm.tasks import DEFAULT_TASK, get_task
-from grpo_desktop.core.training_config import ALGORITHM_INFO, TrainingConfig
+from grpo_desktop.core.training_config import ALGORITHM_INFO, TrainingConfig, convention_for
 
 __all__ = ["LM_ALGORITHMS", "LMTrainingConfig", "check_lm_config"]
 
@@ -66,7 +66,6 @@ class LMTrainingConfig:
     def _toy(self) -> TrainingConfig:
         return TrainingConfig(
             preset=self.preset,
-            convention=self.convention,
             eps_low=self.eps_low,
             eps_high=self.eps_high,
         )
@@ -84,7 +83,7 @@ class LMTrainingConfig:
         """The convention of ``group_advantages``; None for REINFORCE (A = r, no baseline)."""
         if self.algorithm == "reinforce":
             return None
-        return self._toy().convention_for(self.algorithm)
+        return convention_for(self.algorithm, self.convention)
 
     def as_dict(self) -> dict:
         values = asdict(self)
