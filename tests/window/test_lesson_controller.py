@@ -26,6 +26,14 @@ BASELINE = "group-is-baseline"
 TWO_GROUPS = "same-formula-two-groups"
 
 
+@pytest.fixture(autouse=True)
+def quick_animation(window: MainWindow) -> None:
+    """The reward → advantage animation runs in 60 ms here (a class watches it for 3 s): these
+    tests wait for it on almost every step. Its timing has its own tests in the views."""
+    for pane in window.panes:
+        pane.chart.animation_ms = 60
+
+
 @pytest.fixture
 def lessons(window) -> LessonController:
     window.install_deferred_features()
