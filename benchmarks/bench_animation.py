@@ -4,7 +4,7 @@ The main window at 1280×800 shows the lab with a group of 64 answers. The view 
 (V: reward, then advantage, then reward …) as soon as each animation has ended and the window
 has had a moment idle, for a few seconds. Every paint of the advantage chart's viewport is
 stamped; only intervals between two frames painted while the same animation runs count (the
-animator's stage is 1 or 2 then), so the pauses between switches are not frames. A frame is the
+animator's phase is 1 or 2 then), so the pauses between switches are not frames. A frame is the
 first paint after a tick of the animation clock; further paints of the same tick (pyqtgraph
 items re-transforming mid-paint queue one) show nothing new and are reported apart. A key press is
 sent every 100 ms and its wait measured, as in ``bench_train_ui.py``. Target: p95 frame interval
@@ -70,7 +70,7 @@ def main() -> None:
 
     class PaintStamp(QObject):
         def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.Paint and animator.stage() != 0:
+            if event.type() == QEvent.Type.Paint and animator.phase() != 0:
                 stamp = (time.perf_counter(), animation[0])
                 painted.append(stamp)
                 if ticked[0]:

@@ -23,7 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from grpo_desktop.core import advantages, group_advantages
+from grpo_desktop.core import group_advantages
+from grpo_desktop.core.formulas import advantages
 
 
 def median_seconds(work: Callable[[], object], repeats: int) -> float:

@@ -70,7 +70,7 @@ def malloc_trim() -> bool:
 def box_cache() -> tuple[int, int]:
     """The trace cards' shared rounded-box pixmaps: how many, and their bytes (native memory,
     which tracemalloc does not see)."""
-    from grpo_desktop.views import trace_card
+    from grpo_desktop.views.lab import trace_card
 
     cache = trace_card._BOXES.pixmaps
     return len(cache), sum(p.width() * p.height() * p.depth() // 8 for p in cache.values())
@@ -80,8 +80,8 @@ class User:
     """Random actions through the window's own controls, from one seeded RNG."""
 
     def __init__(self, window, app, seed: int) -> None:
-        from grpo_desktop.core.advantages import CONVENTIONS
-        from grpo_desktop.core.clipped_loss import LOSS_PRESETS
+        from grpo_desktop.core.formulas.advantages import CONVENTIONS
+        from grpo_desktop.core.formulas.clipped_loss import LOSS_PRESETS
 
         self.window = window
         self.app = app
@@ -133,7 +133,7 @@ class User:
         from PySide6.QtCore import QPoint, Qt
         from PySide6.QtTest import QTest
 
-        from grpo_desktop.views.trace_card import TraceCard
+        from grpo_desktop.views.lab.trace_card import TraceCard
 
         cards = [
             card
@@ -156,7 +156,7 @@ class User:
         self.window.group_size_spin.setValue(self.rng.randint(2, 64))
 
     def preset(self) -> None:
-        self.rng.choice(list(self.window.preset_actions.values())).trigger()
+        self.rng.choice(list(self.window.reward_pattern_actions.values())).trigger()
 
     def sample(self) -> None:
         self.window.sample_action.trigger()
@@ -310,7 +310,7 @@ def main() -> None:
     # Where the growth is: native memory tracemalloc cannot see. Read only after the measurement.
     boxes, box_bytes = box_cache()
     print(
-        f"  card box cache (views.trace_card._BOXES): {boxes_before} -> {boxes} pixmaps, "
+        f"  card box cache (views.lab.trace_card._BOXES): {boxes_before} -> {boxes} pixmaps, "
         f"{box_bytes_before / MB:.1f} -> {box_bytes / MB:.1f} MB"
     )
     trimmed_growth = None
@@ -324,7 +324,7 @@ def main() -> None:
         )
         from PySide6.QtGui import QPixmapCache
 
-        from grpo_desktop.views import trace_card
+        from grpo_desktop.views.lab import trace_card
 
         trace_card._BOXES.clear()
         settle(app)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from grpo_desktop.core.clipped_loss import policy_loss
+from grpo_desktop.core.formulas.clipped_loss import policy_loss
 from grpo_desktop.core.tinylm import load_model
 from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import completion_pass, teacher_batch

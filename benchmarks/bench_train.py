@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from grpo_desktop.core.training import ALGORITHMS, TrainingConfig, TrainingRun, build_library
+from grpo_desktop.core.training.run import ALGORITHMS, TrainingConfig, TrainingRun, build_library
 
 
 def median_seconds(work: Callable[[], object], repeats: int, setup=None) -> float:

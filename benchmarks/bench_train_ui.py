@@ -36,7 +36,7 @@ def main() -> None:
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.core.training import TrainingConfig
+    from grpo_desktop.core.training.run import TrainingConfig
     from grpo_desktop.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

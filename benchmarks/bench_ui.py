@@ -110,7 +110,7 @@ def bench_clicks(
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.views.trace_card import TraceCard
+    from grpo_desktop.views.lab.trace_card import TraceCard
     from grpo_desktop.window.main_window import MainWindow
 
     class PaintCounter(QObject):

@@ -39,7 +39,7 @@ FRAME_MS = 1000 / 60
 
 def long_problem(tokens: int = 200):
     """A problem whose 16 traces each split into about ``tokens`` GPT-2 pre-tokens."""
-    from grpo_desktop.core.problems import Trace, get_problem
+    from grpo_desktop.core.lab.problems import Trace, get_problem
 
     base = get_problem("mult-23x47")
     steps = "".join(
@@ -59,7 +59,7 @@ def long_problem(tokens: int = 200):
         title="Long answers",
         traces=traces,
         group_size=GROUP_SIZE,
-        preset_rewards=(1, 0) * (GROUP_SIZE // 2),
+        default_rewards=(1, 0) * (GROUP_SIZE // 2),
     )
 
 
@@ -82,7 +82,7 @@ def main() -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.core.update_step import _tokens_of
+    from grpo_desktop.core.update.update_step import _tokens_of
     from grpo_desktop.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -307,7 +307,7 @@ HUGE_REWARDS = (1e101, -1e101, 1e300, -1.7e308)  # beyond MAX_SCORE/MIN_SCORE (�
 
 def pick_reward(rng: random.Random) -> float:
     """A hand-set reward the model allows: ordinary, tiny (subnormal too), at the limits."""
-    from grpo_desktop.core.lab_rewards import MAX_SCORE, MIN_SCORE
+    from grpo_desktop.core.lab.lab_rewards import MAX_SCORE, MIN_SCORE
 
     kind = rng.random()
     if kind < 0.5:
@@ -388,10 +388,10 @@ def act_group_size(s: Soak) -> str:
 
 def act_preset(s: Soak) -> str:
     """A preset from the toolbar/Presets menu, or Ctrl+1..5."""
-    from grpo_desktop.core.presets import PRESETS
+    from grpo_desktop.core.lab.reward_patterns import REWARD_PATTERNS
 
     if s.rng.random() < 0.5:
-        return trigger(s, f"preset_{s.rng.choice(PRESETS).key}")
+        return trigger(s, f"preset_{s.rng.choice(REWARD_PATTERNS).key}")
     number = s.rng.randint(1, 5)
     press(s, getattr(qt().Key, f"Key_{number}"), qt().KeyboardModifier.ControlModifier)
     return f"Ctrl+{number}"
@@ -412,7 +412,7 @@ def act_reset(s: Soak) -> str:
 
 def act_convention(s: Soak) -> str:
     """Every convention, from the View ▸ Convention menu or the toolbar's combo."""
-    from grpo_desktop.core.advantages import CONVENTIONS
+    from grpo_desktop.core.formulas.advantages import CONVENTIONS
 
     name = s.rng.choice(tuple(CONVENTIONS))
     s.report.conventions_used[name] += 1
@@ -484,7 +484,7 @@ def act_workspace(s: Soak) -> str:
 
 def act_theme(s: Soak) -> str:
     """View ▸ Theme: light, dark, projector."""
-    from grpo_desktop.core.theme import THEMES
+    from grpo_desktop.core.common.theme import THEMES
 
     return trigger(s, f"theme_{s.rng.choice(tuple(THEMES))}")
 
@@ -535,7 +535,7 @@ def act_set_score_huge(s: Soak) -> str:
 
 def act_reward_weight(s: Soak) -> str:
     """A reward function's weight (the Rewards tab's spin box, or the model's request)."""
-    from grpo_desktop.core.lab_rewards import MAX_WEIGHT, MIN_WEIGHT, REWARD_COMPONENTS
+    from grpo_desktop.core.lab.lab_rewards import MAX_WEIGHT, MIN_WEIGHT, REWARD_COMPONENTS
 
     name = s.rng.choice(REWARD_COMPONENTS)
     weight = round(s.rng.uniform(MIN_WEIGHT, MAX_WEIGHT), s.rng.choice((0, 1, 2)))
@@ -583,8 +583,8 @@ def act_edit_problem(s: Soak) -> str:
 
 def act_update_settings(s: Soak) -> str:
     """New Update-step settings through the model, every value drawn from the core's limits."""
-    from grpo_desktop.core.clipped_loss import LOSS_PRESETS
-    from grpo_desktop.core.update_settings import MAX_INNER_STEPS
+    from grpo_desktop.core.formulas.clipped_loss import LOSS_PRESETS
+    from grpo_desktop.core.update.update_settings import MAX_INNER_STEPS
 
     rng = s.rng
     current = s.workbench.update_settings
@@ -669,7 +669,7 @@ TRAINING_RANGES = {  # small runs: the machine has two cores, shared
 def act_training_setting(s: Soak) -> str:
     """A Training control moved: a small value, or now and then anything its range offers
     (which the run may refuse with a sentence, the control snapping back)."""
-    from grpo_desktop.core.training_config import TRAINING_LIMITS
+    from grpo_desktop.core.training.training_config import TRAINING_LIMITS
 
     controls = s.window.training_page.controls
     rng = s.rng
@@ -701,7 +701,7 @@ def act_training_setting(s: Soak) -> str:
 
 def act_training_config(s: Soak) -> str:
     """A whole small run configuration through the page's request (what the controls send)."""
-    from grpo_desktop.core.training_config import ALGORITHMS
+    from grpo_desktop.core.training.training_config import ALGORITHMS
 
     rng = s.rng
     config = replace(
@@ -973,8 +973,8 @@ def check_invariants(s: Soak) -> None:
     """The numbers are the core's, and the window agrees with its model."""
     import numpy as np
 
-    from grpo_desktop.core.advantages import group_advantages
-    from grpo_desktop.core.snapshot import push_of
+    from grpo_desktop.core.formulas.advantages import group_advantages
+    from grpo_desktop.core.lab.lab_snapshot import push_of
     from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
 
     window, workbench = s.window, s.workbench
@@ -1125,7 +1125,7 @@ def install_hooks(s: Soak) -> Callable[[], None]:
     from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
     from grpo_desktop import error_handling
-    from grpo_desktop.views import problem_editor
+    from grpo_desktop.views.lab import problem_editor
     from grpo_desktop.window.scenario_files import ScenarioFiles
 
     undo: list[Callable[[], None]] = []

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from grpo_desktop.cli import OneLineArgumentParser, run_score
-from grpo_desktop.core.advantages import convention_names
-from grpo_desktop.core.lab_limits import WORKSPACES
-from grpo_desktop.core.unsafe_text import visible
+from grpo_desktop.cli.common import OneLineArgumentParser
+from grpo_desktop.cli.score import run_score
+from grpo_desktop.core.common.unsafe_text import visible
+from grpo_desktop.core.formulas.advantages import convention_names
+from grpo_desktop.core.lab.lab_limits import WORKSPACES
 
 NO_DISPLAY_MESSAGE = (
     "grpo-desktop: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); start it from a "
@@ -84,7 +85,7 @@ class _LessonIds:
     """The shipped lessons' ids as the help lists them, read only when it is printed."""
 
     def __str__(self) -> str:
-        from grpo_desktop.core.lessons import LessonError, load_lessons
+        from grpo_desktop.core.files.lessons import LessonError, load_lessons
 
         try:
             return _either([lesson.id for lesson in load_lessons()])
@@ -198,7 +199,7 @@ def run_desktop_entry(install: bool) -> int:
 
 
 def list_problems() -> str:
-    from grpo_desktop.core.problems import load_problems
+    from grpo_desktop.core.lab.problems import load_problems
 
     rows = [f"{'id':<26} {'difficulty':<10} {'G':>2}  prompt"]
     for problem in load_problems():
@@ -230,15 +231,15 @@ class LabSetup:
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
     """Validate --problem/--group-size/--rewards/--sample; ValueError with a readable reason."""
     from grpo_desktop.core import get_convention
-    from grpo_desktop.core.lab_limits import (
+    from grpo_desktop.core.common.theme import get_theme
+    from grpo_desktop.core.files.lessons import get_lesson
+    from grpo_desktop.core.files.scenario import load_scenario
+    from grpo_desktop.core.lab.lab_limits import (
         check_group_size,
         check_sample_seed,
         parse_reward_pattern,
     )
-    from grpo_desktop.core.lessons import get_lesson
-    from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, get_problem
-    from grpo_desktop.core.scenario import load_scenario
-    from grpo_desktop.core.theme import get_theme
+    from grpo_desktop.core.lab.problems import DEFAULT_PROBLEM_ID, get_problem
 
     problem_id = args.problem or DEFAULT_PROBLEM_ID
     get_problem(problem_id)  # UnknownProblemError lists the valid ids
@@ -369,18 +370,18 @@ def run_headless(name: str, argv: list[str]) -> int:
     if name == "score":
         return run_score(argv)
     if name == "loss":
-        from grpo_desktop.loss_cli import run_loss
+        from grpo_desktop.cli.loss import run_loss
 
         return run_loss(argv)
     if name == "train":
-        from grpo_desktop.train_cli import run_train
+        from grpo_desktop.cli.train import run_train
 
         return run_train(argv)
     if name == "lm":
-        from grpo_desktop.lm_cli import run_lm
+        from grpo_desktop.cli.lm import run_lm
 
         return run_lm(argv)
-    from grpo_desktop.rollouts_cli import run_rollouts
+    from grpo_desktop.cli.rollouts import run_rollouts
 
     return run_rollouts(argv)
 
@@ -391,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ensure_streams()  # a gui-script on Windows has no console: stderr may be None
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in HEADLESS_COMMANDS:
-        from grpo_desktop.cli_exit import run_command
+        from grpo_desktop.cli.common import run_command
 
         name, rest = args_list[0], args_list[1:]
         return run_command(f"grpo-desktop {name}", lambda: run_headless(name, rest))
@@ -431,7 +432,7 @@ def build_window(
     leave "does not fit this screen" on the status bar of a picture it fits.
 
     ``remember_settings=False`` (a screenshot) reads the user's settings and writes none."""
-    from grpo_desktop.core.lab_limits import next_sample_seed
+    from grpo_desktop.core.lab.lab_limits import next_sample_seed
     from grpo_desktop.model.lab_state import LabState
     from grpo_desktop.model.settings import AppSettings
     from grpo_desktop.model.workbench import Workbench
@@ -489,7 +490,7 @@ def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.core.atomic import write_bytes_atomically
+    from grpo_desktop.core.common.atomic import write_bytes_atomically
     from grpo_desktop.window.export_controller import png_bytes
 
     window.install_deferred_features()  # the picture shows the complete menu bar
@@ -563,7 +564,7 @@ def remove_leftovers(window) -> list[str]:
     scenario), Qt's beside the settings file. Logged, never shown: nothing of the user's goes."""
     import logging
 
-    from grpo_desktop.core.atomic import remove_left_temporaries
+    from grpo_desktop.core.common.atomic import remove_left_temporaries
     from grpo_desktop.model.settings import remove_left_settings_temporaries
 
     settings = window.settings

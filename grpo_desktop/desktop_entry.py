@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grpo_desktop.core.atomic import write_bytes_atomically
+from grpo_desktop.core.common.atomic import write_bytes_atomically
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+; 3.10 spells it importlib.abc
     from importlib.resources.abc import Traversable

@@ -23,7 +23,8 @@ def private_home(tmp_path_factory, monkeypatch):
     return home
 
 
-SCREEN_SCALE = "grpoScreenScale"  # views/fonts.py SCREEN_SCALE_PROPERTY (not imported: no Qt)
+# views/common/fonts.py SCREEN_SCALE_PROPERTY (not imported: no Qt)
+SCREEN_SCALE = "grpoScreenScale"
 
 
 @pytest.fixture(autouse=True)

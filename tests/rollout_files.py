@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grpo_desktop.core.advantages import group_advantages
+from grpo_desktop.core.formulas.advantages import group_advantages
 
 # Three prompts per step, four answers each; the first is all correct (degenerate).
 VERL_SCORES = {
@@ -111,7 +111,7 @@ def write_trl(
 def recorded(rewards=(1.0, 0.0, 1.0), texts=None, **fields):
     """A run's group as the lab holds it (``core.recorded_group.RecordedGroup``): a verl group by
     default, one answer per reward, the reward logged as ``score``; ``fields`` override any."""
-    from grpo_desktop.core.recorded_group import RecordedGroup
+    from grpo_desktop.core.lab.recorded_group import RecordedGroup
 
     rewards = tuple(float(r) for r in rewards)
     values = {

@@ -115,8 +115,8 @@ def test_install_desktop_entry_flag_writes_into_xdg_data_home(tmp_path, monkeypa
 
 def test_scenario_flag_opens_the_saved_lab(tmp_path, qtbot):
     from grpo_desktop.app import build_parser, build_window, check_lab_arguments
-    from grpo_desktop.core.problems import get_problem
-    from grpo_desktop.core.scenario import Scenario, save_scenario
+    from grpo_desktop.core.files.scenario import Scenario, save_scenario
+    from grpo_desktop.core.lab.problems import get_problem
 
     path = tmp_path / "hard.grpo.json"
     scenario = Scenario(
@@ -422,8 +422,8 @@ def save_seed_scenario(path, problem_changes=None, **fields):
     ``problem_changes`` make the problem a custom one, ``fields`` set scenario fields."""
     from dataclasses import replace
 
-    from grpo_desktop.core.problems import get_problem
-    from grpo_desktop.core.scenario import Scenario, save_scenario
+    from grpo_desktop.core.files.scenario import Scenario, save_scenario
+    from grpo_desktop.core.lab.problems import get_problem
 
     problem = get_problem("mult-23x47")
     if problem_changes:
@@ -506,7 +506,7 @@ def test_start_up_clears_what_killed_saves_left_beside_recent_files(tmp_path, qt
 def test_a_scenario_whose_group_cannot_be_computed_is_one_line_before_the_window(
     tmp_path, capsys, monkeypatch
 ):
-    import grpo_desktop.core.snapshot as snapshot_module
+    import grpo_desktop.core.lab.lab_snapshot as snapshot_module
 
     path = save_seed_scenario(tmp_path / "huge.grpo.json")
 

@@ -42,10 +42,11 @@ def test_the_import_contracts_in_pyproject_hold():
 
 def test_every_module_of_the_pure_core_loads_no_qt():
     names = [
-        f"grpo_desktop.core.{module.name}"
-        for module in pkgutil.iter_modules(grpo_desktop.core.__path__)
+        module.name
+        for module in pkgutil.walk_packages(grpo_desktop.core.__path__, "grpo_desktop.core.")
+        if not module.ispkg
     ]
-    assert "grpo_desktop.core.advantages" in names and len(names) > 10
+    assert "grpo_desktop.core.formulas.advantages" in names and len(names) > 10
     assert loaded_qt_modules_after("\n".join(f"import {name}" for name in names)) == []
 
 

@@ -22,7 +22,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 import grpo_desktop
-from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.views.lab.trace_card import TraceCard
 from grpo_desktop.window.main_window import MainWindow
 
 PACKAGE_DIR = Path(grpo_desktop.__file__).resolve().parent

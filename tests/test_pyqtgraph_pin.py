@@ -1,4 +1,5 @@
-"""The pyqtgraph pin in pyproject.toml admits only the versions views/pyqtgraph_internals.py was
+"""The pyqtgraph pin in pyproject.toml admits only the versions views/common/pyqtgraph_internals.py
+was
 checked against: the app reads pyqtgraph's private attributes, so a newer release must be checked
 (and VERIFIED widened) before the pin may admit it."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from grpo_desktop.views.pyqtgraph_internals import VERIFIED, version_tuple
+from grpo_desktop.views.common.pyqtgraph_internals import VERIFIED, version_tuple
 
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from grpo_desktop.core.advantages import Convention
-from grpo_desktop.core.formatting import number
-from grpo_desktop.core.lab_memento import LabMemento
-from grpo_desktop.core.lab_rewards import COMPONENT_LABELS, RewardWeights
-from grpo_desktop.core.problems import Problem
+from grpo_desktop.core.common.formatting import number
+from grpo_desktop.core.formulas.advantages import Convention
+from grpo_desktop.core.lab.lab_memento import LabMemento
+from grpo_desktop.core.lab.lab_rewards import COMPONENT_LABELS, RewardWeights
+from grpo_desktop.core.lab.problems import Problem
 from grpo_desktop.model.lab_state import LabState
 
 if TYPE_CHECKING:
-    from grpo_desktop.core.recorded_group import RecordedGroup
+    from grpo_desktop.core.lab.recorded_group import RecordedGroup
 
 # Consecutive group-size changes (spinning the G box) merge into one undo step.
 GROUP_SIZE_MERGE_ID = 1
@@ -132,8 +132,8 @@ def set_group_size(state: LabState, group_size: int, prefix: str = "") -> LabCom
     )
 
 
-def apply_preset(state: LabState, key: str, label: str, prefix: str = "") -> LabCommand:
-    return LabCommand(state, f"{prefix}Preset {label}", lambda s: s.apply_preset(key))
+def apply_reward_pattern(state: LabState, key: str, label: str, prefix: str = "") -> LabCommand:
+    return LabCommand(state, f"{prefix}Preset {label}", lambda s: s.apply_reward_pattern(key))
 
 
 def sample_group(state: LabState, seed: int, prefix: str = "") -> LabCommand:

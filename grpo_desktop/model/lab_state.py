@@ -13,16 +13,16 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from grpo_desktop import core
-from grpo_desktop.core.checker import Verdict, grade
-from grpo_desktop.core.lab_limits import check_group_size
-from grpo_desktop.core.lab_memento import LabMemento
-from grpo_desktop.core.lab_rewards import RewardWeights, check_score
-from grpo_desktop.core.presets import get_preset
-from grpo_desktop.core.problems import DEFAULT_PROBLEM_ID, Problem, get_problem, verify_answers
-from grpo_desktop.core.snapshot import LabSnapshot, build_snapshot
+from grpo_desktop.core.lab.checker import Verdict, grade
+from grpo_desktop.core.lab.lab_limits import check_group_size
+from grpo_desktop.core.lab.lab_memento import LabMemento
+from grpo_desktop.core.lab.lab_rewards import RewardWeights, check_score
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot, build_snapshot
+from grpo_desktop.core.lab.problems import DEFAULT_PROBLEM_ID, Problem, get_problem, verify_answers
+from grpo_desktop.core.lab.reward_patterns import get_reward_pattern
 
 if TYPE_CHECKING:
-    from grpo_desktop.core.recorded_group import RecordedGroup
+    from grpo_desktop.core.lab.recorded_group import RecordedGroup
 
 
 class LabState(QObject):
@@ -46,7 +46,7 @@ class LabState(QObject):
         super().__init__(parent)
         self._problem = problem or get_problem(DEFAULT_PROBLEM_ID)
         verify_answers(self._problem)
-        self._correct: tuple[bool, ...] = self._problem.preset_for(self._problem.group_size)
+        self._correct: tuple[bool, ...] = self._problem.default_group(self._problem.group_size)
         self._convention = core.get_convention(convention)
         self._sample_seed: int | None = None
         self._weights = RewardWeights()
@@ -115,9 +115,9 @@ class LabState(QObject):
         )
 
     def set_problem(self, problem: Problem | str, correct: Sequence[bool] | None = None) -> None:
-        """Switch problem; its own preset group unless ``correct`` says otherwise."""
+        """Switch problem; its own default group unless ``correct`` says otherwise."""
         chosen = get_problem(problem) if isinstance(problem, str) else problem
-        flags = tuple(correct) if correct is not None else chosen.preset_for(chosen.group_size)
+        flags = tuple(correct) if correct is not None else chosen.default_group(chosen.group_size)
         self._regroup(chosen, flags, None)
 
     def show_recorded(self, group: RecordedGroup) -> None:
@@ -127,10 +127,11 @@ class LabState(QObject):
         self._apply(group.problem(), flags, self._convention, None, self._weights, None, group)
 
     def set_group_size(self, group_size: int) -> None:
-        """Resize the group; cards that remain keep their state, new ones follow the preset."""
+        """Resize the group; cards that remain keep their state, new ones follow its default
+        group."""
         self._refuse_recorded("has the size the run sampled")
         check_group_size(group_size)
-        fresh = self._problem.preset_for(group_size)
+        fresh = self._problem.default_group(group_size)
         flags = self._correct[:group_size] + fresh[len(self._correct) :]
         self._regroup(self._problem, flags, None)
 
@@ -174,18 +175,18 @@ class LabState(QObject):
         chosen = core.get_convention(convention)  # a readable ValueError for a bad name
         self._change(convention=chosen)
 
-    def apply_preset(self, key: str) -> None:
-        preset = get_preset(key)
-        if preset.problem_id:
-            problem = get_problem(preset.problem_id)
+    def apply_reward_pattern(self, key: str) -> None:
+        pattern = get_reward_pattern(key)
+        if pattern.problem_id:
+            problem = get_problem(pattern.problem_id)
         else:
             problem = self._problem_to_regroup()
         size = self.group_size
-        flags = preset.correct if preset.correct is not None else (preset.fill,) * size
+        flags = pattern.correct if pattern.correct is not None else (pattern.fill,) * size
         self._regroup(problem, flags, None)
 
     def reset(self) -> None:
-        """Back to the current problem's own preset group (Reset all); a run's group goes back
+        """Back to the current problem's default group (Reset all); a run's group goes back
         to the rewards the run logged."""
         if self._recorded is not None:
             self.show_recorded(self._recorded)
@@ -209,7 +210,8 @@ class LabState(QObject):
             raise ValueError(f"a run's group {reason}")
 
     def _problem_to_regroup(self) -> Problem:
-        """The problem a preset or a sample draws from: a run's group goes back to the library's
+        """The problem a reward pattern or a sample draws from: a run's group goes back to the
+        library's
         default problem (its answers have no right and wrong versions to draw)."""
         return get_problem(DEFAULT_PROBLEM_ID) if self._recorded is not None else self._problem
 

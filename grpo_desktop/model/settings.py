@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QLockFile, QSettings
 
-from grpo_desktop.core.jsonfile import NotARegularFileError, check_regular_file
-from grpo_desktop.core.theme import DEFAULT_THEME, THEMES
+from grpo_desktop.core.common.jsonfile import NotARegularFileError, check_regular_file
+from grpo_desktop.core.common.theme import DEFAULT_THEME, THEMES
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The Training workspace's state: the run, playing or paused, and what the user looks at.
 
 A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
-The run itself is pure numpy (:mod:`grpo_desktop.core.training`);
+The run itself is pure numpy (:mod:`grpo_desktop.core.training.run`);
 this object plays it with a timer in chunks that fit a frame, so clicks and keys stay responsive
 and closing the window mid-run just stops the timer. One snapshot per frame, and only while its
 gate (the workspace shown) is open; a hidden run pauses. Playing, the speed and what is looked
@@ -16,10 +16,10 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from grpo_desktop.core.lab_rewards import RewardWeights
-from grpo_desktop.core.training import ALGORITHM_INFO, TrainingConfig, TrainingRun
-from grpo_desktop.core.training_config import refused_change_text
-from grpo_desktop.core.training_snapshot import TrainingSnapshot, build_training_snapshot
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
+from grpo_desktop.core.training.run import ALGORITHM_INFO, TrainingConfig, TrainingRun
+from grpo_desktop.core.training.training_config import refused_change_text
+from grpo_desktop.core.training.training_snapshot import TrainingSnapshot, build_training_snapshot
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 

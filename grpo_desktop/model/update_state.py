@@ -2,7 +2,8 @@
 
 A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
 It follows the workbench's main lab and update settings and rebuilds one
-:class:`~grpo_desktop.core.update_snapshot.UpdateSnapshot` per change, but only while its gate
+:class:`~grpo_desktop.core.update.update_snapshot.UpdateSnapshot` per change, but only while its
+gate
 (the workspace shown) is open: a click in the lab costs nothing extra when nobody looks at the
 update. Selecting a token is presentation, not an edit, so it is not on the undo stack.
 """
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from grpo_desktop.core.update_snapshot import UpdateSnapshot
-from grpo_desktop.core.update_step import build_update_snapshot
+from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
+from grpo_desktop.core.update.update_step import build_update_snapshot
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 

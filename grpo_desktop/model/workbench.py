@@ -19,34 +19,34 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from grpo_desktop.core import advantages
-from grpo_desktop.core.lab_limits import (
+from grpo_desktop.core.formulas import advantages
+from grpo_desktop.core.lab.lab_limits import (
     DEFAULT_VIEW,
     WORKSPACES,
     check_group_size,
     check_view,
     next_sample_seed,
 )
-from grpo_desktop.core.lab_rewards import check_score
-from grpo_desktop.core.presets import (
+from grpo_desktop.core.lab.lab_rewards import check_score
+from grpo_desktop.core.lab.problems import Problem, get_problem
+from grpo_desktop.core.lab.reward_patterns import (
     EASY_PROBLEM_ID,
     EASY_REWARDS,
     HARD_PROBLEM_ID,
     HARD_REWARDS,
-    get_preset,
+    get_reward_pattern,
 )
-from grpo_desktop.core.problems import Problem, get_problem
 from grpo_desktop.model import commands
 from grpo_desktop.model.lab_state import LabState
 
 if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when first used
-    from grpo_desktop.core.lab_rewards import RewardWeights
-    from grpo_desktop.core.lessons import LessonStep
-    from grpo_desktop.core.recorded_group import RecordedGroup
-    from grpo_desktop.core.scenario import Scenario
-    from grpo_desktop.core.training import SampledGroup
-    from grpo_desktop.core.training_config import TrainingConfig
-    from grpo_desktop.core.update_snapshot import UpdateSettings
+    from grpo_desktop.core.files.lessons import LessonStep
+    from grpo_desktop.core.files.scenario import Scenario
+    from grpo_desktop.core.lab.lab_rewards import RewardWeights
+    from grpo_desktop.core.lab.recorded_group import RecordedGroup
+    from grpo_desktop.core.training.run import SampledGroup
+    from grpo_desktop.core.training.training_config import TrainingConfig
+    from grpo_desktop.core.update.update_settings import UpdateSettings
 
 LAB, UPDATE, TRAINING, COMPARE = WORKSPACES
 LENGTH_BIAS_PROBLEM_ID = "length-bias-sum"
@@ -62,7 +62,9 @@ class Workbench(QObject):
     convention_changed = Signal(str)
     view_changed = Signal(str, bool)  # the view, and whether the change should animate
     workspace_changed = Signal(str)
-    active_lab_changed = Signal(object)  # LabState: the lab that G, presets and keys 1–9 act on
+    active_lab_changed = Signal(
+        object
+    )  # LabState: the lab that G, reward patterns and keys 1–9 act on
     comparison_created = Signal(object)  # (easy, hard) LabStates, the first time they are needed
     advantages_hidden_changed = Signal(bool)  # predict, then reveal
     document_changed = Signal()  # the file path or the saved/modified state
@@ -114,7 +116,7 @@ class Workbench(QObject):
     def update_settings(self) -> UpdateSettings:
         """The Update workspace's loss preset, clip range, β, inner steps and learning rate."""
         if self._update_settings is None:
-            from grpo_desktop.core.update_snapshot import UpdateSettings
+            from grpo_desktop.core.update.update_settings import UpdateSettings
 
             self._update_settings = UpdateSettings()
         return self._update_settings
@@ -128,7 +130,7 @@ class Workbench(QObject):
         TrainingState`); neither is part of its config.
         """
         if self._training_config is None:
-            from grpo_desktop.core.training_config import TrainingConfig
+            from grpo_desktop.core.training.training_config import TrainingConfig
 
             self._training_config = TrainingConfig()
         return self._training_config
@@ -234,10 +236,12 @@ class Workbench(QObject):
         if group_size != lab.group_size and lab.recorded is None:  # a run's G is the run's
             self.undo_stack.push(commands.set_group_size(lab, group_size, self._prefixes[lab]))
 
-    def apply_preset(self, key: str) -> None:
-        preset = get_preset(key)
+    def apply_reward_pattern(self, key: str) -> None:
+        pattern = get_reward_pattern(key)
         lab = self._active
-        self.undo_stack.push(commands.apply_preset(lab, key, preset.label, self._prefixes[lab]))
+        self.undo_stack.push(
+            commands.apply_reward_pattern(lab, key, pattern.label, self._prefixes[lab])
+        )
 
     def sample(self) -> int:
         """Draw the active group at its problem's pass rate; returns the (visible) seed."""
@@ -259,7 +263,7 @@ class Workbench(QObject):
 
     def set_update_settings(self, settings: UpdateSettings, text: str = "Update settings") -> None:
         """New settings for the Update workspace, as one undo step (checked first)."""
-        from grpo_desktop.core.update_settings import check_update_settings
+        from grpo_desktop.core.update.update_settings import check_update_settings
 
         check_update_settings(settings)
         if settings != self.update_settings:
@@ -277,7 +281,7 @@ class Workbench(QObject):
 
     def set_training_config(self, config: TrainingConfig, text: str = "Training settings") -> None:
         """A new run configuration, as one undo step (checked first; the run restarts)."""
-        from grpo_desktop.core.training_config import check_training_config
+        from grpo_desktop.core.training.training_config import check_training_config
 
         check_training_config(config)
         if config != self.training_config:
@@ -304,7 +308,7 @@ class Workbench(QObject):
     def show_length_bias(self) -> None:
         """One short right answer against one long wrong one, token-mean vs seq-mean-token-mean:
         the main lab's group and the update settings change together, as one undo step."""
-        from grpo_desktop.core.update_settings import LENGTH_BIAS_SETTINGS
+        from grpo_desktop.core.update.update_settings import LENGTH_BIAS_SETTINGS
 
         settings = replace(
             self.update_settings,
@@ -333,7 +337,7 @@ class Workbench(QObject):
         """DAPO's clip-higher against the symmetric clip: one preset, ε_high 0.28 (solid) vs 0.2
         (hatched), after inner steps, on a group where they part (23 × 47, two right, two
         wrong); the group and the settings change together, as one undo step."""
-        from grpo_desktop.core.update_settings import (
+        from grpo_desktop.core.update.update_settings import (
             CLIP_HIGHER_CORRECT,
             CLIP_HIGHER_PROBLEM_ID,
             clip_higher_settings,
@@ -387,7 +391,8 @@ class Workbench(QObject):
         self.activate(active)
 
     def activate(self, lab: LabState) -> None:
-        """The lab that G, presets, sampling and keys 1–9 act on (the last one the user touched)."""
+        """The lab that G, reward patterns, sampling and keys 1–9 act on (the last one the user
+        touched)."""
         if lab not in self._prefixes:
             raise ValueError("that lab is not on this workbench")
         if lab is not self._active:
@@ -420,7 +425,7 @@ class Workbench(QObject):
         self.document_changed.emit()
 
     def current_scenario(self) -> Scenario:
-        from grpo_desktop.core.scenario import Scenario
+        from grpo_desktop.core.files.scenario import Scenario
 
         return Scenario.from_lab(
             self.lab.memento(),
@@ -448,8 +453,8 @@ class Workbench(QObject):
         step puts its run's configuration in force and shows the Training workspace, leaving the
         labs as they were (the window's training state computes the run's first steps).
         """
-        from grpo_desktop.core.lab_memento import LabMemento
-        from grpo_desktop.core.lab_rewards import RewardWeights
+        from grpo_desktop.core.lab.lab_memento import LabMemento
+        from grpo_desktop.core.lab.lab_rewards import RewardWeights
 
         # A lesson's numbers are the plain verifiable reward's: whatever weights, hand-set
         # rewards or run's group the lecturer tried before, a step starts from the checker's 0/1.
@@ -505,7 +510,7 @@ class Workbench(QObject):
 
 
 def _loss_fields(settings: UpdateSettings) -> dict:
-    """The fields a preset button sets: the two loss presets and the step count."""
+    """The fields a demonstration button sets: the two loss presets and the step count."""
     return {
         "preset": settings.preset,
         "compare_preset": settings.compare_preset,
@@ -524,6 +529,6 @@ def _group_problem(group: SampledGroup, title: str) -> Problem:
         id=f"{base.id}-sampled"[:64],
         title=title[:80],
         group_size=len(traces),
-        preset_rewards=tuple(int(flag) for flag in group.correct_versions),
+        default_rewards=tuple(int(flag) for flag in group.correct_versions),
         traces=traces + padding,
     )

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from grpo_desktop.core.lab_limits import WORKSPACES
+from grpo_desktop.core.lab.lab_limits import WORKSPACES
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 
 if TYPE_CHECKING:  # the Update and Training states load the first time they are asked for
-    from grpo_desktop.core.training import TrainingRun
+    from grpo_desktop.core.training.run import TrainingRun
     from grpo_desktop.model.training_state import TrainingState
     from grpo_desktop.model.update_state import UpdateState
 

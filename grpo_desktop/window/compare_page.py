@@ -17,9 +17,9 @@ from PySide6.QtCore import QObject, QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
-from grpo_desktop.core.snapshot import LabSnapshot
-from grpo_desktop.core.theme import Theme
-from grpo_desktop.views.fonts import scaled_font, screen_scale
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
+from grpo_desktop.views.common.fonts import scaled_font, screen_scale
 from grpo_desktop.window.lab_presenter import LabPresenter
 
 CHART_MIN_HEIGHT = 110  # px: the whole ±R range with its ticks and the bars' labels
@@ -139,7 +139,7 @@ class CompareView(QWidget):
         super().resizeEvent(event)
         shown_in = self.parentWidget()
         height = shown_in.height() if shown_in is not None else self.height()
-        # The application font already carries the screen scale (views/fonts.py): the cards
+        # The application font already carries the screen scale (views/common/fonts.py): the cards
         # grow only by what the page's height gives beyond it, or the two would compound.
         scale = min(MAX_CARD_SCALE, max(1.0, height / CARD_SCALE_HEIGHT / screen_scale()))
         scale = round(scale * 10) / 10  # in steps of 0.1: a small resize does not rescale

@@ -5,8 +5,8 @@ bytes first and only then writes the file atomically (``atomic.write_bytes_atomi
 failed render or a full disk never leaves a half-written file or harms the one already there; a
 failure shows one warning and leaves the lab untouched.
 
-Charts are exported as figures made for slides (``core/chart_figure.py`` builds one from the
-snapshot the chart on screen renders, ``views/export_figures.py`` paints it): a title and
+Charts are exported as figures made for slides (``core/files/chart_figure.py`` builds one from the
+snapshot the chart on screen renders, ``views/files/export_figures.py`` paints it): a title and
 subtitle, a legend, axis labels and tick numbers, at 1920 × 1080 (PNG) or 1280 × 720 units
 (SVG). The widgets on screen are never touched: they create their items once and keep them, and
 a figure must not depend on how large their panel happens to be.
@@ -27,14 +27,14 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QStandardPat
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar
 
-from grpo_desktop.core import atomic
-from grpo_desktop.core.group_csv import default_file_stem, group_csv_bytes
+from grpo_desktop.core.common import atomic
+from grpo_desktop.core.files.group_csv import default_file_stem, group_csv_bytes
 from grpo_desktop.model.workbench import Workbench
-from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 
 if TYPE_CHECKING:
-    from grpo_desktop.core.chart_figure import Figure
-    from grpo_desktop.core.theme import Theme
+    from grpo_desktop.core.common.theme import Theme
+    from grpo_desktop.core.files.chart_figure import Figure
 
 __all__ = ["SHORTCUTS", "ExportController", "ExportWindow"]
 
@@ -177,7 +177,7 @@ class ExportController(QObject):
 
     def chart_png_bytes(self) -> bytes:
         """The chart as a 1920 × 1080 PNG figure (a slide's size), never blank."""
-        from grpo_desktop.views.export_figures import figure_png_image
+        from grpo_desktop.views.files.export_figures import figure_png_image
 
         image = figure_png_image(self.chart_figure(), self.window.theme)
         if image.isNull():
@@ -186,7 +186,7 @@ class ExportController(QObject):
 
     def chart_svg_bytes(self) -> bytes:
         """The chart as an SVG figure (1280 × 720 units) whose words are ``<text>`` elements."""
-        from grpo_desktop.views.export_figures import figure_svg_bytes
+        from grpo_desktop.views.files.export_figures import figure_svg_bytes
 
         return figure_svg_bytes(self.chart_figure(), self.window.theme)
 
@@ -194,7 +194,7 @@ class ExportController(QObject):
         return group_csv_bytes(self.workbench.active_lab.snapshot)
 
     def training_csv_bytes(self) -> bytes:
-        from grpo_desktop.core.training_csv import training_csv_bytes
+        from grpo_desktop.core.files.training_csv import training_csv_bytes
 
         run = self.window.training_run()
         if run is None:

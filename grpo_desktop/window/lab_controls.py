@@ -14,13 +14,13 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QComboBox, QSpinBox
 
-from grpo_desktop.core import advantages
-from grpo_desktop.core.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
-from grpo_desktop.core.snapshot import LabSnapshot
+from grpo_desktop.core.formulas import advantages
+from grpo_desktop.core.lab.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
 from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
 from grpo_desktop.model.workbench import Workbench
-from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 
 __all__ = ["LabControls", "make_convention_combo", "make_group_size_spin"]
 
@@ -72,7 +72,7 @@ class LabControls(QObject):
         act on the lab's group: off where they would change an unseen group (the Training run
         has its own G)."""
         for action in (
-            *self._window.preset_actions.values(),
+            *self._window.reward_pattern_actions.values(),
             self._window.sample_action,
             self._window.reset_action,
             self._window.grow_action,

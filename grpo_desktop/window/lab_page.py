@@ -15,20 +15,20 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from grpo_desktop.core.snapshot import LabSnapshot
-from grpo_desktop.core.theme import Theme
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import LAB, Workbench
-from grpo_desktop.views.cached_look import CachedTabWidget
-from grpo_desktop.views.math_panel import MathPanel
-from grpo_desktop.views.ppo_panel import PpoPanel
+from grpo_desktop.views.common.render_cache import CachedTabWidget
+from grpo_desktop.views.lab.math_panel import MathPanel
+from grpo_desktop.views.lab.ppo_panel import PpoPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
 from grpo_desktop.window.workspace import lab_figure
 
 if TYPE_CHECKING:  # loaded when its tab first shows: the first screen does not need it
-    from grpo_desktop.core.chart_figure import Figure
-    from grpo_desktop.views.reward_panel import RewardPanel
+    from grpo_desktop.core.files.chart_figure import Figure
+    from grpo_desktop.views.lab.reward_panel import RewardPanel
 
 __all__ = ["EXPLANATION_TABS", "LAB_HINT", "LabPage", "LabWorkspace"]
 
@@ -138,7 +138,7 @@ class LabPage(QWidget):
     def rewards_panel(self) -> RewardPanel:
         """The Rewards tab's panel, built the first time the tab shows (start-up skips it)."""
         if self.reward_panel is None:
-            from grpo_desktop.views.reward_panel import RewardPanel
+            from grpo_desktop.views.lab.reward_panel import RewardPanel
 
             workbench = self.workbench
             panel = self.reward_panel = RewardPanel(self.theme)

@@ -11,17 +11,17 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject
 
-from grpo_desktop.core.problems import Problem
-from grpo_desktop.core.snapshot import LabSnapshot
-from grpo_desktop.core.theme import Theme
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
+from grpo_desktop.core.lab.problems import Problem
 from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
-from grpo_desktop.views.advantage_chart import AdvantageChart
-from grpo_desktop.views.degenerate_banner import DegenerateBanner
-from grpo_desktop.views.problem_panel import ProblemPanel
-from grpo_desktop.views.stats_panel import StatsPanel
-from grpo_desktop.views.trace_grid import TraceGrid
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.degenerate_banner import DegenerateBanner
+from grpo_desktop.views.lab.problem_panel import ProblemPanel
+from grpo_desktop.views.lab.stats_panel import StatsPanel
+from grpo_desktop.views.lab.trace_grid import TraceGrid
 
 
 class LabPresenter(QObject):

@@ -1,7 +1,8 @@
 """Lesson mode: a lecturer pages through a scripted lesson with a clicker (Page Down / Page Up).
 
-The :class:`LessonController` adds a Lesson menu, a :class:`~grpo_desktop.views.lesson_bar.
-LessonBar` above the workspaces and a :class:`~grpo_desktop.views.spotlight.Spotlight`. Each step
+The :class:`LessonController` adds a Lesson menu, a :class:`~grpo_desktop.views.common.lesson_bar.
+LessonBar` above the workspaces and a :class:`~grpo_desktop.views.common.spotlight.Spotlight`. Each
+step
 goes through the workbench: it puts the step's group(s) and convention on screen (a fresh
 history: a step is not an edit to undo), picks the chart's view, optionally hides the advantages
 until the lecturer reveals them (predict, then reveal), and rings the part of the window the step
@@ -32,12 +33,18 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox, QStatusBar, QWidget
 
-from grpo_desktop.core.lessons import Lesson, LessonError, LessonStep, get_lesson, load_lessons
-from grpo_desktop.core.theme import Theme
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.files.lessons import (
+    Lesson,
+    LessonError,
+    LessonStep,
+    get_lesson,
+    load_lessons,
+)
 from grpo_desktop.model.workbench import TRAINING, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
-from grpo_desktop.views.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
-from grpo_desktop.views.spotlight import Spotlight
+from grpo_desktop.views.common.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
+from grpo_desktop.views.common.spotlight import Spotlight
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
 
@@ -278,7 +285,7 @@ class LessonController(QObject):
     def start(self, lesson_id: str) -> None:
         """Start (or restart) the lesson ``lesson_id`` at its first step.
 
-        Raises :class:`~grpo_desktop.core.lessons.LessonError` (``UnknownLessonError`` for an
+        Raises :class:`~grpo_desktop.core.files.lessons.LessonError` (``UnknownLessonError`` for an
         unknown id) before anything on screen changes.
         """
         lesson = get_lesson(lesson_id)

@@ -23,13 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.problems import load_problems
-from grpo_desktop.core.theme import LIGHT, Theme
+from grpo_desktop.core.common.theme import LIGHT, Theme
+from grpo_desktop.core.lab.problems import load_problems
 from grpo_desktop.model.lab_state import LabState
 from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
-from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 from grpo_desktop.window.lab_controls import (
     LabControls,
     make_convention_combo,
@@ -143,7 +143,7 @@ class MainWindow(QMainWindow):
 
     def install_deferred_features(self) -> None:
         """Add the Lesson menu and the export actions (once), and cache the chrome's looks."""
-        from grpo_desktop.views.paint_cache import cache_paints
+        from grpo_desktop.views.common.render_cache import cache_paints
         from grpo_desktop.window.export_controller import ExportController
         from grpo_desktop.window.lesson_controller import LessonController
 
@@ -262,8 +262,8 @@ class MainWindow(QMainWindow):
     def request_group_size(self, group_size: int) -> None:
         self.workbench.set_group_size(group_size)
 
-    def request_preset(self, key: str) -> None:
-        self.workbench.apply_preset(key)
+    def request_reward_pattern(self, key: str) -> None:
+        self.workbench.apply_reward_pattern(key)
 
     def request_problem(self, problem_id: str) -> None:
         self.workbench.set_problem(problem_id)

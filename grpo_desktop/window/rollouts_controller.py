@@ -5,12 +5,13 @@ of them, reads it on a worker thread (a large file takes a while, and the window
 painting), and shows a progress dialog only when reading takes more than about a second; Cancel
 stops the reading. A file that cannot be read shows one message (the core's sentence naming the
 file, as plain text) and changes nothing. The browser then lists the steps and groups; choosing
-one reads that group back (:func:`~grpo_desktop.core.recorded_group.recorded_group`) and hands it
+one reads that group back (:func:`~grpo_desktop.core.lab.recorded_group.recorded_group`) and hands
+it
 to ``workbench.open_recorded_group``, which shows it in the Lab as one undo step.
 
 The dialogs are methods (``ask_file``, ``ask_folder``, ``show_error``) that tests replace. Every
 text from outside (a file or folder name, a message quoting one) reaches a label through
-:func:`~grpo_desktop.core.unsafe_text.visible`, so a bidi override cannot disguise a name.
+:func:`~grpo_desktop.core.common.unsafe_text.visible`, so a bidi override cannot disguise a name.
 """
 
 from __future__ import annotations
@@ -33,13 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.theme import Theme
-from grpo_desktop.core.unsafe_text import visible
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the browser loads on first use: start-up does not pay for it
-    from grpo_desktop.core.rollouts import RolloutSource
-    from grpo_desktop.views.rollouts_browser import RolloutsBrowser
+    from grpo_desktop.core.runs.rollouts import RolloutSource
+    from grpo_desktop.views.files.rollouts_browser import RolloutsBrowser
 
 __all__ = ["FILE_FILTER", "SHORTCUTS", "RolloutsController", "RolloutsWindow"]
 
@@ -94,7 +95,7 @@ class _ReadThread(QThread):
 
     def run(self) -> None:  # Qt override: runs on the worker thread
         # The readers load on first use, not with the window (start-up, DESIGN §5).
-        from grpo_desktop.core.rollouts import RolloutError, open_rollouts
+        from grpo_desktop.core.runs.rollouts import RolloutError, open_rollouts
 
         try:
             self.source = open_rollouts(self.path, self._progress)
@@ -161,7 +162,7 @@ class RolloutsController(QObject):
     def browser(self) -> RolloutsBrowser:
         """The browser, built the first time it is needed."""
         if self._browser is None:
-            from grpo_desktop.views.rollouts_browser import RolloutsBrowser
+            from grpo_desktop.views.files.rollouts_browser import RolloutsBrowser
 
             self._browser = RolloutsBrowser(self.window.theme, self.widget)
             self._browser.group_requested.connect(self.open_group)
@@ -297,8 +298,8 @@ class RolloutsController(QObject):
         """Show one group in the Lab (one undo step); the browser steps aside to let it show."""
         if self.source is None:
             return False
-        from grpo_desktop.core.recorded_group import recorded_group
-        from grpo_desktop.core.rollouts import RolloutError
+        from grpo_desktop.core.lab.recorded_group import recorded_group
+        from grpo_desktop.core.runs.rollouts import RolloutError
 
         try:
             group = recorded_group(self.source, step, group_index)

@@ -21,7 +21,7 @@ from grpo_desktop.model.settings import AppSettings, recent_file_key
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the scenario reader and writer load with the first Open or Save
-    from grpo_desktop.core.scenario import Scenario
+    from grpo_desktop.core.files.scenario import Scenario
 
 SCENARIO_SUFFIX = ".grpo.json"  # core.scenario's; a test keeps the two the same
 FILE_FILTER = f"GRPO scenarios (*{SCENARIO_SUFFIX});;All files (*)"
@@ -159,7 +159,7 @@ class ScenarioFiles(QObject):
 
     def open_path(self, path: str | Path) -> bool:
         """Load a scenario; on failure say why and leave the lab exactly as it was."""
-        from grpo_desktop.core.scenario import ScenarioError, load_scenario
+        from grpo_desktop.core.files.scenario import ScenarioError, load_scenario
 
         try:
             scenario = load_scenario(path)
@@ -204,7 +204,7 @@ class ScenarioFiles(QObject):
         if _is_read_only(path) and not self.ask_replace_read_only(path):
             return False
         try:
-            from grpo_desktop.core.scenario import save_scenario
+            from grpo_desktop.core.files.scenario import save_scenario
 
             save_scenario(self.workbench.current_scenario(), path)
         except (OSError, ValueError) as error:

@@ -41,10 +41,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.core.theme import THEMES, Theme, get_theme
+from grpo_desktop.core.common.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
-from grpo_desktop.views.fonts import SCREEN_SCALE_PROPERTY
-from grpo_desktop.views.theme_palette import palette_for
+from grpo_desktop.views.common.fonts import SCREEN_SCALE_PROPERTY
+from grpo_desktop.views.common.theme_palette import palette_for
 
 ZOOM_STEP = 0.25
 REFERENCE_SIZE = QSize(1280, 800)  # the window size the layout is drawn for at 1×
@@ -301,7 +301,7 @@ class StageControls:
 
     def _apply_zoom(self, theme: Theme, zoom: float, screen_scale: float = 1.0) -> None:
         self.screen_scale = screen_scale
-        if self._app is not None:  # for the views that fit their own text (views.fonts)
+        if self._app is not None:  # for the views that fit their own text (views.common.fonts)
             self._app.setProperty(SCREEN_SCALE_PROPERTY, screen_scale)
         font = QFont(QGuiApplication.font())
         font.setPointSizeF(self._base_point_size * zoom * theme.chrome_scale * screen_scale)

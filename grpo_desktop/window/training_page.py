@@ -13,17 +13,17 @@ from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from grpo_desktop.core.lab_rewards import RewardWeights
-from grpo_desktop.core.theme import Theme
-from grpo_desktop.core.training import TrainingConfig
-from grpo_desktop.core.training_snapshot import STANDIN_NOTE, TrainingSnapshot
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
+from grpo_desktop.core.training.run import TrainingConfig
+from grpo_desktop.core.training.training_snapshot import STANDIN_NOTE, TrainingSnapshot
 from grpo_desktop.model.training_state import TrainingState
 from grpo_desktop.model.workbench import Workbench
-from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.frontier_plot import FrontierPlot
-from grpo_desktop.views.step_groups import StepGroups
-from grpo_desktop.views.training_charts import TrainingCharts
-from grpo_desktop.views.training_controls import TrainingControls
+from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.training.frontier_plot import FrontierPlot
+from grpo_desktop.views.training.step_groups import StepGroups
+from grpo_desktop.views.training.training_charts import TrainingCharts
+from grpo_desktop.views.training.training_controls import TrainingControls
 from grpo_desktop.window.layout_helpers import ColumnScroll
 
 CHART_PLOT_MIN_HEIGHT = 120  # each chart over steps: lines and axes a room can follow

@@ -12,15 +12,16 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from grpo_desktop.core.theme import Theme
-from grpo_desktop.core.update_snapshot import UpdateSettings, UpdateSnapshot
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.update.update_settings import UpdateSettings
+from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
 from grpo_desktop.model.update_state import UpdateState
 from grpo_desktop.model.workbench import Workbench
-from grpo_desktop.views.fonts import scaled_font
-from grpo_desktop.views.push_chart import PushChart
-from grpo_desktop.views.token_detail import TokenDetailPanel
-from grpo_desktop.views.token_rows import TokenRowsScroll
-from grpo_desktop.views.update_controls import UpdateControls
+from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.update.push_chart import PushChart
+from grpo_desktop.views.update.token_detail import TokenDetailPanel
+from grpo_desktop.views.update.token_rows import TokenRowsScroll
+from grpo_desktop.views.update.update_controls import UpdateControls
 from grpo_desktop.window.layout_helpers import AfterResize, ColumnScroll
 
 STANDIN_NOTE = (

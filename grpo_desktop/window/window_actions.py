@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from grpo_desktop import __version__
-from grpo_desktop.core import advantages
-from grpo_desktop.core.presets import PRESETS
+from grpo_desktop.core.formulas import advantages
+from grpo_desktop.core.lab.reward_patterns import REWARD_PATTERNS
 from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
-from grpo_desktop.views.cached_look import CachedToolBar
+from grpo_desktop.views.common.render_cache import CachedToolBar
 
 #: The window these build on: a ``MainWindow`` (not imported: it imports this module).
 MainWindow = Any
@@ -35,7 +35,7 @@ MainWindow = Any
 __all__ = ["APP_NAME", "WORKSPACE_ACTIONS", "build_actions", "build_menus_and_toolbar"]
 
 APP_NAME = "GRPO Desktop"
-PRESET_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
+REWARD_PATTERN_SHORTCUTS = ("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5")
 #: workspace → (text, objectName, shortcut, tip), in the View menu's and the bar's order
 WORKSPACE_ACTIONS = {
     LAB: ("Lab", "labWorkspaceAction", "Ctrl+L", "The group: its cards, par, std and advantages"),
@@ -90,11 +90,11 @@ def build_actions(window: MainWindow) -> None:
         if not sequence.isEmpty() and sequence not in redo_keys:
             redo_keys.append(sequence)
     window.redo_action.setShortcuts(redo_keys)
-    window.preset_actions = {}
-    for preset, shortcut in zip(PRESETS, PRESET_SHORTCUTS):
-        made = action(window, preset.label, f"preset_{preset.key}", shortcut, preset.tooltip)
-        made.triggered.connect(lambda _=False, p=preset: window.request_preset(p.key))
-        window.preset_actions[preset.key] = made
+    window.reward_pattern_actions = {}
+    for pattern, shortcut in zip(REWARD_PATTERNS, REWARD_PATTERN_SHORTCUTS):
+        made = action(window, pattern.label, f"preset_{pattern.key}", shortcut, pattern.tooltip)
+        made.triggered.connect(lambda _=False, p=pattern: window.request_reward_pattern(p.key))
+        window.reward_pattern_actions[pattern.key] = made
     window.sample_action = action(
         window,
         "Sample a group",
@@ -239,8 +239,8 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     )
     presets_menu = menu_bar.addMenu("&Presets")
     presets_menu.setObjectName("presetsMenu")
-    for preset in window.preset_actions.values():
-        presets_menu.addAction(preset)
+    for pattern in window.reward_pattern_actions.values():
+        presets_menu.addAction(pattern)
     presets_menu.addSeparator()
     presets_menu.addAction(window.sample_action)
     presets_menu.addSeparator()
@@ -257,13 +257,13 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     # Short toolbar labels (menus, tooltips and F1 keep the full names) so every action fits
     # a 1024-px-wide projector without hiding behind the toolbar's » overflow.
     for shown, short in (
-        (window.preset_actions["easy"], "Easy"),
-        (window.preset_actions["hard"], "Hard"),
+        (window.reward_pattern_actions["easy"], "Easy"),
+        (window.reward_pattern_actions["hard"], "Hard"),
         (window.sample_action, "Sample"),
         (window.compare_action, "Easy vs hard"),
     ):
         shown.setIconText(short)
-    for preset in window.preset_actions.values():
+    for preset in window.reward_pattern_actions.values():
         toolbar.addAction(preset)
     toolbar.addAction(window.sample_action)
     toolbar.addSeparator()
@@ -326,7 +326,7 @@ def show_about(window: MainWindow) -> None:
 
 def edit_problem(window: MainWindow) -> None:
     """The lecturer writes a problem; the active lab switches to it as one undo step."""
-    from grpo_desktop.views.problem_editor import edit_problem as ask  # loaded when first used
+    from grpo_desktop.views.lab.problem_editor import edit_problem as ask  # loaded when first used
 
     problem = ask(window.workbench.active_lab.problem, window)
     if problem is not None:
@@ -346,6 +346,6 @@ def place_export_actions(window: MainWindow, exports) -> None:
 
 
 def show_shortcuts(window: MainWindow) -> None:
-    from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog  # loaded when first used
+    from grpo_desktop.views.common.shortcuts_dialog import ShortcutsDialog  # loaded when first used
 
     ShortcutsDialog(window).exec()

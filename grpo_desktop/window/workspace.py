@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
-from grpo_desktop.core.problems import Problem
-from grpo_desktop.core.theme import Theme
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.lab.problems import Problem
 from grpo_desktop.model.workbench import COMPARE, TRAINING, UPDATE, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
-from grpo_desktop.views.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 from grpo_desktop.window.lab_presenter import LabPresenter
 
 if TYPE_CHECKING:  # the pages load the first time their workspace is needed
-    from grpo_desktop.core.chart_figure import Figure
+    from grpo_desktop.core.files.chart_figure import Figure
     from grpo_desktop.window.compare_page import CompareView
     from grpo_desktop.window.training_page import TrainingPage
     from grpo_desktop.window.update_page import UpdatePage
@@ -91,7 +91,7 @@ class Workspace(Protocol):
 
 def lab_figure(workbench: Workbench, panes: Sequence[LabPresenter], theme: Theme) -> Figure:
     """The active lab's chart as a figure, in the view (and hiding) its chart on screen shows."""
-    from grpo_desktop.core.chart_figure import advantage_figure
+    from grpo_desktop.core.files.chart_figure import advantage_figure
 
     active = workbench.active_lab
     chart = next((pane.chart for pane in panes if pane.state is active), panes[0].chart)
@@ -186,7 +186,7 @@ class UpdateWorkspace(_PageWorkspace):
         return f"Update step · {problem}"
 
     def export_figure(self, theme: Theme) -> Figure:
-        from grpo_desktop.core.chart_figure import push_figure
+        from grpo_desktop.core.files.chart_figure import push_figure
 
         return push_figure(self.states.update.snapshot, theme)
 
@@ -230,7 +230,7 @@ class TrainingWorkspace(_PageWorkspace):
         return "Training run"
 
     def export_figure(self, theme: Theme) -> Figure:
-        from grpo_desktop.core.chart_figure import training_figure
+        from grpo_desktop.core.files.chart_figure import training_figure
 
         return training_figure(self.states.training.snapshot, theme)
 

@@ -34,7 +34,7 @@ def test_consecutive_group_size_changes_merge_into_one_step(qapp):
 def test_a_command_that_changes_nothing_stays_off_the_stack(qapp):
     state = LabState()
     stack = QUndoStack()
-    stack.push(commands.apply_preset(state, "seed", "1, 0, 0, 1"))
+    stack.push(commands.apply_reward_pattern(state, "seed", "1, 0, 0, 1"))
     assert stack.count() == 0
 
 
@@ -42,7 +42,7 @@ def test_undo_restores_problem_and_group_after_a_preset(qapp):
     state = LabState()
     before = state.memento()
     stack = QUndoStack()
-    stack.push(commands.apply_preset(state, "hard", "Hard"))
+    stack.push(commands.apply_reward_pattern(state, "hard", "Hard"))
     stack.undo()
     assert state.memento() == before
 

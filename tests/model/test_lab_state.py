@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rollout_files import recorded
 
-from grpo_desktop.core.lab_limits import parse_reward_pattern
-from grpo_desktop.core.presets import PRESETS
-from grpo_desktop.core.problems import get_problem
-from grpo_desktop.core.snapshot import Push
+from grpo_desktop.core.lab.lab_limits import parse_reward_pattern
+from grpo_desktop.core.lab.lab_snapshot import Push
+from grpo_desktop.core.lab.problems import get_problem
+from grpo_desktop.core.lab.reward_patterns import REWARD_PATTERNS
 from grpo_desktop.model.lab_state import LabState
 
 
@@ -67,18 +67,18 @@ def test_group_size_outside_2_to_64_is_refused_and_nothing_changes(state, bad):
     assert state.snapshot is before
 
 
-def test_presets_give_the_seeds_groups(state):
-    state.apply_preset("easy")
+def test_reward_patterns_give_the_seeds_groups(state):
+    state.apply_reward_pattern("easy")
     assert state.snapshot.rewards == (1, 1, 1, 1, 0)
     assert state.snapshot.problem.difficulty == "easy"
     assert state.snapshot.cards[4].advantage == pytest.approx(-2.0)
-    state.apply_preset("hard")
+    state.apply_reward_pattern("hard")
     assert state.snapshot.rewards == (1, 0, 0, 0, 0)
     assert state.snapshot.problem.difficulty == "hard"
     assert state.snapshot.cards[0].advantage == pytest.approx(2.0)
-    state.apply_preset("all-wrong")
+    state.apply_reward_pattern("all-wrong")
     assert state.snapshot.stats.degenerate and set(state.snapshot.rewards) == {0}
-    assert [p.key for p in PRESETS] == ["seed", "all-correct", "all-wrong", "easy", "hard"]
+    assert [p.key for p in REWARD_PATTERNS] == ["seed", "all-correct", "all-wrong", "easy", "hard"]
 
 
 def test_sampling_is_reproducible_from_its_seed(state):
@@ -94,7 +94,7 @@ def test_sampling_is_reproducible_from_its_seed(state):
 def test_switching_problem_emits_problem_changed_and_uses_its_preset(state, qtbot):
     with qtbot.waitSignal(state.problem_changed):
         state.set_problem("easy-add-17-25")
-    assert state.snapshot.rewards == tuple(get_problem("easy-add-17-25").preset_rewards)
+    assert state.snapshot.rewards == tuple(get_problem("easy-add-17-25").default_rewards)
 
 
 def test_memento_restores_the_lab_exactly(state):
@@ -126,7 +126,7 @@ def test_reward_pattern_reads_commas_and_spaces():
 
 
 def test_rewards_are_the_weighted_sum_of_accuracy_format_and_partial_credit(state):
-    from grpo_desktop.core.lab_rewards import RewardWeights
+    from grpo_desktop.core.lab.lab_rewards import RewardWeights
 
     # mult-23x47 as shipped: #1 right, no answer line; #2 wrong with partial credit 0.5 and an
     # "Answer:" line; #3 wrong, an "Answer:" line, no credit; #4 right and boxed.
@@ -166,7 +166,7 @@ def test_a_bad_hand_set_reward_is_refused_and_nothing_changes(state, bad):
 
 
 def test_a_memento_restores_weights_scores_and_a_runs_group(state):
-    from grpo_desktop.core.lab_rewards import RewardWeights
+    from grpo_desktop.core.lab.lab_rewards import RewardWeights
 
     state.set_weights(RewardWeights(format=1.0))
     state.set_score(1, 0.3)
@@ -210,9 +210,9 @@ def test_a_runs_group_can_be_dragged_and_reset_to_what_the_run_logged(state):
 
 def test_a_preset_leaves_a_runs_group_for_the_library(state):
     state.show_recorded(_recorded())
-    state.apply_preset(PRESETS[0].key)
+    state.apply_reward_pattern(REWARD_PATTERNS[0].key)
     assert state.recorded is None
-    assert state.problem.id == (PRESETS[0].problem_id or "mult-23x47")
+    assert state.problem.id == (REWARD_PATTERNS[0].problem_id or "mult-23x47")
 
 
 def test_a_group_that_cannot_be_computed_leaves_the_lab_as_it_was(state, qtbot, monkeypatch):

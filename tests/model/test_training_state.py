@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
-from grpo_desktop.core.lab_rewards import RewardWeights
-from grpo_desktop.core.training import METRICS, TrainingConfig
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
+from grpo_desktop.core.training.run import METRICS, TrainingConfig
 from grpo_desktop.model import training_state as training_state_module
 from grpo_desktop.model.training_state import MAX_SPEED, TrainingState
 from grpo_desktop.model.workbench import LAB, TRAINING, Workbench
@@ -405,7 +405,7 @@ def test_a_group_opened_from_a_weighted_run_shows_the_rewards_the_run_used(workb
 
 
 def test_a_lesson_step_naming_verl_runs_verl_and_editing_steps_keeps_it(qapp):
-    from grpo_desktop.core.lessons import LessonStep
+    from grpo_desktop.core.files.lessons import LessonStep
 
     workbench = Workbench()
     state = TrainingState(workbench)

@@ -128,7 +128,7 @@ def test_a_selection_past_a_shrunken_group_is_dropped(workbench):
 
 
 def test_a_scenario_brings_its_workspace_and_update_settings_and_saves_them_back(workbench):
-    from grpo_desktop.core.scenario import Scenario
+    from grpo_desktop.core.files.scenario import Scenario
 
     workbench.set_update_settings(replace(workbench.update_settings, inner_steps=5))
     workbench.set_workspace(UPDATE)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from rollout_files import recorded
 
 from grpo_desktop.core import convention_names
-from grpo_desktop.core.lessons import get_lesson
-from grpo_desktop.core.scenario import Scenario
+from grpo_desktop.core.files.lessons import get_lesson
+from grpo_desktop.core.files.scenario import Scenario
 from grpo_desktop.model.workbench import COMPARE, LAB, UNDO_LIMIT, Workbench
 
 
@@ -61,10 +61,10 @@ def test_group_size_preset_sample_and_reset_act_on_the_active_lab(workbench):
     assert easy.group_size == 8 and workbench.lab.group_size == 4
     seed = workbench.sample()
     assert easy.snapshot.sample_seed == seed and workbench.next_sample_seed == seed + 1
-    workbench.apply_preset("all-wrong")
+    workbench.apply_reward_pattern("all-wrong")
     assert easy.snapshot.rewards == (0,) * 8
     workbench.reset()
-    assert easy.correct == easy.problem.preset_for(easy.problem.group_size)
+    assert easy.correct == easy.problem.default_group(easy.problem.group_size)
 
 
 def test_an_unknown_convention_view_or_workspace_is_refused_and_changes_nothing(workbench):
@@ -153,7 +153,7 @@ def test_no_sequence_of_edits_undos_and_redos_leaves_two_conventions_on_screen(q
         elif verb == "size":
             workbench.set_group_size(value)
         elif verb == "preset":
-            workbench.apply_preset(value)
+            workbench.apply_reward_pattern(value)
         elif verb == "sample":
             workbench.sample()
         elif verb == "reset":
@@ -289,7 +289,7 @@ def test_a_runs_group_opens_in_the_lab_as_one_step_and_its_cards_do_not_toggle(w
 
 
 def test_a_lesson_step_starts_from_the_checkers_plain_rewards(workbench):
-    from grpo_desktop.core.lab_rewards import RewardWeights
+    from grpo_desktop.core.lab.lab_rewards import RewardWeights
 
     workbench.set_reward_weight("format", 1.0)
     workbench.set_score(0, 0.25)
@@ -300,7 +300,7 @@ def test_a_lesson_step_starts_from_the_checkers_plain_rewards(workbench):
 
 
 def test_a_runs_group_and_hand_set_rewards_survive_save_and_open(workbench, tmp_path):
-    from grpo_desktop.core.scenario import load_scenario, save_scenario
+    from grpo_desktop.core.files.scenario import load_scenario, save_scenario
 
     group = recorded((1.0, 0.0, 1.0), texts=("42", "41", "It is 42"), prompt="What is 6 × 7?")
     workbench.open_recorded_group(group)
@@ -332,7 +332,7 @@ def test_a_hand_set_reward_the_lab_cannot_take_is_refused_before_the_undo_stack(
 
 
 def test_a_runs_large_reward_can_be_set_by_hand_saved_and_read_back(qtbot):
-    from grpo_desktop.core.scenario import parse_scenario, scenario_to_json
+    from grpo_desktop.core.files.scenario import parse_scenario, scenario_to_json
 
     workbench = Workbench()
     workbench.open_recorded_group(recorded(rewards=(500.0, 0.0, 250.0)))
@@ -345,7 +345,7 @@ def test_a_runs_large_reward_can_be_set_by_hand_saved_and_read_back(qtbot):
 
 @pytest.mark.parametrize("kind", ["custom", "recorded"])
 def test_choosing_the_labs_own_custom_or_run_problem_again_changes_nothing(qtbot, kind):
-    from grpo_desktop.core.problems import get_problem
+    from grpo_desktop.core.lab.problems import get_problem
 
     workbench = Workbench()
     if kind == "custom":

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QScrollArea, QWidget
 
-from grpo_desktop.core.lessons import get_lesson
+from grpo_desktop.core.files.lessons import get_lesson
 from grpo_desktop.window.main_window import MainWindow
 
 LAPTOPS = ((1024, 768), (1280, 800))
@@ -131,7 +131,7 @@ def test_no_blank_band_waits_for_the_banner(sized):
     # The cards and chart reach the page's bottom: no row is reserved for the banner …
     assert rect_in(splitter, window).bottom() == rect_in(page, window).bottom()
     # … which, when a group is degenerate, floats over the cards' bottom edge.
-    window.request_preset("all-correct")
+    window.request_reward_pattern("all-correct")
     QApplication.processEvents()
     banner, grid = window.lab.banner, window.lab.trace_grid
     assert banner.isVisible()

@@ -188,7 +188,7 @@ def test_missing_folder_warns_with_the_path_and_reason(
 
 
 def test_write_error_keeps_the_existing_file(actions, window, monkeypatch, tmp_path, warnings):
-    from grpo_desktop.core import atomic
+    from grpo_desktop.core.common import atomic
 
     target = tmp_path / "group.csv"
     target.write_bytes(b"the lecturer's old file")
@@ -205,7 +205,7 @@ def test_write_error_keeps_the_existing_file(actions, window, monkeypatch, tmp_p
 
 
 def test_render_failure_warns_and_writes_nothing(actions, monkeypatch, tmp_path, warnings):
-    from grpo_desktop.views import export_figures
+    from grpo_desktop.views.files import export_figures
 
     def broken(*args, **kwargs):
         raise RuntimeError("exporter broke")
@@ -349,7 +349,7 @@ def test_the_exported_push_chart_names_both_presets_and_its_axes(
 def test_the_exported_training_charts_and_frontier_carry_legend_step_axis_and_numbers(
     actions, window, monkeypatch, tmp_path
 ):
-    from grpo_desktop.core.training import ALGORITHM_INFO
+    from grpo_desktop.core.training.run import ALGORITHM_INFO
 
     window.workbench.set_workspace("training")
     window.training_page.state.run.run(5)
@@ -376,7 +376,7 @@ def test_the_exported_training_charts_and_frontier_carry_legend_step_axis_and_nu
 def test_every_theme_exports_charts_on_its_own_background(
     actions, window, monkeypatch, tmp_path, theme
 ):
-    from grpo_desktop.core.theme import get_theme
+    from grpo_desktop.core.common.theme import get_theme
 
     window.apply_theme(get_theme(theme))
     answer(actions, monkeypatch, tmp_path / "chart.png")

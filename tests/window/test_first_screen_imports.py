@@ -12,15 +12,15 @@ import subprocess
 import sys
 
 DEFERRED = (
-    "grpo_desktop.core.clipped_loss",
-    "grpo_desktop.core.update_snapshot",
-    "grpo_desktop.core.update_step",
-    "grpo_desktop.core.training",
-    "grpo_desktop.core.training_config",
-    "grpo_desktop.core.lessons",
-    "grpo_desktop.core.scenario",
-    "grpo_desktop.core.rollouts",
-    "grpo_desktop.views.reward_panel",
+    "grpo_desktop.core.formulas.clipped_loss",
+    "grpo_desktop.core.update.update_snapshot",
+    "grpo_desktop.core.update.update_step",
+    "grpo_desktop.core.training.run",
+    "grpo_desktop.core.training.training_config",
+    "grpo_desktop.core.files.lessons",
+    "grpo_desktop.core.files.scenario",
+    "grpo_desktop.core.runs.rollouts",
+    "grpo_desktop.views.lab.reward_panel",
     "grpo_desktop.window.export_controller",
     "uuid",
 )
@@ -49,5 +49,5 @@ def test_showing_the_lab_imports_no_other_workspace(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
-    assert "grpo_desktop.views.trace_card" in loaded  # the probe did build the lab
+    assert "grpo_desktop.views.lab.trace_card" in loaded  # the probe did build the lab
     assert sorted(loaded.intersection(DEFERRED)) == []

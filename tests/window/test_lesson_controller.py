@@ -17,8 +17,13 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 
-from grpo_desktop.core.lessons import LessonError, UnknownLessonError, get_lesson, load_lessons
-from grpo_desktop.core.theme import PROJECTOR
+from grpo_desktop.core.common.theme import PROJECTOR
+from grpo_desktop.core.files.lessons import (
+    LessonError,
+    UnknownLessonError,
+    get_lesson,
+    load_lessons,
+)
 from grpo_desktop.window.lesson_controller import FINISH_TEXT, NEXT_TEXT, LessonController
 from grpo_desktop.window.main_window import MainWindow
 

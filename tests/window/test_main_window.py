@@ -7,8 +7,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QSpinBox, QWidget
 
-from grpo_desktop.views.advantage_chart import AdvantageChart
-from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.trace_card import TraceCard
 from grpo_desktop.window.main_window import MainWindow
 
 
@@ -129,7 +129,7 @@ def test_g_64_builds_64_cards_and_64_bars(window):
 
 
 def test_presets_and_undo_restore_the_previous_group(qtbot, window):
-    window.preset_actions["hard"].trigger()
+    window.reward_pattern_actions["hard"].trigger()
     assert chart(window).bar_heights() == pytest.approx([2.0, -0.5, -0.5, -0.5, -0.5])
     assert window.undo_action.text() == "&Undo Preset Hard 1,0,0,0,0"
     window.undo_action.trigger()
@@ -204,7 +204,7 @@ def test_a_card_click_styles_each_card_once_and_leaves_the_g_box_alone(qtbot, wi
     the same number: a click, which never changes G, must not set it (issue #14)."""
     from PySide6.QtCore import QEvent, QObject
 
-    from grpo_desktop.views.trace_grid import TraceGrid
+    from grpo_desktop.views.lab.trace_grid import TraceGrid
 
     class PaintCounter(QObject):
         count = 0
@@ -290,7 +290,7 @@ def test_ctrl_shift_z_and_ctrl_y_both_redo_and_each_key_is_bound_once(qtbot, win
 
 def test_a_card_click_does_not_re_measure_the_worked_math(qtbot, window, monkeypatch):
     # New text toggling the math panel's scroll bar used to re-fit its size on every click.
-    from grpo_desktop.views.math_panel import MathPanel
+    from grpo_desktop.views.lab.math_panel import MathPanel
 
     measured = []
     original = MathPanel._text_height
@@ -324,14 +324,14 @@ def test_page_down_outside_a_lesson_takes_one_captioned_step_per_press(qtbot, wi
     window.set_animation_step_ms(500)
     press(Qt.Key.Key_PageDown)
     assert window.view == "advantage" and window.view_toggle.isChecked()
-    assert chart.waiting() and chart.stage() == 1
+    assert chart.waiting() and chart.phase() == 1
     assert chart.bar_heights() == list(values.centered)
     assert chart.caption_text() == values.forward_captions[0]
     assert title() == "r − mean"
     qtbot.wait(600)  # a press, not the clock, moves it on
     assert chart.waiting()
     press(Qt.Key.Key_PageDown)
-    assert not chart.waiting() and chart.stage() == 0
+    assert not chart.waiting() and chart.phase() == 0
     assert chart.bar_heights() == list(values.advantages) and title() == "advantage A"
     press(Qt.Key.Key_PageDown)  # already on A: nothing to step
     assert chart.bar_heights() == list(values.advantages)
@@ -340,7 +340,7 @@ def test_page_down_outside_a_lesson_takes_one_captioned_step_per_press(qtbot, wi
     assert chart.bar_heights() == list(values.centered)
     assert chart.caption_text() == values.reverse_captions[0]
     press(Qt.Key.Key_PageDown)  # from the middle, forward again: only step 2
-    assert window.view == "advantage" and chart.stage() == 0
+    assert window.view == "advantage" and chart.phase() == 0
     assert chart.bar_heights() == list(values.advantages)
 
 
@@ -349,11 +349,11 @@ def test_v_plays_both_steps_at_the_chosen_pace(qtbot, window):
     window.set_animation_step_ms(500)
     window.set_view("reward", animate=False)
     stages = []
-    chart.stage_changed.connect(stages.append)
+    chart.phase_changed.connect(stages.append)
     window.view_toggle.trigger()
     assert chart.is_animating() and chart.caption_text().startswith("Step 1 of 2")
     qtbot.wait(300)
-    assert chart.stage() == 1  # 500 ms per step: still step 1
+    assert chart.phase() == 1  # 500 ms per step: still step 1
     with qtbot.waitSignal(chart.animation_finished, timeout=3000):
         pass
     assert stages == [1, 2, 0] and not chart.waiting()

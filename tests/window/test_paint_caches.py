@@ -7,8 +7,8 @@ import numpy as np
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QMenuBar, QTabBar
 
-from grpo_desktop.views.paint_cache import PaintCache
-from grpo_desktop.views.stats_panel import FittedNumber
+from grpo_desktop.views.common.render_cache import PaintCache
+from grpo_desktop.views.lab.stats_panel import FittedNumber
 
 
 def pixels(image: QImage) -> np.ndarray:

@@ -9,8 +9,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton
 from rollout_files import needs_pyarrow, write_trl, write_verl
 
-from grpo_desktop.core import rollouts
-from grpo_desktop.core.rollouts import RolloutError
+from grpo_desktop.core.runs import rollouts
+from grpo_desktop.core.runs.rollouts import RolloutError
 from grpo_desktop.window import rollouts_controller
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from grpo_desktop.core.scenario import save_scenario, scenario_to_json
+from grpo_desktop.core.files.scenario import save_scenario, scenario_to_json
 from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.window.scenario_files import ScenarioFiles
@@ -123,7 +123,7 @@ def test_opening_a_named_pipe_says_why_instead_of_freezing(files, tmp_path):
 
 
 def test_the_file_dialogs_suffix_is_the_scenario_formats():
-    from grpo_desktop.core import scenario
+    from grpo_desktop.core.files import scenario
     from grpo_desktop.window import scenario_files
 
     assert scenario_files.SCENARIO_SUFFIX == scenario.SCENARIO_SUFFIX
@@ -144,8 +144,8 @@ def test_saving_onto_a_named_pipe_says_so_and_leaves_it_a_pipe(files, tmp_path):
 def test_a_scenario_whose_group_cannot_be_computed_changes_nothing(files, tmp_path, monkeypatch):
     from dataclasses import replace
 
-    import grpo_desktop.core.snapshot as snapshot_module
-    from grpo_desktop.core.problems import get_problem
+    import grpo_desktop.core.lab.lab_snapshot as snapshot_module
+    from grpo_desktop.core.lab.problems import get_problem
 
     workbench = files.workbench
     other = replace(

@@ -9,11 +9,11 @@ from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from grpo_desktop.core.problems import get_problem
-from grpo_desktop.core.scenario import load_scenario, save_scenario
-from grpo_desktop.core.theme import get_theme
-from grpo_desktop.views.shortcuts_dialog import ShortcutsDialog, shortcut_rows
-from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.core.common.theme import get_theme
+from grpo_desktop.core.files.scenario import load_scenario, save_scenario
+from grpo_desktop.core.lab.problems import get_problem
+from grpo_desktop.views.common.shortcuts_dialog import ShortcutsDialog, shortcut_rows
+from grpo_desktop.views.lab.trace_card import TraceCard
 from grpo_desktop.window.main_window import MainWindow
 
 
@@ -172,7 +172,7 @@ def test_a_custom_problem_becomes_the_lab_and_saves_inline(qtbot, window, tmp_pa
     shipped = get_problem("mult-23x47")
     custom = type(shipped)(**{**shipped.__dict__, "id": "custom-my-23x47", "title": "My 23 × 47"})
     monkeypatch.setattr(
-        "grpo_desktop.views.problem_editor.edit_problem", lambda problem, parent: custom
+        "grpo_desktop.views.lab.problem_editor.edit_problem", lambda problem, parent: custom
     )
     window.edit_problem_action.trigger()
     assert window.state.problem.id == "custom-my-23x47"
@@ -298,8 +298,8 @@ def test_about_names_version_license_and_sources(window, monkeypatch):
 def test_selected_and_progress_text_reads_on_the_highlight_in_every_theme():
     from PySide6.QtGui import QPalette
 
-    from grpo_desktop.core.theme import THEMES, contrast_ratio
-    from grpo_desktop.views.theme_palette import palette_for
+    from grpo_desktop.core.common.theme import THEMES, contrast_ratio
+    from grpo_desktop.views.common.theme_palette import palette_for
 
     for theme in THEMES.values():
         palette = palette_for(theme)

@@ -7,9 +7,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from grpo_desktop import core
-from grpo_desktop.views.advantage_chart import AdvantageChart
-from grpo_desktop.views.math_panel import MathPanel
-from grpo_desktop.views.trace_card import TraceCard
+from grpo_desktop.views.lab.advantage_chart import AdvantageChart
+from grpo_desktop.views.lab.math_panel import MathPanel
+from grpo_desktop.views.lab.trace_card import TraceCard
 from grpo_desktop.window.main_window import MainWindow
 
 

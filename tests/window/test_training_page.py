@@ -19,7 +19,7 @@ from workspaces import (
 )
 
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
-from grpo_desktop.views.training_controls import PAUSE_TEXT, PLAY_TEXT
+from grpo_desktop.views.training.training_controls import PAUSE_TEXT, PLAY_TEXT
 from grpo_desktop.window.main_window import MainWindow
 
 LEFT = Qt.MouseButton.LeftButton
@@ -470,7 +470,7 @@ def test_zoom_200_enlarges_the_pages_text(qtbot, window):
 def test_export_draws_the_training_chart(qtbot, window, theme):
     window.presentation.set_theme(theme, remember=False)
     page = show_training(qtbot, window)
-    from grpo_desktop.core.chart_figure import training_figure
+    from grpo_desktop.core.files.chart_figure import training_figure
 
     theme = window.theme
     assert window.export_figure() == training_figure(page.state.snapshot, theme)
@@ -533,7 +533,7 @@ def test_in_a_lesson_page_down_is_the_next_step_and_the_runs_keys_still_work(qtb
 
 
 def test_f1_lists_the_training_runs_keys(window):
-    from grpo_desktop.views.shortcuts_dialog import shortcut_rows
+    from grpo_desktop.views.common.shortcuts_dialog import shortcut_rows
 
     window.install_deferred_features()
     rows = {key: text for _menu, key, text in shortcut_rows(window)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grpo_desktop.core.scenario import Scenario, load_scenario, save_scenario
+from grpo_desktop.core.files.scenario import Scenario, load_scenario, save_scenario
 from grpo_desktop.window.main_window import MainWindow
 
 

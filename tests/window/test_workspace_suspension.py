@@ -47,4 +47,4 @@ def test_the_labs_group_controls_rest_while_the_training_run_shows(window, qtbot
     qtbot.keyClick(window, Qt.Key.Key_1)  # would toggle an unseen card
     assert window.workbench.lab.correct == before
     window.workbench.set_workspace("update")
-    assert window.group_size_spin.isEnabled() and window.preset_actions["easy"].isEnabled()
+    assert window.group_size_spin.isEnabled() and window.reward_pattern_actions["easy"].isEnabled()

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QShortcut
 
-from grpo_desktop.views.shortcuts_dialog import shortcut_rows
+from grpo_desktop.views.common.shortcuts_dialog import shortcut_rows
 from grpo_desktop.window.main_window import MainWindow
 
 CONTROL = Qt.KeyboardModifier.ControlModifier
@@ -315,7 +315,8 @@ def channel_steps(first: QImage, second: QImage) -> np.ndarray:
 
 
 def test_a_tool_button_under_the_pointer_shows_its_hover_look_and_loses_it_after(qtbot, active):
-    """The lab's chrome blits kept looks (views/paint_cache.py); the real pointer's hover look
+    """The lab's chrome blits kept looks (views/common/render_cache.py); the real pointer's hover
+    look
     must still show, and be gone, not kept, once the pointer leaves."""
     from PySide6.QtCore import QPoint, QRect
     from PySide6.QtTest import QTest
@@ -356,7 +357,7 @@ def test_a_tool_button_under_the_pointer_shows_its_hover_look_and_loses_it_after
 
 def test_cards_repainting_only_their_advantage_lines_show_what_a_full_render_draws(qtbot, active):
     """A card whose advantage changes size but not sign repaints only its advantage lines
-    (views/trace_card.py): on a real display every card must still show what it draws whole."""
+    (views/lab/trace_card.py): on a real display every card must still show what it draws whole."""
     window = active
     window.install_deferred_features()
     window.workbench.set_group_size(8)

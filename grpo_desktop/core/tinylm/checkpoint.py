@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from grpo_desktop.core.atomic import write_bytes_atomically
-from grpo_desktop.core.jsonfile import NotARegularFileError, read_regular_file
+from grpo_desktop.core.common.atomic import write_bytes_atomically
+from grpo_desktop.core.common.jsonfile import NotARegularFileError, read_regular_file
 from grpo_desktop.core.tinylm.network import NetworkConfig, param_shapes
 from grpo_desktop.core.tinylm.vocab import CHARACTERS, VOCAB_SIZE
 

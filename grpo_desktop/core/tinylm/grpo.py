@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grpo_desktop.core.advantages import group_advantages
-from grpo_desktop.core.clipped_loss import policy_loss
+from grpo_desktop.core.formulas.advantages import group_advantages
+from grpo_desktop.core.formulas.clipped_loss import policy_loss
 from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import completion_pass, teacher_batch
 from grpo_desktop.core.tinylm.blas import use_one_blas_thread

@@ -1,6 +1,7 @@
 """What a GRPO run on the tiny model is asked to do: the algorithm and its knobs, checked.
 
-The algorithms are the toy run's (:mod:`grpo_desktop.core.training_config`): the same names,
+The algorithms are the toy run's (:mod:`grpo_desktop.core.training.training_config`): the same
+names,
 labels, and the same rules for which advantage convention, loss preset and clip range each one
 uses (``convention_for`` / ``TrainingConfig.loss_preset`` / ``clip_range``), so "DAPO" means the
 same thing on the toy and on the network. Only ``ppo_critic`` is left out: a per-prompt critic
@@ -12,11 +13,15 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from grpo_desktop.core.advantages import convention_names
-from grpo_desktop.core.clipped_loss import LOSS_PRESETS
-from grpo_desktop.core.lab_rewards import RewardWeights
+from grpo_desktop.core.formulas.advantages import convention_names
+from grpo_desktop.core.formulas.clipped_loss import LOSS_PRESETS
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.tinylm.tasks import DEFAULT_TASK, get_task
-from grpo_desktop.core.training_config import ALGORITHM_INFO, TrainingConfig, convention_for
+from grpo_desktop.core.training.training_config import (
+    ALGORITHM_INFO,
+    TrainingConfig,
+    convention_for,
+)
 
 __all__ = ["LM_ALGORITHMS", "LMTrainingConfig", "check_lm_config"]
 

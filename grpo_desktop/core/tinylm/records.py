@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from grpo_desktop.core.clipped_loss import PolicyLossResult
+from grpo_desktop.core.formulas.clipped_loss import PolicyLossResult
 
 __all__ = ["EvalMetrics", "LMGroup", "StepMetrics", "StepUpdate"]
 

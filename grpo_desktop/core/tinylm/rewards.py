@@ -3,7 +3,7 @@
 Two functions, as DeepSeek-R1 has: ``accuracy`` (1 when the completion is exactly the right
 answer and the end token, else 0) and ``format`` (1 when it is digits then the end token, else
 0); ``partial`` does not apply (NaN, skipped). They combine by TRL's weighted ``nansum``
-through :func:`grpo_desktop.core.lab_rewards.combined_rewards`, with the lab's
+through :func:`grpo_desktop.core.lab.lab_rewards.combined_rewards`, with the lab's
 :class:`RewardWeights` (default: accuracy only, so rewards are the 0/1 verdicts).
 
 Accuracy is exact string equality, not the checker's by-value match, so that a reward of 1 means
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grpo_desktop.core.lab_rewards import RewardWeights, combined_rewards
+from grpo_desktop.core.lab.lab_rewards import RewardWeights, combined_rewards
 from grpo_desktop.core.tinylm.tasks import Task
 
 __all__ = ["grade", "reward_components"]

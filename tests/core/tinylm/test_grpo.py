@@ -6,9 +6,9 @@ from dataclasses import asdict, replace
 import numpy as np
 import pytest
 
-from grpo_desktop.core.advantages import group_advantages
-from grpo_desktop.core.clipped_loss import policy_loss
-from grpo_desktop.core.lab_rewards import RewardWeights
+from grpo_desktop.core.formulas.advantages import group_advantages
+from grpo_desktop.core.formulas.clipped_loss import policy_loss
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.tinylm import load_model
 from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import completion_pass, teacher_batch

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from grpo_desktop.core.lab_rewards import RewardWeights
+from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.tinylm.rewards import grade
 from grpo_desktop.core.tinylm.tasks import HELD_OUT_SIZE, TASKS, get_task, task_names
 

@@ -1,0 +1,3 @@
+"""What goes in and out: scenarios, lessons, CSVs, exported charts and the text a screen reader
+reads.
+"""

@@ -1,0 +1,3 @@
+"""A real run's files: verl and TRL rollouts read lazily, their logged advantages checked, chat
+turns as text.
+"""

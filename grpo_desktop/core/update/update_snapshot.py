@@ -1,0 +1,217 @@
+"""What the Update workspace's views are given to render: one immutable picture per change.
+
+Pure Python. ``core/update/update_step.py`` builds it from the lab's group and the update settings
+(the only place the update step is computed); every view of the workspace renders it and never
+computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, negative lowers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, overload
+
+from grpo_desktop.core.update.update_settings import UpdateSettings
+
+__all__ = [
+    "AnswerRow",
+    "ComputationRow",
+    "PresetInfo",
+    "TokenComputation",
+    "TokenRow",
+    "TokenView",
+    "UpdateSnapshot",
+]
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    """A loss preset as the UI names it: for combo boxes, tooltips and the chart legend."""
+
+    name: str  # e.g. "verl/token-mean"
+    label: str  # e.g. "verl · token-mean"
+    formula: str  # one line, plain text
+    description: str  # one line
+    source: str  # library, option, file
+    clipped_unit: str = "tokens"  # what its clip fraction counts: "answers" for GSPO's one ratio
+
+
+class TokenView(NamedTuple):
+    """One token of one answer, as its chip shows it.
+
+    A named tuple, not a dataclass: a group of 16 long answers has thousands of tokens, and a
+    click re-scores every one of them within a frame.
+    """
+
+    text: str  # the token's characters, exactly as in the trace (may be spaces or a newline)
+    push: float  # −∂loss/∂logp under the main preset; 0 for a clipped token
+    clipped: bool  # the trust-region clip cut this token's gradient
+    dual_clipped: bool  # verl's (or OpenRLHF's, when asked) dual clip cut it (A < 0 only)
+    is_answer: bool  # part of the final answer the checker reads
+
+
+class TokenRow(Sequence[TokenView]):
+    """One answer's tokens, kept as five columns; a :class:`TokenView` is made when asked for.
+
+    A group of 16 answers of 2,000 tokens is 32,000 tokens, all re-scored on every click: making
+    a tuple per token cost more than the frame. Each column comes from the loss's arrays in one
+    step, and a view reads the columns, or the tokens of the rows it paints.
+    """
+
+    __slots__ = ("clipped", "dual_clipped", "is_answer", "pushes", "texts")
+    _COLUMNS = ("texts", "pushes", "clipped", "dual_clipped", "is_answer")  # TokenView's order
+
+    texts: tuple[str, ...]
+    pushes: tuple[float, ...]
+    clipped: tuple[bool, ...]
+    dual_clipped: tuple[bool, ...]
+    is_answer: tuple[bool, ...]
+
+    def __init__(
+        self,
+        texts: Iterable[str],
+        pushes: Iterable[float],
+        clipped: Iterable[bool],
+        dual_clipped: Iterable[bool],
+        is_answer: Iterable[bool],
+    ) -> None:
+        columns = tuple(
+            tuple(column) for column in (texts, pushes, clipped, dual_clipped, is_answer)
+        )
+        if len({len(column) for column in columns}) > 1:
+            lengths = [len(column) for column in columns]
+            raise ValueError(f"a token row's columns must be equally long; got {lengths}")
+        for name, column in zip(self._COLUMNS, columns, strict=True):
+            object.__setattr__(self, name, column)
+
+    @classmethod
+    def of(cls, tokens: Iterable[TokenView]) -> TokenRow:
+        """The row of ``tokens`` (a TokenRow is returned as it is)."""
+        if isinstance(tokens, TokenRow):
+            return tokens
+        views = tuple(tokens)
+        if not views:
+            return cls((), (), (), (), ())
+        return cls(*zip(*views, strict=True))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a TokenRow cannot be changed")
+
+    def _columns(self) -> tuple[tuple, ...]:
+        return self.texts, self.pushes, self.clipped, self.dual_clipped, self.is_answer
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, index: int) -> TokenView: ...
+    @overload
+    def __getitem__(self, index: slice) -> TokenRow: ...
+    def __getitem__(self, index: int | slice) -> TokenView | TokenRow:
+        if isinstance(index, slice):
+            return TokenRow(*(column[index] for column in self._columns()))
+        return TokenView(*(column[index] for column in self._columns()))
+
+    def __iter__(self) -> Iterator[TokenView]:
+        return map(TokenView, *self._columns())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenRow):
+            return self._columns() == other._columns()
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._columns())
+
+    def __repr__(self) -> str:
+        return f"TokenRow({list(self)!r})"
+
+    def __reduce__(self) -> tuple:
+        return TokenRow, self._columns()  # copy, deepcopy and pickle rebuild it from its columns
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One sampled answer as a row of tokens (given as a TokenRow or any TokenViews)."""
+
+    index: int  # 0-based; shown as #index+1, like the lab's cards
+    reward: float
+    advantage: float
+    tokens: TokenRow
+    total_push: float  # Σ push over the row's tokens, main preset
+    compare_total_push: float  # the same under the comparison preset
+    correct: bool | None = None  # the checker's verdict on the text; None for a run's answer
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", TokenRow.of(self.tokens))
+
+
+@dataclass(frozen=True)
+class ComputationRow:
+    """One line of a token's computation: what it is, how it is computed, its value."""
+
+    label: str  # e.g. "ratio r"
+    expression: str  # e.g. "exp(logp − old_logp) = exp(−0.3567 + 0.5108)"
+    value: str  # e.g. "1.1667"
+
+
+@dataclass(frozen=True)
+class TokenComputation:
+    """The whole computation for one selected token, with its own numbers."""
+
+    row: int
+    column: int
+    title: str  # e.g. "Answer #2, token 7: “ 1081”"
+    rows: tuple[ComputationRow, ...]
+    summary: str  # one plain sentence: what the update does to this token and why
+
+
+@dataclass(frozen=True)
+class UpdateSnapshot:
+    """Everything the Update workspace shows after one change."""
+
+    settings: UpdateSettings
+    preset: PresetInfo
+    compare_preset: PresetInfo
+    rows: tuple[AnswerRow, ...]
+    loss: float  # main preset, at the shown inner step
+    compare_loss: float
+    clip_fraction: float  # main preset
+    kl_mean: float | None  # mean KL to the reference over real tokens; None when β = 0
+    inner_step: int  # how many inner gradient steps the stand-in policy has taken
+    max_abs_push: float  # largest |push| over every token: the colour scale's full intensity
+    status: str  # one plain sentence, e.g. "Step 0 is on-policy: ratio 1, nothing clipped."
+    selected: TokenComputation | None  # the clicked token's computation, if any
+    clip_c_applies: bool  # the main preset has a dual clip (so c is used)
+    kl_estimators: tuple[str, ...]  # the estimators the main preset's library offers
+    presets: tuple[PresetInfo, ...]  # every preset, in menu order
+    compare_clip_fraction: float = 0.0  # the comparison side's
+
+    @property
+    def side_labels(self) -> tuple[str, str]:
+        """(main, comparison) as the chart's legend and caption name them: the presets' labels,
+        each with its clip range when the two sides clip differently (one preset may be both)."""
+        main, compare = self.preset.label, self.compare_preset.label
+        settings = self.settings
+        if not settings.clips_differ:
+            return main, compare
+        low, high = settings.compare_clip
+        return (
+            f"{main}, ε {settings.eps_low:g}/{settings.eps_high:g}",
+            f"{compare}, ε {low:g}/{high:g}",
+        )
+
+    @property
+    def token_count(self) -> int:
+        return sum(len(row.tokens) for row in self.rows)
+
+    @property
+    def net_push(self) -> float:
+        """Σ of every answer's total push, main preset: > 0 raises the batch's likelihood."""
+        return sum(row.total_push for row in self.rows)
+
+    @property
+    def compare_net_push(self) -> float:
+        return sum(row.compare_total_push for row in self.rows)

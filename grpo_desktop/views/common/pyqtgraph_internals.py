@@ -1,0 +1,231 @@
+"""Every use of pyqtgraph beyond its public API, in one place, for the versions it was read for.
+
+pyqtgraph keeps no promise about its private attributes, and the chart's speed rests on a few of
+them: ``BarGraphItem._singleColor``, ``_pens``, ``_brushes`` and ``_rectarray`` (bars drawn per
+look, ``GroupedBars``), ``AxisItem._tickLevels``, ``picture`` and ``grid`` (drawings replayed,
+``RememberingAxis``), ``FillBetweenItem.curves`` and ``updatePath`` (a band built with numpy,
+``NumpyBand``), ``TextItem.fill`` and ``border`` and ``ScatterPlotItem.opts["hoverSize"]``
+(which have no setters). No other module of the package reads or writes them.
+
+``VERIFIED`` holds the versions whose sources these were checked against (and the test suite run
+on); ``tests/views/test_pyqtgraph_internals.py`` fails on any other, so a new pyqtgraph is read
+here before it is allowed in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPicture, QTransform
+
+from grpo_desktop.views.common import render_cache
+
+__all__ = [
+    "VERIFIED",
+    "GroupedBars",
+    "NumpyBand",
+    "RememberingAxis",
+    "is_verified",
+    "set_hover_size",
+    "set_text_box",
+    "version_tuple",
+]
+
+#: The oldest and newest pyqtgraph this module was checked against, inclusive.
+VERIFIED = ("0.13.7", "0.14.0")
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """``"0.14.0"`` → ``(0, 14, 0)``; a suffix such as ``.dev0`` or ``rc1`` ends the numbers."""
+    numbers = []
+    for part in version.split("."):
+        digits = ""
+        for character in part:
+            if not character.isdigit():
+                break
+            digits += character
+        if not digits:
+            break
+        numbers.append(int(digits))
+        if len(digits) < len(part):
+            break
+    return tuple(numbers)
+
+
+def is_verified(version: str = pg.__version__) -> bool:
+    """Whether ``version`` lies in the range this module was checked against."""
+    low, high = (version_tuple(v) for v in VERIFIED)
+    ours = version_tuple(version)
+    return bool(ours) and low <= ours <= high
+
+
+# -- the value axes: drawings remembered per range -------------------------------------------------
+
+_AXIS_PICTURES = 8  # drawings kept per axis: a class's clicks move among a few nice ranges
+
+
+def _pen_key(pen: QPen) -> tuple:
+    return (pen.color().rgba(), pen.widthF(), pen.style(), pen.isCosmetic())
+
+
+class RememberingAxis(pg.AxisItem):
+    """An axis with explicit ticks that keeps its last few drawings and replays a remembered one.
+
+    A click that changes the y range makes pyqtgraph lay the axis out and draw it again
+    (``generateDrawSpecs``, ~0.3 ms for the two y axes) although the chart only moves among a
+    few nice ranges. The drawing depends only on what the key holds: the range, the ticks, the
+    axis's size, its pens, font and style (no grid, so not the plot's size).
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._pictures: dict[tuple, QPicture] = {}
+
+    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
+        key = None
+        if (
+            render_cache.CACHING
+            and self.picture is None
+            and self._tickLevels is not None
+            and self.grid is False
+        ):
+            key = self._picture_key()
+            self.picture = self._pictures.get(key)
+        super().paint(painter, *args)
+        if key is not None and key not in self._pictures and self.picture is not None:
+            if len(self._pictures) >= _AXIS_PICTURES:
+                del self._pictures[next(iter(self._pictures))]  # the oldest
+            self._pictures[key] = self.picture
+
+    def _picture_key(self) -> tuple:
+        font = self.style["tickFont"]
+        style = tuple(
+            (name, tuple(value) if isinstance(value, list) else value)
+            for name, value in self.style.items()
+            if name != "tickFont"
+        )
+        return (
+            tuple(self.range),
+            tuple(tuple(level) for level in self._tickLevels),
+            self.geometry().getRect(),
+            self.orientation,
+            _pen_key(self.pen()),
+            _pen_key(self.textPen()),
+            None if font is None else font.key(),
+            style,
+        )
+
+
+# -- the bars: one call per look -------------------------------------------------------------------
+
+
+class GroupedBars(pg.BarGraphItem):
+    """Bars that draw every bar of one look (pen and brush) in one call.
+
+    pyqtgraph records a multi-coloured bar chart bar by bar into a QPicture whenever the heights
+    change, in a Python loop: 0.6 ms of a click at G = 64. The chart has three looks (up, down,
+    no signal), so three ``drawRects`` calls draw the same bars in the same places.
+    """
+
+    def setOpts(self, **opts: object) -> None:  # pyqtgraph override
+        # Per look: its pen, brush, bars, and whether the pen only widens them (see paint).
+        self._groups: list[tuple[QPen, QBrush, list[QRectF], bool]] | None = None
+        self._grown: dict[tuple, list[QRectF]] | None = None
+        super().setOpts(**opts)
+
+    def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
+        if self._singleColor or self._pens is None or self._brushes is None:
+            super().paint(painter, *args)
+            return
+        if self._groups is None:
+            looks: dict[tuple[int, int], tuple[QPen, QBrush, list[QRectF]]] = {}
+            rects = self._rectarray.instances()
+            for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
+                looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
+            self._groups = [
+                (pen, brush, bars, _outline_is_fill(pen, brush))
+                for pen, brush, bars in looks.values()
+            ]
+        transform = painter.transform()
+        scale = (transform.m11(), transform.m22())
+        outlined = painter.testRenderHint(QPainter.RenderHint.Antialiasing) or (
+            transform.type().value > QTransform.TransformationType.TxScale.value
+        )
+        for index, (pen, brush, rects, widens) in enumerate(self._groups):
+            if outlined or not widens:
+                painter.setPen(pen)
+                painter.setBrush(brush)
+                painter.drawRects(rects)
+                continue
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(brush)
+            painter.drawRects(self._grown_rects(index, rects, pen.widthF(), scale))
+
+    def _grown_rects(
+        self, index: int, rects: list[QRectF], pen_px: float, scale: tuple[float, float]
+    ) -> list[QRectF]:
+        """The bars grown by half the pen on every side, in data units at this scale: filled
+        without a pen they cover the pixels that the fill and its outline in the same colour
+        cover, without stroking 64 outlines on every paint (an eighth of a click at G = 64)."""
+        key = (index, scale)
+        if self._grown is None or key not in self._grown:
+            if self._grown is None or len(self._grown) > 8:
+                self._grown = {}
+            dx = pen_px / 2 / abs(scale[0]) if scale[0] else 0.0
+            dy = pen_px / 2 / abs(scale[1]) if scale[1] else 0.0
+            self._grown[key] = [rect.normalized().adjusted(-dx, -dy, dx, dy) for rect in rects]
+        return self._grown[key]
+
+
+def _outline_is_fill(pen: QPen, brush: QBrush) -> bool:
+    """A cosmetic solid outline in the fill's own colour: it only widens the bar."""
+    return (
+        pen.isCosmetic()
+        and pen.style() == Qt.PenStyle.SolidLine
+        and pen.widthF() > 0
+        and brush.style() == Qt.BrushStyle.SolidPattern
+        and pen.color() == brush.color()
+    )
+
+
+# -- the training charts' bands --------------------------------------------------------------------
+
+
+class NumpyBand(pg.FillBetweenItem):
+    """A FillBetweenItem whose path is built with numpy in one go.
+
+    pyqtgraph's own joins Qt polygons in Python, which at 6 algorithms × 2 charts × 60 frames a
+    second was most of a playing run's drawing time.
+    """
+
+    def updatePath(self) -> None:  # pyqtgraph override
+        curves = getattr(self, "curves", None)
+        if not curves:
+            super().updatePath()
+            return
+        x_low, y_low = curves[0].getData()
+        x_high, y_high = curves[1].getData()
+        if x_low is None or x_high is None or len(x_low) == 0 or len(x_high) == 0:
+            self.setPath(QPainterPath())
+            return
+        x = np.concatenate((x_low, x_high[::-1]))
+        y = np.concatenate((y_low, y_high[::-1]))
+        path = pg.arrayToQPath(x, y, connect="all")
+        path.closeSubpath()
+        self.setPath(path)
+
+
+# -- attributes with no setter ---------------------------------------------------------------------
+
+
+def set_text_box(item: pg.TextItem, fill: QBrush, border: QPen) -> None:
+    """The box behind a ``TextItem``'s text (its constructor's ``fill`` and ``border``)."""
+    item.fill = fill
+    item.border = border
+    item.update()
+
+
+def set_hover_size(dots: pg.ScatterPlotItem, size: float) -> None:
+    """The size a scatter's dot grows to under the pointer (its constructor's ``hoverSize``)."""
+    dots.opts["hoverSize"] = size

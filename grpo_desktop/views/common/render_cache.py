@@ -1,0 +1,523 @@
+"""Drawings kept and blitted instead of drawn again: everything the views keep of what they paint.
+
+A click leaves most of the window as it was, yet a repaint draws it all afresh. What is kept, and
+where it lives:
+
+* ``DRAWINGS``: drawings shared between widgets (a card's rounded box, an advantage line, a
+  token chip), least recently used first out, within one byte budget, ``MEMORY_BUDGET``. Sizes
+  change with G, zoom and workspace, so new keys keep coming; a bound in bytes (not a count)
+  keeps memory flat over a long session. Each key starts with the kind of drawing it is.
+* per widget, a few widget-sized looks that live and die with it: ``cache_paints`` (what Qt
+  drew of a label, tool button, tab bar or menu bar), ``CachedScrollBar``, ``CachedToolBar`` and
+  ``CachedTabWidget`` (the style's chrome), ``RoundedBox`` (a panel's box).
+
+One switch turns every keeping off, for debugging a stale look: start the app with
+``GRPO_DESKTOP_RENDER_CACHE=0`` (or set ``render_cache.CACHING = False``). Everything is then
+drawn afresh on each paint, the same way, so the pixels stay the same and only the time grows.
+The trace cards' and token rows' painters (``trace_card_painter.py``, ``token_painter.py``) and
+the chart's remembered axes (``pyqtgraph_internals.py``) follow the same switch.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Hashable
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap, QRegion
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QLabel,
+    QMenuBar,
+    QScrollBar,
+    QStyle,
+    QStyleOption,
+    QStyleOptionSlider,
+    QStyleOptionTabWidgetFrame,
+    QStyleOptionToolBar,
+    QTabBar,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from grpo_desktop.core.common.theme import LIGHT
+
+__all__ = [
+    "CACHING",
+    "CORNER_RADIUS",
+    "DRAWINGS",
+    "MEMORY_BUDGET",
+    "CachedScrollBar",
+    "CachedTabWidget",
+    "CachedToolBar",
+    "DrawingCache",
+    "PaintCache",
+    "RoundedBox",
+    "cache_paints",
+    "caching",
+    "filled_pixmap",
+    "transparent_pixmap",
+]
+
+#: The debugging switch: False draws everything afresh on every paint (see the module's text).
+CACHING = os.environ.get("GRPO_DESKTOP_RENDER_CACHE", "1").strip().lower() not in (
+    "0",
+    "off",
+    "no",
+    "false",
+)
+
+#: Bytes of shared drawings kept: card boxes (4 MB), advantage lines (0.5 MB) and token chips
+#: (2 MB), the three budgets this one replaced.
+MEMORY_BUDGET = 13 * 2**19
+
+
+def caching() -> bool:
+    """Whether drawings are kept (``CACHING``, read at each call so a test can flip it)."""
+    return CACHING
+
+
+# -- shared drawings, in one byte budget ----------------------------------------------------------
+
+
+class DrawingCache:
+    """Pixmaps in least-recently-used order, within a byte budget."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.pixmaps: dict[tuple, QPixmap] = {}
+        self.bytes = 0
+
+    def get(self, key: tuple, render: Callable[[], QPixmap]) -> QPixmap:
+        """The pixmap for ``key``, made by ``render`` the first time (every time, caching off)."""
+        if not CACHING:
+            return render()
+        pixmap = self.pixmaps.pop(key, None)
+        if pixmap is None:
+            pixmap = render()
+            size = pixmap.width() * pixmap.height() * 4
+            while self.pixmaps and self.bytes + size > self.max_bytes:
+                oldest = self.pixmaps.pop(next(iter(self.pixmaps)))
+                self.bytes -= oldest.width() * oldest.height() * 4
+            self.bytes += size
+        self.pixmaps[key] = pixmap  # most recently used now
+        return pixmap
+
+    def kept(self, kind: str) -> int:
+        """How many drawings of ``kind`` (the first item of their keys) are kept."""
+        return sum(1 for key in self.pixmaps if key[0] == kind)
+
+    def clear(self, kind: str | None = None) -> None:
+        """Forget every drawing, or only those of ``kind``."""
+        if kind is None:
+            self.pixmaps.clear()
+            self.bytes = 0
+            return
+        for key in [key for key in self.pixmaps if key[0] == kind]:
+            gone = self.pixmaps.pop(key)
+            self.bytes -= gone.width() * gone.height() * 4
+
+
+#: The one store of drawings shared between widgets.
+DRAWINGS = DrawingCache(MEMORY_BUDGET)
+
+
+def filled_pixmap(
+    width: float, height: float, ratio: float, fill: QColor | Qt.GlobalColor
+) -> QPixmap:
+    """A pixmap of ``width`` × ``height`` device-independent pixels at ``ratio``, all ``fill``."""
+    pixmap = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(fill)
+    return pixmap
+
+
+def transparent_pixmap(width: float, height: float, ratio: float) -> QPixmap:
+    return filled_pixmap(width, height, ratio, Qt.GlobalColor.transparent)
+
+
+# -- what Qt drew of a plain widget, per look ------------------------------------------------------
+#
+# A repaint of the window repaints every label, tool button and tab bar on it and the menu bar,
+# and Qt lays out and draws their text afresh each time: about a third of a full repaint of the
+# lab at 1280×800, although a click changes none of them. ``cache_paints`` installs a filter on
+# such a widget that answers its paint events with a pixmap of what the widget itself drew (by
+# ``QWidget.render``, so the pixels are Qt's own).
+#
+# Reading a widget's whole state on every paint would cost about what Qt's own paint of a label
+# does, so a look is split in two. What Qt announces with an event (a new size, font, palette,
+# style, pixel ratio, enabled or focus state, window activation, a changed action) empties the
+# cache. What it does not announce (a label's text, a button's checked state, the current tab) is
+# the key of each kept pixmap, read on each paint by a call or two. While the pointer is inside
+# the widget or a button is down on it (hover and press looks), or a menu of it is open, the
+# widget paints as usual.
+
+Look = Callable[[QWidget], Hashable]  # what a widget shows that no event announces; None: skip
+
+_WIDGET_LOOKS = 4  # pixmaps per widget: e.g. a check button on and off, a tab bar's current tab
+
+# Events after which no kept pixmap can be trusted: the look's context changed.
+_CONTEXT_EVENTS = frozenset(
+    {
+        QEvent.Type.Resize,
+        QEvent.Type.FontChange,
+        QEvent.Type.PaletteChange,
+        QEvent.Type.StyleChange,
+        QEvent.Type.EnabledChange,
+        QEvent.Type.ActivationChange,
+        QEvent.Type.FocusIn,
+        QEvent.Type.FocusOut,
+        QEvent.Type.LayoutDirectionChange,
+        QEvent.Type.LanguageChange,
+        QEvent.Type.DevicePixelRatioChange,
+        QEvent.Type.ScreenChangeInternal,
+        QEvent.Type.Polish,
+        QEvent.Type.ActionAdded,
+        QEvent.Type.ActionChanged,
+        QEvent.Type.ActionRemoved,
+    }
+)
+_POINTER_IN = frozenset({QEvent.Type.Enter, QEvent.Type.MouseButtonPress, QEvent.Type.DragEnter})
+_POINTER_OUT = frozenset({QEvent.Type.Leave, QEvent.Type.DragLeave, QEvent.Type.Hide})
+
+
+def label_look(label: QWidget) -> Hashable:
+    assert isinstance(label, QLabel)
+    return label.text()
+
+
+def tool_button_look(button: QWidget) -> Hashable:
+    assert isinstance(button, QToolButton)
+    if button.isDown():
+        return None
+    return (button.text(), button.isChecked())
+
+
+def tab_bar_look(bar: QWidget) -> Hashable:
+    assert isinstance(bar, QTabBar)
+    return (bar.currentIndex(), *(bar.tabText(index) for index in range(bar.count())))
+
+
+def menu_bar_look(bar: QWidget) -> Hashable:
+    assert isinstance(bar, QMenuBar)
+    return None if bar.activeAction() is not None else 0  # a menu open or keyed to: as usual
+
+
+class PaintCache(QObject):
+    """The filter on one widget: its looks, each rendered once, then blitted.
+
+    A look seen for the first time is painted by the widget as usual and rendered into its
+    pixmap at the next idle moment (``QWidget.render`` cannot run inside a paint): a change
+    costs no more than before, and the repaints after it blit.
+    """
+
+    def __init__(self, widget: QWidget, look: Look, looks: int = _WIDGET_LOOKS) -> None:
+        super().__init__(widget)  # lives and dies with the widget
+        self._widget = widget
+        self._look = look
+        self._most = looks
+        self._pixmaps: dict[Hashable, QPixmap] = {}
+        self._pointer_in = widget.underMouse()
+        self._rendering = False
+        self._fill_due = False
+        widget.installEventFilter(self)
+
+    def looks_kept(self) -> int:
+        return len(self._pixmaps)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        kind = event.type()
+        if kind != QEvent.Type.Paint:
+            if kind in _CONTEXT_EVENTS:
+                self._pixmaps.clear()
+            elif kind in _POINTER_IN:
+                self._pointer_in = True
+            elif kind in _POINTER_OUT:
+                self._pointer_in = False
+            return False
+        if self._rendering or self._pointer_in or not CACHING:
+            return False
+        key = self._look(self._widget)
+        if key is None:
+            return False
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            if not self._fill_due:
+                self._fill_due = True
+                QTimer.singleShot(0, self, self._fill)
+            return False
+        painter = QPainter(self._widget)
+        painter.drawPixmap(0, 0, pixmap)
+        painter.end()
+        return True
+
+    def _fill(self) -> None:
+        """Render the look the widget shows now, if it is not kept yet."""
+        self._fill_due = False
+        widget = self._widget
+        if self._pointer_in or not widget.isVisible():
+            return
+        key = self._look(widget)
+        if key is None or key in self._pixmaps:
+            return
+        pixmap = transparent_pixmap(widget.width(), widget.height(), widget.devicePixelRatioF())
+        self._rendering = True
+        try:
+            widget.render(pixmap, QPoint(), QRegion(), QWidget.RenderFlag(0))
+        finally:
+            self._rendering = False
+        if len(self._pixmaps) >= self._most:
+            self._pixmaps.clear()
+        self._pixmaps[key] = pixmap
+
+
+_SELECTABLE = (
+    Qt.TextInteractionFlag.TextSelectableByMouse
+    | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+    | Qt.TextInteractionFlag.TextEditable
+)
+
+_LOOK_OF: dict[type, Look] = {
+    QLabel: label_look,
+    QToolButton: tool_button_look,
+    QTabBar: tab_bar_look,
+    QMenuBar: menu_bar_look,
+}
+
+
+def cache_paints(*widgets: QWidget) -> None:
+    """Give each plain Qt label, tool button, tab bar or menu bar a paint cache.
+
+    Only Qt's own classes (a subclass may draw from state no key here sees), and no label the
+    user can select text or follow links in (a selection is a look no key here sees). A widget
+    that already has a cache, or of another kind, is left as it is.
+    """
+    for widget in widgets:
+        look = _LOOK_OF.get(type(widget))
+        if look is None:
+            continue
+        if isinstance(widget, QLabel) and widget.textInteractionFlags() & _SELECTABLE:
+            continue
+        if not widget.findChild(PaintCache, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            PaintCache(widget, look)
+
+
+# -- chrome that draws its own look once: scroll bars, tool bar, tab frame ------------------------
+#
+# The Fusion style paints these gradients afresh on every paint, and a repaint of the window
+# repaints them although nothing about them changed: the tool bar and the tab frame alone took
+# about 1 ms of every window repaint at 1280×800, almost half of it, a scroll bar ~1 ms. Each
+# widget here draws its look the way Qt's own ``paintEvent`` does (the same style calls with the
+# same option) into a pixmap keyed by everything in that option, and draws that pixmap from then on.
+
+_CHROME_LOOKS = 2  # looks per widget: the window active and inactive (each a widget-sized pixmap)
+# A scroll bar keeps four: a click moves focus between cards, which flips its option's state and
+# back, so two remembered looks would miss every other click.
+_SCROLL_BAR_LOOKS = 4
+
+
+def _option_key(option: QStyleOption) -> tuple:
+    """What every style option holds that a look depends on."""
+    return (
+        option.rect.getRect(),
+        option.state.value,
+        option.direction,
+        option.palette.cacheKey(),
+    )
+
+
+class _LookCache:
+    """One widget's looks, each drawn once by ``draw`` into a pixmap of the widget's size."""
+
+    def __init__(self, widget: QWidget, looks: int = _CHROME_LOOKS) -> None:
+        self._widget = widget
+        self._most = looks
+        self._looks: dict[tuple, QPixmap] = {}
+
+    def paint(self, key: tuple, draw: Callable[[QPainter], None]) -> None:
+        widget = self._widget
+        ratio = widget.devicePixelRatioF()
+        key = (widget.width(), widget.height(), ratio, id(widget.style()), *key)
+        pixmap = self._looks.get(key) if CACHING else None
+        if pixmap is None:
+            if len(self._looks) >= self._most:
+                self._looks.clear()
+            pixmap = transparent_pixmap(widget.width(), widget.height(), ratio)
+            painter = QPainter(pixmap)
+            draw(painter)
+            painter.end()
+            if CACHING:
+                self._looks[key] = pixmap
+        painter = QPainter(widget)
+        painter.drawPixmap(0, 0, pixmap)
+        painter.end()
+
+
+class CachedScrollBar(QScrollBar):
+    """A ``QScrollBar`` drawn once per look. While the mouse is over it or a button is down
+    (hover and press looks the option cannot see from here) it paints as a plain QScrollBar."""
+
+    def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None) -> None:
+        super().__init__(orientation, parent)
+        self._cache = _LookCache(self, _SCROLL_BAR_LOOKS)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        if self.underMouse() or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            super().paintEvent(event)
+            return
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        option.subControls = QStyle.SubControl.SC_All
+        option.activeSubControls = QStyle.SubControl.SC_None
+        style = self.style()
+
+        def draw(painter: QPainter) -> None:
+            style.drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, option, painter, self)
+
+        key = (
+            *_option_key(option),
+            option.sliderPosition,
+            option.sliderValue,
+            option.minimum,
+            option.maximum,
+            option.pageStep,
+            option.singleStep,
+            option.orientation,
+            option.upsideDown,
+        )
+        self._cache.paint(key, draw)
+
+
+class CachedToolBar(QToolBar):
+    """A ``QToolBar`` whose panel (the style's gradient and handle) is drawn once per look.
+
+    An expanded tool bar (its » menu open) or a floating one paints as a plain ``QToolBar``:
+    Qt fills and frames those first.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._cache = _LookCache(self)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        extension = self.findChild(QToolButton, "qt_toolbar_ext_button")
+        if self.isWindow() or (extension is not None and extension.isChecked()):
+            super().paintEvent(event)
+            return
+        option = QStyleOptionToolBar()
+        self.initStyleOption(option)
+        style = self.style()
+
+        def draw(painter: QPainter) -> None:  # QToolBar::paintEvent, not expanded
+            style.drawControl(QStyle.ControlElement.CE_ToolBar, option, painter, self)
+            handle = QStyleOptionToolBar(option)
+            handle.rect = style.subElementRect(QStyle.SubElement.SE_ToolBarHandle, option, self)
+            if handle.rect.isValid():
+                style.drawPrimitive(
+                    QStyle.PrimitiveElement.PE_IndicatorToolBarHandle, handle, painter, self
+                )
+
+        key = (
+            *_option_key(option),
+            option.toolBarArea,
+            option.positionOfLine,
+            option.positionWithinLine,
+            option.features,
+            option.lineWidth,
+            option.midLineWidth,
+        )
+        self._cache.paint(key, draw)
+
+
+class CachedTabWidget(QTabWidget):
+    """A ``QTabWidget`` whose frame (around the page, open at the selected tab) is drawn once
+    per look. In document mode, which draws no frame but a bar base, it paints as Qt's own."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._cache = _LookCache(self)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        if self.documentMode():
+            super().paintEvent(event)
+            return
+        option = QStyleOptionTabWidgetFrame()
+        self.initStyleOption(option)
+        style = self.style()
+        option.rect = style.subElementRect(QStyle.SubElement.SE_TabWidgetTabPane, option, self)
+
+        def draw(painter: QPainter) -> None:  # QTabWidget::paintEvent
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameTabWidget, option, painter, self)
+
+        key = (
+            *_option_key(option),
+            option.shape,
+            option.lineWidth,
+            option.midLineWidth,
+            option.tabBarSize.toTuple(),
+            option.rightCornerWidgetSize.toTuple(),
+            option.leftCornerWidgetSize.toTuple(),
+            option.tabBarRect.getRect(),
+            option.selectedTabRect.getRect(),
+        )
+        self._cache.paint(key, draw)
+
+
+# -- a panel's rounded box ---------------------------------------------------------------------
+#
+# A style sheet's ``border-radius`` fills and strokes a rounded path on every repaint of the
+# panel, and a click repaints the part of a panel behind every number it changes. A panel that
+# owns a ``RoundedBox`` keeps a 1 px frame (so its text stays where the style sheet's border put
+# it) and paints the box from a pixmap kept per size, pixel ratio and colours.
+
+CORNER_RADIUS = 8.0
+
+
+class RoundedBox:
+    """The box of one ``QFrame``: call ``paint`` from its ``paintEvent``."""
+
+    def __init__(self, frame: QFrame) -> None:
+        self._frame = frame
+        self._colours = (LIGHT.surface, LIGHT.border)
+        self._kept: tuple[tuple, QPixmap] | None = None
+        frame.setFrameShape(QFrame.Shape.Box)  # a 1 px frame: the layout's insets, not drawn
+        frame.setLineWidth(1)
+
+    def set_colours(self, fill: str, border: str) -> None:
+        self._colours = (fill, border)
+        self._frame.update()
+
+    def colours(self) -> tuple[str, str]:
+        return self._colours
+
+    def paint(self) -> None:
+        frame = self._frame
+        ratio = frame.devicePixelRatioF()
+        key = (frame.width(), frame.height(), ratio, self._colours)
+        if self._kept is None or self._kept[0] != key or not CACHING:
+            self._kept = (key, self._draw(ratio))
+        painter = QPainter(frame)
+        painter.drawPixmap(0, 0, self._kept[1])
+        painter.end()
+
+    def pixmap(self) -> QPixmap | None:
+        """The box drawn last (None before the first paint)."""
+        return None if self._kept is None else self._kept[1]
+
+    def _draw(self, ratio: float) -> QPixmap:
+        frame = self._frame
+        fill, border = self._colours
+        pixmap = transparent_pixmap(frame.width(), frame.height(), ratio)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor(border), 1.0))
+        painter.setBrush(QColor(fill))
+        box = QRectF(frame.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        painter.drawRoundedRect(box, CORNER_RADIUS, CORNER_RADIUS)
+        painter.end()
+        return pixmap

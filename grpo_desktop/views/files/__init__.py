@@ -1,0 +1,1 @@
+"""Widgets over files: the rollouts browser and the exported figures."""

@@ -1,0 +1,269 @@
+"""The worked math: the formula, then the live computation with this group's numbers.
+
+Typeset with Qt rich text (no web engine, nothing fetched): the state hands over a ``WorkedMath``
+and this view only lays it out.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from grpo_desktop.core.common.theme import LIGHT, Theme
+from grpo_desktop.core.lab.explain import WorkedMath
+from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
+from grpo_desktop.views.common.fonts import scaled_font, screen_scale
+from grpo_desktop.views.common.render_cache import CachedScrollBar
+
+MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
+
+
+def _paragraphs(worked: WorkedMath, theme: Theme, hidden: bool) -> list[tuple[str, str]]:
+    """The panel's paragraphs as (style, plain text) pairs, in order."""
+    paragraphs = [
+        ("margin:0 0 2px 0; font-size:140%; font-weight:600", worked.formula),
+        (
+            f"margin:0 0 8px 0; color:{theme.muted}",
+            f"{worked.convention_label} · {worked.source}",
+        ),
+    ]
+    for index, step in enumerate(worked.steps):
+        is_advantage = step.title.startswith("Advantage")
+        paragraphs.append(("margin:6px 0 0 0; font-weight:600", f"{index + 1}. {step.title}"))
+        for line in step.lines:
+            text = "A = ? (predict first, then reveal)" if hidden and is_advantage else line
+            paragraphs.append(("margin:0 0 0 16px", text))
+    if not hidden:
+        paragraphs.append((f"margin:10px 0 0 0; color:{theme.text}", worked.comparison))
+        if worked.loudest_note:
+            paragraphs.append((f"margin:6px 0 0 0; color:{theme.text}", f"★ {worked.loudest_note}"))
+    return paragraphs
+
+
+def _paragraphs_html(paragraphs: list[tuple[str, str]]) -> str:
+    return "".join(f"<p style='{style}'>{html.escape(text)}</p>" for style, text in paragraphs)
+
+
+@functools.lru_cache(maxsize=16)
+def _paragraph_formats(style: str) -> tuple[QTextBlockFormat, QTextCharFormat]:
+    """The block and character formats Qt gives a paragraph of ``style`` (as ``setHtml`` would),
+    for appending one paragraph without typesetting the whole text again."""
+    document = QTextDocument()
+    document.setHtml(_paragraphs_html([(style, "x")]))
+    block = document.firstBlock()
+    return block.blockFormat(), block.begin().fragment().charFormat()
+
+
+def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
+    """The rich text of the panel; with ``hidden`` the advantages wait for the reveal."""
+    return _paragraphs_html(_paragraphs(worked, theme, hidden))
+
+
+class MathPanel(QTextBrowser):
+    """Formula, source and the step-by-step computation for the current group and convention."""
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mathPanel")
+        self.setAccessibleName("Worked math")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
+        self.verticalScrollBar().rangeChanged.connect(self._keep_scroll_bar)
+        # The text area paints its own background (paintEvent), so new numbers repaint only it,
+        # not the panel's rounded frame and the tab frame beneath it as well.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self._theme = theme
+        self._worked: WorkedMath | None = None
+        self._hidden = False
+        self._scale = 1.0  # the text's size over the theme's, grown to fill a large box
+        self._rendering = False  # new text toggling the scroll bar is not a new box to fit
+        self._shown: list[tuple[str, str]] = []  # the paragraphs the document holds
+        self._shown_font: QFont | None = None  # the font they were typeset in
+        self.document().setUndoRedoEnabled(False)  # text is replaced in place: keep no history
+        self.set_theme(theme)
+
+    def show_snapshot(self, snapshot: LabSnapshot) -> None:
+        if snapshot.worked_math == self._worked:
+            return
+        self._worked = snapshot.worked_math
+        self._render()
+
+    def set_advantages_hidden(self, hidden: bool) -> None:
+        if hidden != self._hidden:
+            self._hidden = hidden
+            self._render()
+
+    def needed_height(self, width: int) -> int:
+        """The height (px) that shows all of the text, at its plain size, at ``width``."""
+        chrome_w = self.width() - self.viewport().width()
+        chrome_h = self.height() - self.viewport().height()
+        height = self._text_height(width - chrome_w, 1.0)
+        return int(height + 0.999) + chrome_h + 2  # rounding: never one pixel short
+
+    def text_scale(self) -> float:
+        """How much larger than the theme's size the text is drawn to fill the box (below 1
+        only to show it whole in a box a large screen's type size would make it scroll in)."""
+        return self._scale
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        if not self._rendering:
+            self._release_scroll_bar()  # a new box: it decides afresh whether the text fits
+        super().resizeEvent(event)
+        if not self._rendering:
+            self._fit_text()
+
+    def plain_text(self) -> str:
+        return self.toPlainText()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the viewport's paint
+        painter = QPainter(self.viewport())
+        painter.fillRect(event.rect(), QColor(self._theme.surface))
+        painter.end()
+        super().paintEvent(event)
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self.setStyleSheet(
+            f"#mathPanel {{ background: {theme.surface}; color: {theme.text};"
+            f" border: 1px solid {theme.border}; border-radius: 8px; padding: 6px; }}"
+        )
+        self.setFont(self._font(self._scale))
+        self._render()
+
+    def _font(self, scale: float) -> QFont:
+        return scaled_font(1.1 * self._theme.type_scale * scale)
+
+    def _paragraphs(self) -> list[tuple[str, str]]:
+        return [] if self._worked is None else _paragraphs(self._worked, self._theme, self._hidden)
+
+    def _html(self) -> str:
+        return _paragraphs_html(self._paragraphs())
+
+    def _replace_changed(self, paragraphs: list[tuple[str, str]]) -> bool:
+        """Put the new numbers into the paragraphs that changed, in place, if the document
+        has the same paragraphs in the same styles (a click), give or take paragraphs at the
+        end (the ★ note that comes and goes): only those blocks are laid out again, the scroll
+        bar keeps its range, nothing else is re-typeset. False otherwise."""
+        document = self.document()
+        shown = self._shown
+        kept = min(len(paragraphs), len(shown))
+        if (
+            self._shown_font != self.font()
+            or kept == 0
+            or document.blockCount() != len(shown)
+            or any(new[0] != old[0] for new, old in zip(paragraphs[:kept], shown[:kept]))
+            or not all(text for _, text in paragraphs[kept:])
+        ):
+            return False
+        changed = [i for i in range(kept) if paragraphs[i][1] != shown[i][1]]
+        blocks = []
+        for i in changed:
+            block = document.findBlockByNumber(i)
+            if not block.isValid() or not block.text() or not paragraphs[i][1]:
+                return False
+            blocks.append(block)
+        if not changed and len(paragraphs) == len(shown):
+            return True
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        for block, i in zip(blocks, changed, strict=True):
+            fragment = block.begin().fragment()
+            cursor.setPosition(block.position())
+            cursor.setPosition(
+                block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor
+            )
+            cursor.insertText(paragraphs[i][1], fragment.charFormat())
+        if len(shown) > kept:  # paragraphs gone from the end: from the last kept one's end on
+            last = document.findBlockByNumber(kept - 1)
+            cursor.setPosition(last.position() + last.length() - 1)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        for style, text in paragraphs[kept:]:  # new paragraphs at the end, typeset alone
+            block_format, char_format = _paragraph_formats(style)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertBlock(block_format, char_format)
+            cursor.insertText(text, char_format)
+        cursor.endEditBlock()
+        self._shown = paragraphs
+        return True
+
+    def _keep_scroll_bar(self, _minimum: int, maximum: int) -> None:
+        """Once the text needs the scroll bar in this box, the bar stays for the clicks that
+        follow. A click that adds or drops the ★ note would otherwise show and hide it, and
+        every line would re-wrap to the new width: text jumping on stage, and the whole
+        document laid out again on that click."""
+        if maximum > 0:
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+
+    def _release_scroll_bar(self) -> None:
+        """Let the bar go when the text no longer needs it (a new box or a new text)."""
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+
+    def _text_height(self, width: float, scale: float) -> float:
+        """The document's height at ``width`` px with the text at ``scale``."""
+        document = QTextDocument()
+        document.setDocumentMargin(self.document().documentMargin())
+        document.setDefaultFont(self._font(scale))
+        document.setHtml(self._html())
+        document.setTextWidth(max(1.0, float(width)))
+        return document.size().height()
+
+    def _fit_text(self) -> None:
+        """The largest text (up to MAX_TEXT_SCALE, in 0.1 steps) that the box shows whole.
+
+        A large screen's box is filled. A box too small for the plain size takes the text back
+        towards its size at 1280×800 (never below: the app font's screen scale undone, see
+        views/common/fonts.py) when that shows it whole, and otherwise keeps the plain size and
+        scrolls.
+        """
+        if self._worked is None:
+            return
+        room, width = self.viewport().height() - 2, self.viewport().width()
+        scale = 1.0
+        plain = self._text_height(width, 1.0)
+        least = round(1.0 / screen_scale(), 2)
+        if 0 < plain * 1.1 <= room:
+            scale = min(MAX_TEXT_SCALE, int(room / plain * 10) / 10)
+            while scale > 1.0 and self._text_height(width, scale) > room:
+                scale = round(scale - 0.1, 1)
+        elif plain > room > 0 and least < 1.0 and self._text_height(width, least) <= room:
+            # Text height shrinks about as the font does: start near the fit, step up to 1.
+            scale = max(least, int(room / plain * 20) / 20)
+            while scale < 1.0 and self._text_height(width, round(scale + 0.05, 2)) <= room:
+                scale = round(scale + 0.05, 2)
+            while scale > least and self._text_height(width, scale) > room:
+                scale = max(least, round(scale - 0.05, 2))
+        if scale != self._scale:
+            self._scale = scale
+            self.setFont(self._font(scale))
+
+    def _render(self) -> None:
+        if self._worked is not None:
+            paragraphs = self._paragraphs()
+            self._rendering = True
+            try:
+                if not self._replace_changed(paragraphs):
+                    self._release_scroll_bar()
+                    self.setHtml(_paragraphs_html(paragraphs))
+                    self._shown, self._shown_font = paragraphs, self.font()
+            finally:
+                self._rendering = False
+            # A click keeps the text's size unless the new text no longer fits (the browser
+            # lays its own document out anyway); a resize searches afresh.
+            if self._scale != 1.0 and self.document().size().height() > self.viewport().height():
+                self._fit_text()

@@ -1,0 +1,1 @@
+"""The Update workspace's widgets: token rows, the push chart, the token detail and the controls."""

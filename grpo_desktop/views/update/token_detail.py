@@ -1,0 +1,122 @@
+"""The clicked token's whole computation: ratio, clip, advantage, KL term, weight and gradient.
+
+Laid out as Qt rich text in a ``QTextBrowser`` (wraps, scrolls vertically, never sideways) from a
+``TokenComputation`` the snapshot already computed. Every string in it may come from a trace, so
+each is escaped: a token "<b>" shows as those three characters, never as markup.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from grpo_desktop.core.common.theme import LIGHT, Theme
+from grpo_desktop.core.update.update_snapshot import TokenComputation, UpdateSnapshot
+from grpo_desktop.views.common.fonts import scaled_font
+
+__all__ = ["INSTRUCTION", "RESULT_LABELS", "TokenDetailPanel", "token_detail_html"]
+
+#: The steps that are the computation's result: shown first too, under the title, so a column
+#: too short for every step (1280×800) still shows them without scrolling.
+RESULT_LABELS = ("∂loss/∂logp", "push")
+
+INSTRUCTION = (
+    "Click any token to see its whole computation: ratio, clip, advantage, KL term, its "
+    "aggregation weight and the gradient."
+)
+
+
+def _text(value: str) -> str:
+    """Escaped, with line breaks kept: the text shows exactly as it came."""
+    return html.escape(value).replace("\n", "<br>")
+
+
+def token_detail_html(computation: TokenComputation | None, theme: Theme) -> str:
+    """The panel's rich text: title, one table row per step, then the summary sentence.
+
+    Each step puts its label and value on one line (the value right-aligned, large, in
+    tabular digits) and its expression under the label, so a narrow column still wraps well.
+    """
+    if computation is None:
+        return f"<p style='margin:4px 0; color:{theme.muted}'>{html.escape(INSTRUCTION)}</p>"
+    parts = [
+        f"<p style='margin:0 0 4px 0; font-size:120%; font-weight:600'>"
+        f"{_text(computation.title)}</p>",
+    ]
+    results = [row for row in computation.rows if row.label in RESULT_LABELS]
+    if results:
+        shown = " · ".join(
+            f"{_text(row.label)} <span style='font-family:monospace; white-space:nowrap'>"
+            f"{_text(row.value)}</span>"
+            for row in results
+        )
+        parts.append(
+            f"<p style='margin:0 0 6px 0; font-size:115%; font-weight:600'>{shown}"
+            f" <span style='font-weight:normal; font-size:87%; color:{theme.muted}'>"
+            "(worked out below)</span></p>"
+        )
+    parts.append("<table width='100%' cellspacing='0' cellpadding='2'>")
+    for index, row in enumerate(computation.rows):
+        rule = f"border-top:1px solid {theme.border};" if index else ""
+        parts.append(
+            f"<tr><td valign='top' style='{rule}'>"
+            f"<span style='font-weight:600'>{_text(row.label)}</span><br>"
+            f"<span style='color:{theme.muted}'>{_text(row.expression)}</span></td>"
+            f"<td valign='top' align='right' style='{rule} font-size:125%; font-weight:600;"
+            f" font-family:monospace; white-space:nowrap'>{_text(row.value)}</td></tr>"
+        )
+    parts.append("</table>")
+    parts.append(f"<p style='margin:8px 0 0 0'>{_text(computation.summary)}</p>")
+    return "".join(parts)
+
+
+class TokenDetailPanel(QTextBrowser):
+    """The selected token's computation, or how to select one; a narrow, read-only column."""
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tokenDetail")
+        self.setAccessibleName("Token computation")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        # A narrow column: wrap everything (even a long unbroken token), never scroll sideways.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setLineWrapMode(QTextBrowser.LineWrapMode.WidgetWidth)
+        self._theme = theme
+        self._computation: TokenComputation | None = None
+        self._rendered = False
+        self.set_theme(theme)
+
+    def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
+        """Show ``snapshot.selected`` (redrawn only when it changed, so the scroll stays put)."""
+        if self._rendered and snapshot.selected == self._computation:
+            return
+        self._computation = snapshot.selected
+        self._render()
+
+    def computation(self) -> TokenComputation | None:
+        return self._computation
+
+    def plain_text(self) -> str:
+        return self.toPlainText()
+
+    def set_theme(self, theme: Theme) -> None:
+        """Colours from ``theme``; text at the theme's content size."""
+        self._theme = theme
+        self.setStyleSheet(
+            f"#tokenDetail {{ background: {theme.surface}; color: {theme.text};"
+            f" border: 1px solid {theme.border}; border-radius: 8px; padding: 4px; }}"
+        )
+        self.setFont(scaled_font(1.05 * theme.type_scale))
+        self._render()
+
+    def _render(self) -> None:
+        self._rendered = True
+        self.setHtml(token_detail_html(self._computation, self._theme))
+        self.setAccessibleDescription(
+            self._computation.summary if self._computation is not None else INSTRUCTION
+        )

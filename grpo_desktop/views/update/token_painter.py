@@ -1,0 +1,463 @@
+"""The token rows' painter: what the rows look like, and everything kept to draw them fast.
+
+The work is split by what invalidates it: per (answer text, clip marks, theme, font) each token's
+label and width, so a click that only re-scores keeps every position; per width each row's chip
+positions; per snapshot each chip's colours, looked up when it is first painted; each chip's
+drawing in the shared budget of ``render_cache``. A paint draws only the rows the exposed rect
+touches. With ``render_cache.CACHING`` off nothing is carried from one snapshot to the next and
+every chip is drawn afresh (the positions of the shown snapshot are still made once per width).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import operator
+from typing import NamedTuple
+
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+
+from grpo_desktop.core.common.theme import Theme
+from grpo_desktop.core.update.update_snapshot import TokenRow, UpdateSnapshot
+from grpo_desktop.views.common import render_cache
+from grpo_desktop.views.common.render_cache import DRAWINGS, DrawingCache, transparent_pixmap
+from grpo_desktop.views.update.token_colours import LEVELS, level, tint
+from grpo_desktop.views.update.token_layout import (
+    LEGEND,
+    SCISSORS,
+    RowHeader,
+    RowLayout,
+    RowShape,
+    RowsLayout,
+    TokenStyle,
+    flow_row,
+    legend_rect,
+    marked_shape,
+    plain_shape,
+    row_header,
+    slot_key,
+    slot_width,
+)
+
+__all__ = ["Chip", "TokenRowsPainter", "draw_chip"]
+
+# Row shapes kept per shown row: its own, its other text (a card toggled back) and a few clip
+# marks (ε dragged); past that the painter keeps only the shown rows', so memory stays flat.
+_KEPT_PER_ROW = 4
+_CHIP = "token chip"  # the kind of drawing in render_cache.DRAWINGS
+
+
+class Chip(NamedTuple):
+    """How one token's chip is painted."""
+
+    fill: QColor
+    text: QColor
+    pen: QPen
+    clipped: bool
+    dual: bool
+    answer: bool
+    key: tuple = ()  # (text, level, clipped, dual, answer): what its drawing depends on
+
+
+def draw_chip(painter: QPainter, chip: Chip, label: str, width: int, style: TokenStyle) -> None:
+    """A chip's box, label and ✂ mark, with its top left corner at the painter's origin."""
+    painter.setPen(chip.pen)
+    painter.setBrush(chip.fill)
+    inset = chip.pen.widthF() / 2
+    box = QRectF(0, 0, width, style.chip_h).adjusted(inset, inset, -inset, -inset)
+    painter.drawRoundedRect(box, style.radius, style.radius)
+    painter.setPen(chip.text)
+    painter.setFont(style.chip)
+    painter.drawText(QPointF(style.pad_x, style.pad_y + style.chip_fm.ascent()), label)
+    if chip.clipped or chip.dual:
+        painter.setFont(style.mark)
+        painter.drawText(
+            QPointF(
+                width - style.pad_x - style.scissors_w + 1,
+                style.pad_y + style.mark_fm.ascent(),
+            ),
+            SCISSORS,
+        )
+
+
+class TokenRowsPainter:
+    """Lays out and paints one snapshot's rows for one theme, keeping what a click leaves alone."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.snapshot: UpdateSnapshot | None = None
+        self._style: TokenStyle | None = None
+        self._chips: list[list[Chip | None]] = []  # per row and token, made when first painted
+        self._shapes: list[RowShape] = []
+        self.headers: list[RowHeader] = []
+        self.row_shapes: dict[tuple, RowShape] = {}  # (texts, clip marks) → shape
+        self._layouts: dict[int, RowsLayout] = {}
+        self.row_layouts: dict[tuple, RowLayout] = {}  # (shape, header widths, width) → layout
+        self._geometry: tuple | None = None  # what chip positions depend on, last prepared
+        self._chip_cache: dict[tuple, Chip] = {}  # (text, level, flags) → chip: a click reuses
+        self._max_abs = 0.0  # the shown snapshot's largest |push|: the full colour
+        self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
+        self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
+        self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
+        self._colours: dict[str, QColor] = {}
+        self._pens: dict[tuple[str, float], QPen] = {}
+        self.drawings: DrawingCache = DRAWINGS  # each chip's drawing: (kind, key, label, w, ratio)
+
+    # -- style and caches ---------------------------------------------------------------------
+
+    def style(self) -> TokenStyle:
+        """Fonts and sizes for the theme (and the application font): made once, and a new one
+        forgets everything measured with the old."""
+        if self._style is None:
+            self._style = TokenStyle.build(self.theme)
+            self._forget()
+        return self._style
+
+    def restyle(self, theme: Theme | None = None) -> None:
+        """A new theme, or a new application font (``theme`` None): measure everything again."""
+        if theme is not None:
+            self.theme = theme
+        self._style = None
+
+    def _forget(self) -> None:
+        self._labels.clear()
+        self._looks.clear()
+        self._chip_cache.clear()
+        self.row_shapes.clear()
+        self.row_layouts.clear()
+        self.drawings.clear(_CHIP)
+        self._slot_widths.clear()
+        self._geometry = None  # new fonts: every position changes
+
+    def colour(self, value: str) -> QColor:
+        colour = self._colours.get(value)
+        if colour is None:
+            colour = self._colours[value] = QColor(value)
+        return colour
+
+    def pen(self, value: str, width: float, dashed: bool = False) -> QPen:
+        key = (value, width if not dashed else -width)
+        pen = self._pens.get(key)
+        if pen is None:
+            pen = QPen(self.colour(value), width)
+            if dashed:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            self._pens[key] = pen
+        return pen
+
+    # -- a new snapshot -----------------------------------------------------------------------
+
+    def prepare(self, snapshot: UpdateSnapshot | None) -> bool:
+        """Per (snapshot, theme, font): every row's shape and header; chips wait for a paint.
+
+        Shapes are cached per (answer text, clip marks) and labels and widths per token text,
+        so a new snapshot of the same answers (a click, a slider dragged) keeps every shape and
+        every chip position; returns whether the positions changed.
+        """
+        self.snapshot = snapshot
+        if snapshot is None:
+            self._chips, self._shapes, self.headers = [], [], []
+            return self._set_geometry(None)
+        style = self.style()
+        if not render_cache.CACHING:
+            self._forget()
+        # Several problems' chips fit; past that start again, so a long lesson's memory stays
+        # flat (benchmarks/bench_memory.py).
+        if len(self._labels) > 10_000 or len(self._chip_cache) > 20_000:
+            self._labels.clear()
+            self._chip_cache.clear()
+        self._max_abs = snapshot.max_abs_push
+        self._chips = [[None] * len(answer.tokens) for answer in snapshot.rows]
+        self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
+        if len(self.row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
+            # Keep the shown rows' shapes, and their unmarked ones the next marks start from
+            # (with their layouts); the others' answers are gone.
+            shown = {id(shape) for shape in self._shapes}
+            texts = {answer.tokens.texts for answer in snapshot.rows}
+            self.row_shapes = {
+                k: v
+                for k, v in self.row_shapes.items()
+                if id(v) in shown or (k[0] in texts and not any(k[1]))
+            }
+            self.row_layouts = {k: v for k, v in self.row_layouts.items() if id(k[0]) in shown}
+        self.headers = [row_header(answer, style, self._slot_width) for answer in snapshot.rows]
+        geometry = tuple(
+            (shape, header.widths) for shape, header in zip(self._shapes, self.headers, strict=True)
+        )
+        return self._set_geometry(geometry)
+
+    def _shape(self, tokens: TokenRow, style: TokenStyle) -> RowShape:
+        """The row's labels and widths: looked up by its texts and marks, made on a miss.
+
+        A ✂ only widens its chip, so a new set of marks (clipping moves with ε and the inner
+        steps) starts from the row's unmarked shape instead of measuring every token again.
+        """
+        marks = tuple(map(operator.or_, tokens.clipped, tokens.dual_clipped))
+        key = (tokens.texts, marks)
+        shape = self.row_shapes.get(key)
+        if shape is not None:
+            return shape
+        unmarked = (False,) * len(marks)
+        plain = self.row_shapes.get((tokens.texts, unmarked))
+        if plain is None:
+            plain = self.row_shapes[(tokens.texts, unmarked)] = plain_shape(
+                tokens.texts, style, self._labels
+            )
+        if marks == unmarked:
+            return plain
+        shape = self.row_shapes[key] = marked_shape(plain, marks, style)
+        return shape
+
+    def _slot_width(self, text: str, bold: bool) -> int:
+        key = slot_key(text, bold)
+        width = self._slot_widths.get(key)
+        if width is None:
+            width = self._slot_widths[key] = slot_width(text, bold, self.style())
+        return width
+
+    def _set_geometry(self, geometry: tuple | None) -> bool:
+        """Forget the chip positions if what they depend on changed; whether it did."""
+        if geometry is not None and geometry == self._geometry and self._layouts:
+            return False
+        self._geometry = geometry
+        self._layouts.clear()
+        return True
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def layout(self, width: int) -> RowsLayout:
+        """Chip positions at ``width`` px, once per (snapshot, theme, width); each row's are
+        kept per (shape, header, width), so a click that changes one answer flows one row."""
+        layout = self._layouts.get(width)
+        if layout is not None:
+            return layout
+        style = self.style()
+        margin = style.margin
+        left, right = margin, max(margin + style.min_chip_w, width - margin)
+        legend = legend_rect(style, width)
+        y = legend.bottom() + 1 + style.row_gap
+        rows: list[RowLayout] = []
+        row_tops: list[int] = []
+        for shape, header in zip(self._shapes, self.headers, strict=True):
+            key = (shape, header.widths, width)
+            row = self.row_layouts.get(key)
+            if row is None:
+                row = self.row_layouts[key] = flow_row(shape, header, left, right, style)
+            rows.append(row)
+            row_tops.append(y)
+            y += row.height + style.row_gap
+        if not rows:
+            y += style.header_fm.lineSpacing() + style.row_gap  # room for "No answers to show."
+        height = int(y - style.row_gap + margin) if rows else int(y)
+        layout = RowsLayout(width, height, legend, row_tops, rows)
+        if len(self._layouts) >= 4:  # the current width and a few heightForWidth probes
+            gone = next(iter(self._layouts))
+            del self._layouts[gone]
+            self.row_layouts = {k: v for k, v in self.row_layouts.items() if k[2] != gone}
+        self._layouts[width] = layout
+        return layout
+
+    def token_rect(self, row: int, column: int, width: int) -> QRect:
+        """Where a chip is at ``width``; an invalid QRect when there is no such token."""
+        layout = self.layout(width)
+        if not 0 <= row < len(layout.rows):
+            return QRect()
+        chips = layout.rows[row].chips
+        if not 0 <= column < len(chips):
+            return QRect()
+        x, y, w, _label = chips[column]
+        return QRect(x, layout.row_tops[row] + y, w, self.style().chip_h)
+
+    def ring_rect(self, token: tuple[int, int] | None, width: int) -> QRect:
+        """Where a ring around ``token``'s chip may paint (its antialiased edge included)."""
+        if token is None:
+            return QRect()
+        rect = self.token_rect(*token, width)
+        if not rect.isValid():
+            return QRect()
+        grow = math.ceil(self.style().ring) + 2
+        return rect.adjusted(-grow, -grow, grow, grow)
+
+    # -- painting -----------------------------------------------------------------------------
+
+    def paint(
+        self,
+        painter: QPainter,
+        exposed: QRect,
+        width: int,
+        ratio: float,
+        selected: tuple[int, int] | None,
+        cursor: tuple[int, int] | None,
+    ) -> bool:
+        """The legend, the exposed rows, a solid ring on ``selected`` and a dashed one on
+        ``cursor`` (the keys' place; None: no dashed ring); whether there were rows to paint."""
+        style = self.style()
+        theme = self.theme
+        layout = self.layout(width)
+        painter.fillRect(exposed, self.colour(theme.surface))
+        if exposed.intersects(layout.legend):
+            painter.setFont(style.legend)
+            painter.setPen(self.colour(theme.muted))
+            painter.drawText(
+                layout.legend,
+                int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
+                LEGEND,
+            )
+        snapshot = self.snapshot
+        if not layout.rows or snapshot is None:
+            if snapshot is None or not snapshot.rows:
+                painter.setFont(style.header)
+                painter.setPen(self.colour(theme.muted))
+                top = layout.legend.bottom() + style.row_gap
+                painter.drawText(
+                    QPointF(style.margin, top + style.header_fm.ascent()), "No answers to show."
+                )
+            return False
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        first = max(0, bisect.bisect_right(layout.row_tops, exposed.top()) - 1)
+        separator = QPen(self.colour(theme.border), 1.0)
+        for index in range(first, len(layout.rows)):
+            row, top = layout.rows[index], layout.row_tops[index]
+            if top > exposed.bottom():
+                break
+            if top + row.height < exposed.top():
+                continue
+            if index > 0:
+                y = top - style.row_gap / 2
+                painter.setPen(separator)
+                painter.drawLine(QPointF(style.margin, y), QPointF(width - style.margin, y))
+            self._paint_row(painter, style, index, row, top, exposed, ratio)
+        self._paint_ring(painter, style, selected, exposed, width, dashed=False)
+        if cursor is not None:
+            self._paint_ring(painter, style, cursor, exposed, width, dashed=True)
+        return True
+
+    def _paint_row(
+        self,
+        painter: QPainter,
+        style: TokenStyle,
+        index: int,
+        row: RowLayout,
+        top: int,
+        exposed: QRect,
+        ratio: float,
+    ) -> None:
+        theme = self.theme
+        header = self.headers[index]
+        accents = {1: theme.up, -1: theme.down, 0: theme.neutral, 2: theme.text}
+        for x, baseline, item in row.header:
+            text, bold, sign = header.texts[item]
+            painter.setFont(style.header_bold if bold else style.header)
+            painter.setPen(self.colour(accents[sign]))
+            painter.drawText(QPointF(x, top + baseline), text)
+
+        chips = self._chips[index]
+        chip_h = style.chip_h
+        radius = style.radius
+        focus = self.colour(theme.focus)
+        underline = QPen(focus, style.underline)
+        underline.setCapStyle(Qt.PenCapStyle.FlatCap)
+        lines = row.line_tops
+        first_line = max(0, bisect.bisect_right(lines, exposed.top() - top - chip_h) - 1)
+        start = row.line_starts[first_line] if lines else 0
+        bottom = exposed.bottom()
+        for column in range(start, len(row.chips)):
+            x, y, w, label = row.chips[column]
+            y += top
+            if y > bottom:
+                break
+            chip = chips[column] or self._chip(index, column)
+            self.paint_chip(painter, chip, label, x, y, w, style, ratio)
+            if chip.dual:  # a second, solid outline just outside: never over the label
+                grow = style.stroke + 1.5
+                painter.setPen(self.pen(theme.text, style.stroke))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(
+                    QRectF(x, y, w, chip_h).adjusted(-grow, -grow, grow, grow),
+                    radius + grow,
+                    radius + grow,
+                )
+            if chip.answer:
+                painter.setPen(underline)
+                base = y + chip_h + style.underline / 2 + 1
+                painter.drawLine(QPointF(x, base), QPointF(x + w, base))
+
+    def paint_chip(
+        self,
+        painter: QPainter,
+        chip: Chip,
+        label: str,
+        x: int,
+        y: int,
+        width: int,
+        style: TokenStyle,
+        ratio: float,
+    ) -> None:
+        """A chip's box, label and ✂ mark, blitted from its drawing (made once per look)."""
+
+        def draw() -> QPixmap:
+            pixmap = transparent_pixmap(width, style.chip_h, ratio)
+            chip_painter = QPainter(pixmap)
+            chip_painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            draw_chip(chip_painter, chip, label, width, style)
+            chip_painter.end()
+            return pixmap
+
+        painter.drawPixmap(x, y, self.drawings.get((_CHIP, chip.key, label, width, ratio), draw))
+
+    def _paint_ring(
+        self,
+        painter: QPainter,
+        style: TokenStyle,
+        token: tuple[int, int] | None,
+        exposed: QRect,
+        width: int,
+        dashed: bool,
+    ) -> None:
+        """The focus ring around a chip: solid for the selection, dashed for the key cursor."""
+        if token is None or not self.ring_rect(token, width).intersects(exposed):
+            return
+        rect = self.token_rect(*token, width)
+        grow = style.ring / 2 + 1
+        painter.setPen(self.pen(self.theme.focus, style.ring, dashed=dashed))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(
+            QRectF(rect).adjusted(-grow, -grow, grow, grow),
+            style.radius + grow,
+            style.radius + grow,
+        )
+
+    def _chip(self, index: int, column: int) -> Chip:
+        """The chip of token ``column`` of row ``index``, made (and kept) when first painted.
+
+        Chips are cached per (text, level, marks), so a click costs one look-up per chip on
+        screen, not per token of the group.
+        """
+        assert self.snapshot is not None  # rows exist only for a snapshot
+        tokens = self.snapshot.rows[index].tokens
+        push = tokens.pushes[column]
+        step = level(push, self._max_abs) if push > 0 or push < 0 else 0  # NaN: no signal
+        clipped, dual = tokens.clipped[column], tokens.dual_clipped[column]
+        key = (tokens.texts[column], step, clipped, dual, tokens.is_answer[column])
+        chip = self._chip_cache.get(key)
+        if chip is None:
+            marked = clipped or dual
+            look = self._looks.get((step, marked))
+            if look is None:
+                look = self._looks[(step, marked)] = self._look(step, marked, self.style())
+            chip = self._chip_cache[key] = Chip(*look, clipped, dual, key[4], key)
+        self._chips[index][column] = chip
+        return chip
+
+    def _look(self, step: int, marked: bool, style: TokenStyle) -> tuple[QColor, QColor, QPen]:
+        """Fill, text colour and outline pen of a chip at a signed intensity ``step``."""
+        theme = self.theme
+        fill, text, outline = tint(step / LEVELS, theme)
+        if marked:
+            pen = self.pen(theme.text, style.stroke, dashed=True)
+        elif step == 0:
+            pen = self.pen(outline, 1.0)
+        else:
+            pen = self.pen(outline, style.stroke * 0.75)
+        return self.colour(fill), self.colour(text), pen

@@ -1,0 +1,64 @@
+"""TokenRow: an answer's tokens as columns that read like a tuple of TokenViews."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from grpo_desktop.core.update.update_snapshot import AnswerRow, TokenRow, TokenView
+
+TOKENS = (
+    TokenView(" 23", 0.25, False, False, False),
+    TokenView(" ×", -0.5, True, False, False),
+    TokenView(" 1081", 0.0, False, True, True),
+)
+
+
+def test_a_token_row_reads_like_the_tokens_it_was_made_from():
+    row = TokenRow.of(TOKENS)
+    assert len(row) == 3
+    assert tuple(row) == TOKENS
+    assert row[1] == TOKENS[1] and row[-1] == TOKENS[-1]
+    assert tuple(row[1:]) == TOKENS[1:] and isinstance(row[1:], TokenRow)
+    assert row == TOKENS and row == list(TOKENS)
+    assert row.texts == (" 23", " ×", " 1081")
+    assert row.pushes == (0.25, -0.5, 0.0)
+    assert row.clipped == (False, True, False)
+    assert row.dual_clipped == (False, False, True)
+    assert row.is_answer == (False, False, True)
+
+
+def test_rows_of_the_same_tokens_are_equal_and_hash_alike():
+    columns = TokenRow(*zip(*TOKENS, strict=True))
+    assert columns == TokenRow.of(TOKENS) and hash(columns) == hash(TokenRow.of(TOKENS))
+    assert TokenRow.of(TOKENS[:2]) != TokenRow.of(TOKENS)
+    assert TokenRow.of(TOKENS) != TokenRow.of((TOKENS[0], TOKENS[2], TOKENS[1]))
+    assert TokenRow.of(()) == () and len(TokenRow.of(())) == 0
+
+
+def test_a_token_row_cannot_be_changed():
+    row = TokenRow.of(TOKENS)
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        row.pushes = (1.0, 1.0, 1.0)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        row[0] = TOKENS[1]  # type: ignore[index]
+
+
+def test_a_token_row_copies_and_pickles_as_its_tokens():
+    row = TokenRow.of(TOKENS)
+    assert copy.copy(row) == row and copy.deepcopy(row) == row
+    assert pickle.loads(pickle.dumps(row)) == row
+
+
+def test_columns_of_different_lengths_are_refused():
+    with pytest.raises(ValueError, match="equally long"):
+        TokenRow(("a", "b"), (0.1,), (False, False), (False, False), (False, False))
+
+
+def test_an_answer_row_keeps_its_tokens_as_a_token_row_however_they_are_given():
+    row = AnswerRow(0, 1.0, 0.5, list(TOKENS), 0.1, 0.1, True)
+    assert isinstance(row.tokens, TokenRow) and row.tokens == TOKENS
+    assert row == AnswerRow(0, 1.0, 0.5, TokenRow.of(TOKENS), 0.1, 0.1, True)
+    assert hash(row) == hash(AnswerRow(0, 1.0, 0.5, TOKENS, 0.1, 0.1, True))

@@ -1,0 +1,95 @@
+"""pyqtgraph's internals are read in one module, and only on a pyqtgraph it was checked against."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pyqtgraph as pg
+import pytest
+
+import grpo_desktop.views
+from grpo_desktop.views.common import pyqtgraph_internals
+from grpo_desktop.views.common.pyqtgraph_internals import VERIFIED, is_verified, version_tuple
+
+# The private attributes the module reads, and the pyqtgraph class that must still have them.
+_PRIVATE = {
+    "_singleColor": pg.BarGraphItem,
+    "_pens": pg.BarGraphItem,
+    "_brushes": pg.BarGraphItem,
+    "_rectarray": pg.BarGraphItem,
+    "_tickLevels": pg.AxisItem,
+}
+
+
+def test_the_installed_pyqtgraph_is_one_the_internals_were_verified_with():
+    assert is_verified(pg.__version__), (
+        f"pyqtgraph {pg.__version__} is outside the verified range {VERIFIED[0]}–{VERIFIED[1]}: "
+        "check every attribute views/common/pyqtgraph_internals.py reads against its source, "
+        "run the "
+        "views tests, then widen VERIFIED and the pin in pyproject.toml"
+    )
+
+
+def test_versions_outside_the_range_are_refused():
+    assert version_tuple("0.14.0") == (0, 14, 0)
+    assert version_tuple("0.13.7.dev0") == (0, 13, 7)
+    assert version_tuple("0.15.0rc1") == (0, 15, 0)
+    assert is_verified(VERIFIED[0]) and is_verified(VERIFIED[1])
+    for version in ("0.13.6", "0.14.1", "0.15.0", "1.0.0", "", "dev"):
+        assert not is_verified(version), version
+
+
+def test_the_private_attributes_still_exist_on_the_items_that_use_them(qtbot):
+    bars = pg.BarGraphItem(x=[1, 2], height=[1, -1], width=0.6, pens=["r", "g"], brushes=["r", "g"])
+    axis = pg.AxisItem("left")
+    axis.setTicks([[(0.0, "0")]])
+    for name, kind in _PRIVATE.items():
+        item = bars if kind is pg.BarGraphItem else axis
+        assert hasattr(item, name), name
+    assert hasattr(axis, "picture") and axis.grid is False
+    band = pyqtgraph_internals.NumpyBand(pg.PlotCurveItem([0, 1], [0, 1]), pg.PlotCurveItem())
+    assert band.curves is not None
+    text = pg.TextItem("x")
+    assert hasattr(text, "fill") and hasattr(text, "border")
+    assert "hoverSize" in pg.ScatterPlotItem().opts
+
+
+# What only pyqtgraph_internals.py may touch: private attributes on any object, and pyqtgraph's
+# undocumented attributes inside a subclass of one of its items.
+_PRIVATE_ANYWHERE = {"_singleColor", "_rectarray", "_tickLevels"}
+_INTERNAL_ON_SELF = {*_PRIVATE, "picture", "curves"}
+
+
+def _pyqtgraph_classes(tree: ast.Module) -> list[ast.ClassDef]:
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and any(ast.unparse(base).startswith(("pg.", "pyqtgraph.")) for base in node.bases)
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(pathlib.Path(grpo_desktop.views.__file__).parent.rglob("*.py")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_no_other_view_touches_pyqtgraphs_internals(path):
+    if path.name == "pyqtgraph_internals.py":
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    offending = [
+        f"{path.name}:{node.lineno} {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in _PRIVATE_ANYWHERE
+    ]
+    for cls in _pyqtgraph_classes(tree):
+        offending += [
+            f"{path.name}:{node.lineno} {ast.unparse(node)}"
+            for node in ast.walk(cls)
+            if isinstance(node, ast.Attribute)
+            and ast.unparse(node.value) == "self"
+            and node.attr in _INTERNAL_ON_SELF
+        ]
+    assert not offending, offending

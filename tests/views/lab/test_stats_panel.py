@@ -1,0 +1,149 @@
+"""StatsPanel: four tiles of one height, aligned, with nothing clipped or overlapping."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from grpo_desktop.core.common.theme import THEMES
+from grpo_desktop.core.lab.lab_snapshot import build_snapshot
+from grpo_desktop.core.lab.problems import get_problem
+from grpo_desktop.views.lab.stats_panel import StatsPanel
+
+
+@pytest.fixture
+def zoomed():
+    base = QFont(QGuiApplication.font())
+
+    def zoom(factor: float) -> None:
+        font = QFont(base)
+        font.setPointSizeF(base.pointSizeF() * factor)
+        QApplication.setFont(font)
+
+    yield zoom
+    QApplication.setFont(base)
+
+
+def layout_problems(panel: StatsPanel) -> list[str]:
+    problems = []
+    heights = {tile.height() for tile in panel.tiles}
+    if len(heights) > 1:
+        problems.append(f"tiles of different heights {sorted(heights)}")
+    rows: dict[int, set[int]] = {}
+    for index, tile in enumerate(panel.tiles):
+        top = tile.mapTo(panel, tile.rect().topLeft()).y()
+        rows.setdefault(index // panel._columns, set()).add(top)
+    if any(len(tops) > 1 for tops in rows.values()):
+        problems.append(f"tiles of one row start at different heights {rows}")
+    for tile in panel.tiles:
+        name = tile.objectName()
+        caption, value, note = tile.caption, tile.value, tile.note
+        for label in (caption, note):
+            if label.heightForWidth(label.width()) > label.height():
+                problems.append(f"{name}: {label.text()!r} needs more height than it has")
+            if label.fontMetrics().horizontalAdvance(label.text().split()[0]) > label.width():
+                problems.append(f"{name}: {label.text()!r} is cut mid-word")
+        if value.geometry().bottom() >= note.geometry().top():
+            problems.append(f"{name}: the number covers the note")
+        if caption.geometry().bottom() >= value.geometry().top():
+            problems.append(f"{name}: the caption covers the number")
+        if note.geometry().bottom() > tile.contentsRect().bottom():
+            problems.append(f"{name}: the note sticks out of the tile")
+        shown = value.shown_font()
+        text_width = value.fontMetrics().horizontalAdvance(value.text())
+        scale = shown.pointSizeF() / value.font().pointSizeF()
+        if text_width * scale > value.contentsRect().width() + 1:
+            problems.append(f"{name}: {value.text()!r} is wider than its tile")
+    return problems
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+@pytest.mark.parametrize("zoom", [1.0, 1.5, 2.0, 3.0])
+@pytest.mark.parametrize("width", [440, 620, 760, 1150])
+def test_tiles_share_one_height_and_nothing_is_clipped(qtbot, zoomed, theme, zoom, width):
+    zoomed(zoom)
+    panel = StatsPanel(THEMES[theme])
+    qtbot.addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("frac-half-plus-quarter"), [1, 0, 1, 1, 0, 1]))
+    panel.resize(width, 100)
+    panel.show()
+    QApplication.processEvents()
+    panel.resize(width, panel.heightForWidth(width))
+    QApplication.processEvents()
+    assert layout_problems(panel) == []
+
+
+def test_the_par_tile_is_no_taller_and_no_lower_than_the_others_at_default_size(qtbot):
+    panel = StatsPanel(THEMES["light"])
+    qtbot.addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
+    panel.resize(750, 100)
+    panel.show()
+    QApplication.processEvents()
+    par, std = panel.par, panel.std
+    assert par.geometry().top() == std.geometry().top()
+    assert par.height() == std.height()
+    assert (
+        par.value.mapTo(panel, par.value.rect().topLeft()).y()
+        == std.value.mapTo(panel, std.value.rect().topLeft()).y()
+    )
+
+
+def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
+    # A label's new text asks every layout up to the window to recompute (~1.5 ms a click);
+    # the numbers keep their size, so a click must not. A zoom still re-lays the tiles out.
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    class LayoutRequests(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.count += 1
+            return False
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    panel = StatsPanel(THEMES["light"])
+    QVBoxLayout(window).addWidget(panel)
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
+    window.resize(900, 200)
+    window.show()
+    QApplication.processEvents()
+    requests = LayoutRequests()
+    QApplication.instance().installEventFilter(requests)  # to any widget, the tiles or above
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 1, 0, 1, 0, 0]))
+    QApplication.processEvents()
+    assert panel.par.value.text() == "0.5"
+    QApplication.instance().removeEventFilter(requests)
+    assert requests.count == 0
+    value_height = panel.par.value.height()
+    font = QFont(panel.par.value.font())
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    panel.par.value.setFont(font)
+    QApplication.processEvents()
+    assert panel.par.value.height() > value_height  # the tile made room for the larger number
+    assert layout_problems(panel) == []
+
+
+def test_each_tile_draws_its_rounded_box_in_the_themes_colours_once_per_look(qtbot):
+    for theme in THEMES.values():
+        panel = StatsPanel(theme)
+        qtbot.addWidget(panel)
+        panel.resize(760, 100)
+        panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [True, False]))
+        panel.show()
+        QApplication.processEvents()
+        for tile in panel.tiles:
+            image = tile.grab().toImage()
+            middle = image.height() // 2
+            assert image.pixelColor(0, middle).name() == theme.border  # the left edge
+            assert image.pixelColor(4, middle).name() == theme.surface  # inside the border
+            assert image.pixelColor(2, 2).name() != theme.surface  # a round corner, not square
+            box = tile.box.pixmap()
+            tile.repaint()
+            assert tile.box.pixmap() is box  # the same size and colours: not drawn again
+        panel.set_theme(THEMES["dark" if theme.name != "dark" else "light"])
+        assert all(tile.box.colours()[0] != theme.surface for tile in panel.tiles)

@@ -1,0 +1,74 @@
+"""TokenRowsPainter: the rows painted without a widget, what it keeps, and its switch."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor, QImage, QPainter
+from test_token_rows import ROWS, SNAPSHOT, answer_row, make_snapshot, tok
+
+from grpo_desktop.core.common.theme import DARK, LIGHT
+from grpo_desktop.views.common import render_cache
+from grpo_desktop.views.update import token_painter
+from grpo_desktop.views.update.token_painter import TokenRowsPainter
+
+
+def paint(painter: TokenRowsPainter, width: int = 500) -> QImage:
+    height = painter.layout(width).height
+    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("#123456"))
+    canvas = QPainter(image)
+    painter.paint(canvas, QRect(0, 0, width, height), width, 1.0, (1, 4), (0, 0))
+    canvas.end()
+    return image
+
+
+def test_a_painter_lays_out_and_paints_a_snapshot_with_no_widget(qapp):
+    painter = TokenRowsPainter(LIGHT)
+    assert painter.prepare(SNAPSHOT)  # new positions
+    layout = painter.layout(500)
+    assert len(layout.rows) == len(ROWS)
+    assert painter.token_rect(1, 4, 500).isValid() and not painter.token_rect(9, 0, 500).isValid()
+    assert painter.ring_rect(None, 500) == QRect()
+    image = paint(painter)
+    assert image.pixelColor(1, 1) == QColor(LIGHT.surface)  # the whole exposed rect is filled
+
+
+def test_a_new_snapshot_of_the_same_answers_keeps_every_position(qapp):
+    painter = TokenRowsPainter(LIGHT)
+    painter.prepare(SNAPSHOT)
+    before = painter.layout(500)
+    rescored = make_snapshot([answer_row(r.index, r.reward, -r.advantage, r.tokens) for r in ROWS])
+    assert not painter.prepare(rescored)
+    assert painter.layout(500) is before
+    longer = make_snapshot([*ROWS, answer_row(3, 1.0, 0.1, [tok("x", 0.1)])])
+    assert painter.prepare(longer)
+
+
+def test_a_new_theme_measures_again_and_forgets_its_chip_drawings(qapp):
+    painter = TokenRowsPainter(LIGHT)
+    painter.prepare(SNAPSHOT)
+    paint(painter)
+    assert render_cache.DRAWINGS.kept("token chip") > 0
+    light_style = painter.style()
+    painter.restyle(DARK)
+    painter.prepare(SNAPSHOT)
+    assert painter.style() is not light_style
+    assert render_cache.DRAWINGS.kept("token chip") == 0
+
+
+def test_with_caching_off_every_chip_is_drawn_afresh_to_the_same_pixels(qapp, monkeypatch):
+    painter = TokenRowsPainter(LIGHT)
+    painter.prepare(SNAPSHOT)
+    kept = paint(painter)
+    drawn = []
+    original = token_painter.draw_chip
+    monkeypatch.setattr(token_painter, "draw_chip", lambda *a: drawn.append(1) or original(*a))
+    paint(painter)
+    assert drawn == []  # every chip blitted from its drawing
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    painter.prepare(make_snapshot(list(ROWS), selected=(1, 4)))
+    fresh = paint(painter)
+    chips = sum(len(row.tokens) for row in ROWS)
+    assert len(drawn) == chips
+    assert paint(painter) == fresh == kept
+    assert len(drawn) == 2 * chips
