@@ -189,5 +189,3 @@ def test_shipped_desktop_file_is_valid():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "error" not in result.stdout
-
-

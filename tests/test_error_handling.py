@@ -357,5 +357,3 @@ def test_no_console_means_no_stderr_handler_but_a_log_file(monkeypatch):
     assert not any(type(handler) is errors._ConsoleHandler for handler in handlers)
     logging.getLogger("grpo_desktop").error("for the file only")
     assert "for the file only" in log_text(path)
-
-

@@ -360,9 +360,7 @@ def test_v_plays_both_steps_at_the_chosen_pace(qtbot, window):
 
 
 @pytest.mark.parametrize("how", ["a run's group opens", "the Training run shows"])
-def test_a_group_size_typed_but_not_confirmed_is_dropped_when_the_box_turns_off(
-    qtbot, window, how
-):
+def test_a_group_size_typed_but_not_confirmed_is_dropped_when_the_box_turns_off(qtbot, window, how):
     """Found by the soak (issue 24): disabling the G box committed the typed text, so the box
     showed 23 beside a group of 4, or the hidden lab was resized."""
     from PySide6.QtTest import QTest

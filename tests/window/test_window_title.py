@@ -10,9 +10,7 @@ def test_an_opened_scenarios_title_shows_in_the_title_bar_and_is_saved_back(wind
     window: MainWindow
     path = tmp_path / "week3.grpo.json"
     note = "Week 3: why the lone right answer gets +2"
-    save_scenario(
-        Scenario.from_lab(window.state.memento(), "textbook", "reward", title=note), path
-    )
+    save_scenario(Scenario.from_lab(window.state.memento(), "textbook", "reward", title=note), path)
     assert window.document.open_path(path)
     assert window.windowTitle().startswith(f"{note} · Multiply 23 × 47 — week3.grpo.json")
     assert note in window.statusBar().currentMessage()
