@@ -70,6 +70,8 @@ class Workbench(QObject):
     document_changed = Signal()  # the file path or the saved/modified state
     update_settings_changed = Signal(object)  # UpdateSettings: the Update workspace's loss
     training_config_changed = Signal(object)  # TrainingConfig: the Training workspace's run
+    # (lab, card index, the snapshot before): a card was toggled, for the screen reader's line
+    card_toggled = Signal(object, int, object)
 
     def __init__(self, lab: LabState | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -177,7 +179,9 @@ class Workbench(QObject):
         """Mark card ``index`` of ``lab`` (default: the active lab) right or wrong."""
         lab = self._acting_on(lab)
         if 0 <= index < lab.group_size and lab.recorded is None:  # a run's answers stay as written
+            before = lab.snapshot
             self.undo_stack.push(commands.toggle_trace(lab, index, self._prefixes[lab]))
+            self.card_toggled.emit(lab, index, before)
 
     def set_score(
         self, index: int, score: float, gesture: int = 0, lab: LabState | None = None

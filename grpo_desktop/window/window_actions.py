@@ -184,6 +184,18 @@ def build_actions(window: MainWindow) -> None:
     )
     window.shortcuts_action.setShortcuts([QKeySequence("F1"), QKeySequence("?")])
     window.shortcuts_action.triggered.connect(lambda: show_shortcuts(window))
+    window.describe_action = action(
+        window,
+        "&Describe the group",
+        "describeAction",
+        "Ctrl+Shift+D",
+        "The group in one paragraph: par, std, who is pushed up and down, and why "
+        "(also read out by a screen reader)",
+    )
+    window.describe_action.triggered.connect(lambda: describe_group(window))
+    workbench.card_toggled.connect(
+        lambda lab, index, before: announce_toggle(window, lab, index, before)
+    )
     window.quit_action = action(window, "&Quit", "quitAction", "Ctrl+Q")
     window.quit_action.triggered.connect(window.close)
     window.about_action = action(window, f"&About {APP_NAME}", "aboutAction")
@@ -249,6 +261,7 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     presets_menu.addAction(window.reset_action)
     window.help_menu = menu_bar.addMenu("&Help")
     window.help_menu.addAction(window.shortcuts_action)
+    window.help_menu.addAction(window.describe_action)
     window.help_menu.addAction(window.about_action)
 
     toolbar = CachedToolBar("Presets", window, objectName="presetsToolbar")
@@ -322,6 +335,28 @@ def show_about(window: MainWindow) -> None:
         "test suite checks them against those formulas.</p>"
         "<p>License: MIT. Works offline; never opens a network connection.</p>",
     )
+
+
+def describe_group(window: MainWindow) -> None:
+    """Help ▸ Describe: the active group in one paragraph, shown and read out at once."""
+    from grpo_desktop.core.files.describe import describe_lab
+    from grpo_desktop.views.common.announce import announce
+
+    text = describe_lab(window.workbench.active_lab.snapshot)
+    announce(window, text, assertive=True)
+    box = QMessageBox(QMessageBox.Icon.NoIcon, "Describe the group", text, parent=window)
+    box.setObjectName("describeBox")
+    box.setTextFormat(Qt.TextFormat.PlainText)  # a prompt from a file is shown as plain text
+    box.exec()
+
+
+def announce_toggle(window: MainWindow, lab, index: int, before) -> None:
+    """A screen reader hears what one toggle changed ("Card 3 now right. Par 0.75, …"), once
+    per toggle however it was made (a click, keys 1–9, the card's accessible action)."""
+    from grpo_desktop.core.files.describe import announce_toggle as sentence
+    from grpo_desktop.views.common.announce import announce
+
+    announce(window, sentence(before, lab.snapshot, index))
 
 
 def edit_problem(window: MainWindow) -> None:
