@@ -1,4 +1,5 @@
-"""What the app remembers between runs: theme, zoom, animation, window geometry, recent files.
+"""What the app remembers between runs: theme, zoom, animation, reduced motion, window geometry,
+recent files.
 
 Backed by ``QSettings`` in INI format. A corrupt or hand-edited settings file never stops the app:
 each value is checked, and anything unreadable falls back to its default with a note in the log.
@@ -125,6 +126,20 @@ class AppSettings:
     @animate.setter
     def animate(self, on: bool) -> None:
         self._set("view/animate", bool(on))
+
+    @property
+    def reduce_motion(self) -> bool:
+        """View ▸ Reduce motion: animations become instant steps, playback steps on key presses."""
+        raw = self._value("view/reduce_motion", False)
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("true", "false"):
+            return str(raw).lower() == "true"
+        return bool(self._fallback("view/reduce_motion", raw, False))
+
+    @reduce_motion.setter
+    def reduce_motion(self, on: bool) -> None:
+        self._set("view/reduce_motion", bool(on))
 
     @property
     def animation_step_ms(self) -> int:

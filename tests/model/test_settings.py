@@ -54,6 +54,28 @@ def test_unusable_values_fall_back_with_a_log_note(tmp_path, caplog):
     assert "neon" in caplog.text and "huge" in caplog.text
 
 
+def test_reduce_motion_is_remembered_and_a_bad_value_falls_back(tmp_path, caplog):
+    path = tmp_path / "s.ini"
+    settings = AppSettings(ini_settings(path))
+    assert settings.reduce_motion is False  # motion is on until a user turns it off
+    settings.reduce_motion = True
+    settings.sync()
+    assert AppSettings(ini_settings(path)).reduce_motion is True
+    path.write_text("[view]\nreduce_motion=sometimes\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="grpo_desktop.model.settings"):
+        assert AppSettings(ini_settings(path)).reduce_motion is False
+    assert "sometimes" in caplog.text
+
+
+def test_reduce_motion_stays_in_memory_when_not_remembered(tmp_path):
+    path = tmp_path / "s.ini"
+    settings = AppSettings(ini_settings(path), remember=False)
+    settings.reduce_motion = True
+    assert settings.reduce_motion is True
+    settings.sync()
+    assert AppSettings(ini_settings(path)).reduce_motion is False
+
+
 def test_the_animation_step_is_remembered_and_a_bad_value_falls_back(tmp_path, caplog):
     path = tmp_path / "s.ini"
     settings = AppSettings(ini_settings(path))
