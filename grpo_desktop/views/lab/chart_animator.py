@@ -10,6 +10,11 @@ so it costs no more than a click.
 Stepped (a lecturer's clicker), the animation stops half-way, at exactly r − mean with step 1's
 caption, and waits: ``resume`` plays step 2; ``start(..., from_middle=True)`` goes back from
 there the other way.
+
+With motion reduced (View ▸ Reduce motion, ``views.common.motion``) nothing tweens: each phase
+shows its end state at once (r − mean with step 1's caption, then A with step 2's), holds it for
+``step_ms`` and lands; stepped, each key press shows the next step at once. Reducing motion during
+an animation puts its phase's end state on screen and goes on so.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from PySide6.QtCore import QAbstractAnimation, QEasingCurve, QObject, QVariantAn
 
 from grpo_desktop.core.lab.lab_snapshot import Push
 from grpo_desktop.views.common.advantage_plot import AdvantagePlot
+from grpo_desktop.views.common.motion import motion_preference, reduced_motion
 from grpo_desktop.views.lab.chart_values import AXIS_TITLES, ChartValues
 
 __all__ = ["ANIMATION_MS", "STEP_MS", "ChartAnimator"]
@@ -38,7 +44,8 @@ class ChartAnimator(QObject):
     ``resume``.
     """
 
-    phase_changed = Signal(int)  # 1 or 2 as a phase starts (heights exact at its start), 0 at end
+    # 1 or 2 as a phase starts (heights exact at its start; at its end, motion reduced), 0 at end
+    phase_changed = Signal(int)
     animation_finished = Signal()  # a running animation ended: completed or cut short
 
     def __init__(
@@ -64,6 +71,8 @@ class ChartAnimator(QObject):
         self._texts: Sequence[str] = ()
         self._par_text = "par = 0"
         self._easing = QEasingCurve(QEasingCurve.Type.InOutCubic)
+        self._stepwise = False  # motion reduced: each phase shows its end state at once
+        motion_preference().changed.connect(self._motion_changed)
         self.clock = QVariantAnimation(self)
         self.clock.setStartValue(0.0)
         self.clock.setEndValue(1.0)  # linear clock; each phase eases itself (InOutCubic)
@@ -82,6 +91,10 @@ class ChartAnimator(QObject):
     def can_animate(self) -> bool:
         """Whether a view switch should animate (enabled, with a duration)."""
         return self._enabled and self.animation_ms > 0
+
+    def stepwise(self) -> bool:
+        """Whether the animation in progress shows its phases as instant steps (motion reduced)."""
+        return self._stepwise and self._phase != 0
 
     def is_running(self) -> bool:
         return self.clock.state() == QAbstractAnimation.State.Running
@@ -139,6 +152,7 @@ class ChartAnimator(QObject):
         """
         self.clock.stop()  # a waiting animation: no land, the new one starts where it stands
         self._waiting = False
+        self._stepwise = reduced_motion()
         self._hold = stepped and not from_middle
         if forward:
             self._keyframes = (values.rewards, values.centered, values.advantages)
@@ -187,8 +201,16 @@ class ChartAnimator(QObject):
         self._phase = phase
         self._plot.show_caption(self._captions[phase - 1])
         self._plot.set_value_title(self._titles[phase - 1])
-        self._render_frame(phase, 0.0)
+        self._render_frame(phase, 1.0 if self._stepwise else 0.0)
         self.phase_changed.emit(phase)
+
+    def _motion_changed(self, reduced: bool) -> None:
+        """Motion reduced mid-animation: the phase's end state now, instant steps from here."""
+        if not reduced or self._phase == 0 or self._stepwise:
+            return
+        self._stepwise = True
+        if not self._waiting:
+            self._render_frame(self._phase, 1.0)
 
     def _wait_in_the_middle(self) -> None:
         """Stop at exactly r − mean, step 1's caption still up, until ``resume``."""
@@ -209,7 +231,8 @@ class ChartAnimator(QObject):
         moving = self._line_moves[phase - 1]
         floor_from, floor_to = self._floor_keys[phase - 1], self._floor_keys[phase]
         self._plot.set_floor(floor_from + eased * (floor_to - floor_from), self._reward_extent)
-        self._plot.set_reference_line(line, self._par_text if moving else "0")
+        at_zero = not moving or (eased == 1.0 and line == 0.0)  # par has arrived at 0
+        self._plot.set_reference_line(line, "0" if at_zero else self._par_text)
         self._plot.render_bars(heights, self._pushes, self._texts)
 
     def _on_frame(self, value: object) -> None:
@@ -225,6 +248,8 @@ class ChartAnimator(QObject):
         phase = 1 if progress < 0.5 else 2
         if phase != self._phase:
             self._enter_phase(phase)
+        if self._stepwise:
+            return  # the phase's end state is on screen already: nothing moves
         local = progress * 2 if phase == 1 else progress * 2 - 1
         eased = self._easing.valueForProgress(min(max(local, 0.0), 1.0))
         if eased != 0.0:
@@ -235,7 +260,7 @@ class ChartAnimator(QObject):
         if self._phase == 0:
             return
         self._phase = 0
-        self._waiting = self._hold = False
+        self._waiting = self._hold = self._stepwise = False
         self._plot.hide_caption()
         self._plot.set_labels_suppressed(False)
         self._land()

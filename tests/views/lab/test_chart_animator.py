@@ -211,3 +211,76 @@ def test_starting_from_the_middle_plays_only_the_second_step(qtbot):
     assert line == pytest.approx(0.4) and text == "par = 0.8"  # par slides back up
     rig.seek(1.0)
     assert rig.landed == 1
+
+
+@pytest.fixture
+def reduced():
+    """Motion reduced (View ▸ Reduce motion) for one test, allowed again after it."""
+    from grpo_desktop.views.common.motion import set_reduced_motion
+
+    set_reduced_motion(True)
+    yield
+    set_reduced_motion(False)
+
+
+def test_reduced_motion_shows_each_step_at_once_and_never_tweens(rig, reduced):
+    plot, values = rig.plot, rig.values
+    rig.animator.start(values, forward=True)
+    assert rig.animator.stepwise() and rig.animator.phase() == 1
+    # Step 1 at once: exactly r − mean with its caption, the par line already at 0.
+    assert plot.bar_heights() == list(values.centered)
+    assert plot.reference_line() == (0.0, "0")
+    assert plot.caption.shown_text() == values.forward_captions[0]
+    for fraction in (0.1, 0.25, 0.4):  # the step is held: no frame in between
+        rig.seek(fraction)
+        assert plot.bar_heights() == list(values.centered)
+    rig.seek(0.5)
+    assert rig.animator.phase() == 2
+    assert plot.bar_heights() == list(values.advantages)  # step 2 at once: A
+    assert plot.caption.shown_text() == values.forward_captions[1]
+    rig.seek(0.8)
+    assert plot.bar_heights() == list(values.advantages)
+    rig.seek(1.0)
+    assert rig.landed == 1 and rig.phases == [1, 2, 0] and not rig.animator.stepwise()
+
+
+def test_reduced_motion_stepped_each_press_shows_the_next_step(rig, reduced):
+    plot, values = rig.plot, rig.values
+    rig.animator.start(values, forward=True, stepped=True)  # Page Down: step 1, at once
+    assert plot.bar_heights() == list(values.centered)
+    rig.seek(0.6)
+    assert rig.animator.waiting() and plot.bar_heights() == list(values.centered)
+    assert rig.animator.resume()  # Page Down again: step 2, at once
+    assert plot.bar_heights() == list(values.advantages)
+    assert plot.caption.shown_text() == values.forward_captions[1]
+    rig.seek(1.0)
+    assert rig.landed == 1
+
+
+def test_reduced_motion_backwards_shows_the_rewards_at_once(qtbot, reduced):
+    rig = Rig(qtbot, [1, 1, 1, 1, 0])
+    rig.show("advantage")
+    rig.animator.start(rig.values, forward=False)
+    assert rig.plot.bar_heights() == list(rig.values.centered)
+    rig.seek(0.5)
+    assert rig.plot.bar_heights() == list(rig.values.rewards)
+    line, text = rig.plot.reference_line()
+    assert line == pytest.approx(0.8) and text == "par = 0.8"  # no slide: par is there at once
+
+
+def test_reducing_motion_mid_animation_jumps_to_the_phase_end(rig):
+    from grpo_desktop.views.common.motion import set_reduced_motion
+
+    rig.animator.start(rig.values, forward=True)
+    rig.seek(0.25)
+    assert rig.plot.bar_heights() == [0.75, -0.25, -0.25, 0.75]  # mid-tween
+    try:
+        set_reduced_motion(True)
+        assert rig.animator.stepwise()
+        assert rig.plot.bar_heights() == list(rig.values.centered)
+        rig.seek(0.4)
+        assert rig.plot.bar_heights() == list(rig.values.centered)
+    finally:
+        set_reduced_motion(False)
+    rig.seek(0.75)  # allowed again: this animation stays in steps, the next one tweens
+    assert rig.plot.bar_heights() == list(rig.values.advantages)
