@@ -1,5 +1,6 @@
 """One group from a real run's rollout file, as the lab shows it: the answers exactly as the model
-wrote them and the rewards the run logged.
+wrote them and the rewards the run logged. A group the app's own tiny language model samples
+(run format ``"tinylm"``, :mod:`grpo_desktop.core.tinylm.lab_group`) is shown the same way.
 
 Pure Python. A recorded group is not a library problem: its texts have no "right" and "wrong"
 versions and its rewards are whatever the run's reward functions returned, so the lab shows them
@@ -29,6 +30,12 @@ MAX_TEXT_CHARS = 20000
 #: The longest answer key kept (verl's ``gts`` can be a whole solution; the panel shows a line).
 MAX_ANSWER_KEY_CHARS = 200
 TRUNCATED = " … [cut: {omitted} more characters]"
+#: The run format of a group the app's tiny language model sampled (not read from a file).
+TINYLM_FORMAT = "tinylm"
+RUN_FORMATS = ("verl", "trl", TINYLM_FORMAT)
+#: The checkpoint the app ships (``core.tinylm.model.DEFAULT_CHECKPOINT``; the lab cannot import
+#: the tiny model's package): a group from it does not repeat its name.
+SHIPPED_TINYLM_CHECKPOINT = "tinylm/add.npz"
 
 
 def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:
@@ -48,7 +55,7 @@ def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:
 class RecordedGroup:
     """The answers to one prompt in one step of a run, and what the run logged for each."""
 
-    run_format: str  # "verl" or "trl"
+    run_format: str  # "verl", "trl" or "tinylm" (sampled in the app; file_name is the checkpoint)
     file_name: str
     step: int
     group_index: int  # 0-based, in file order
@@ -62,6 +69,10 @@ class RecordedGroup:
     #: Answers no reward function scored (TRL >= 1.6 logs reward NaN, leaves them out of the
     #: group's mean and std and gives them advantage 0): not among ``texts``, counted here.
     unscored: int = 0
+    #: A group the tiny model sampled: its seed, temperature and parameter count (else None).
+    seed: int | None = None
+    temperature: float | None = None
+    parameters: int | None = None
 
     @property
     def group_size(self) -> int:
@@ -69,11 +80,21 @@ class RecordedGroup:
 
     @property
     def title(self) -> str:
+        if self.run_format == TINYLM_FORMAT:
+            return f"The tiny model's {self.group_size} answers to {visible(self.prompt)}"
         return f"Step {self.step} · group {self.group_index + 1} of {self.group_count}"
 
     @property
     def origin(self) -> str:
         """Where the group comes from, for the problem panel and the window title."""
+        if self.run_format == TINYLM_FORMAT:
+            size = f" ({self.parameters:,} parameters)" if self.parameters else ""
+            origin = f"the tiny language model{size}, seed {self.seed}"
+            if self.temperature is not None and self.temperature != 1.0:
+                origin += f", temperature {number(self.temperature)}"
+            if self.file_name != SHIPPED_TINYLM_CHECKPOINT:
+                origin += f", {visible(self.file_name)}"
+            return origin
         library = "verl" if self.run_format == "verl" else "TRL"
         origin = f"{library} rollouts, {visible(self.file_name)}"
         if self.unscored:
@@ -92,7 +113,9 @@ class RecordedGroup:
         the text exactly as logged, and a scenario saves it so."""
         mean = sum(self.rewards) / len(self.rewards)
         return Problem(
-            id=f"recorded-step-{self.step}-group-{self.group_index + 1}",
+            id=f"tinylm-seed-{self.seed}"
+            if self.run_format == TINYLM_FORMAT
+            else f"recorded-step-{self.step}-group-{self.group_index + 1}",
             title=self.title,
             prompt=visible(self.prompt, multiline=True),
             answer_key=visible(self.answer_key or ""),

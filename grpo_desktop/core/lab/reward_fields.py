@@ -18,6 +18,8 @@ from grpo_desktop.core.lab.lab_rewards import REWARD_COMPONENTS, RewardWeights, 
 from grpo_desktop.core.lab.recorded_group import (
     MAX_PROMPT_CHARS,
     MAX_TEXT_CHARS,
+    RUN_FORMATS,
+    TINYLM_FORMAT,
     TRUNCATED,
     RecordedGroup,
 )
@@ -43,6 +45,8 @@ _RECORDED_KEYS = (
     "components",
     "logged_advantages",
 )
+#: What a group the tiny model sampled adds (written only for run format "tinylm").
+_SAMPLING_KEYS = ("seed", "temperature", "parameters")
 #: Room for the "[cut: N more characters]" note a long text carries after its cut.
 _NOTE_ROOM = len(TRUNCATED) + 20
 MAX_NAME_CHARS = 255
@@ -101,6 +105,11 @@ def recorded_to_dict(group: RecordedGroup) -> dict[str, Any]:
         if group.logged_advantages is None
         else list(group.logged_advantages),
         **({"unscored": group.unscored} if group.unscored else {}),
+        **(
+            {key: getattr(group, key) for key in _SAMPLING_KEYS}
+            if group.run_format == TINYLM_FORMAT
+            else {}
+        ),
     }
 
 
@@ -141,13 +150,15 @@ def recorded_from_dict(value: Any) -> RecordedGroup:
     missing = [key for key in _RECORDED_KEYS if key not in value]
     if missing:
         raise ValueError(f"has no {missing[0]!r}")
-    unknown = [key for key in value if key not in (*_RECORDED_KEYS, "unscored")]
+    run_format = value["run_format"]
+    if run_format not in RUN_FORMATS:
+        raise ValueError(
+            f"run_format must be 'verl', 'trl' or 'tinylm', got {str(run_format)[:40]!r}"
+        )
+    optional = ("unscored", *(_SAMPLING_KEYS if run_format == TINYLM_FORMAT else ()))
+    unknown = [key for key in value if key not in (*_RECORDED_KEYS, *optional)]
     if unknown:
         raise ValueError(f"has unknown key {str(unknown[0])[:40]!r}")
-    if value["run_format"] not in ("verl", "trl"):
-        raise ValueError(
-            f"run_format must be 'verl' or 'trl', got {str(value['run_format'])[:40]!r}"
-        )
     texts = value["texts"]
     if not isinstance(texts, list):
         raise ValueError(f"texts must be a list of answers, got {json_type_name(texts)}")
@@ -192,4 +203,23 @@ def recorded_from_dict(value: Any) -> RecordedGroup:
         if advantages is None
         else _numbers(advantages, "logged_advantages", size),
         unscored=unscored,
+        **_sampling(value) if run_format == TINYLM_FORMAT else {},
     )
+
+
+def _sampling(value: dict[str, Any]) -> dict[str, Any]:
+    """A tiny-model group's seed, temperature and parameter count (each may be absent)."""
+    found: dict[str, Any] = {}
+    for key in ("seed", "parameters"):
+        if value.get(key) is not None:
+            found[key] = _count(value[key], key)
+    temperature = value.get("temperature")
+    if temperature is not None:
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, (int, float))
+            or not (math.isfinite(temperature) and temperature > 0)
+        ):
+            raise ValueError(f"temperature must be a number above 0, got {temperature!r}")
+        found["temperature"] = float(temperature)
+    return found
