@@ -255,6 +255,20 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
         presets_menu.addAction(pattern)
     presets_menu.addSeparator()
     presets_menu.addAction(window.sample_action)
+    window.sample_model_action = action(
+        window,
+        "Sample from the tiny model…",
+        "sampleModelAction",
+        tip="G real answers to a prompt you type, written by the shipped 107,820-parameter model",
+    )
+
+    def sample_from_model() -> None:
+        from grpo_desktop.window.model_sampling import open_model_sampling  # loads on first use
+
+        open_model_sampling(window)
+
+    window.sample_model_action.triggered.connect(sample_from_model)
+    presets_menu.addAction(window.sample_model_action)
     presets_menu.addSeparator()
     presets_menu.addAction(window.grow_action)
     presets_menu.addAction(window.shrink_action)
