@@ -1,0 +1,77 @@
+"""Presets ▸ Sample from the tiny model…: its answers open in the Lab as one undo step."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from grpo_desktop.core.tinylm import load_model
+from grpo_desktop.window.model_sampling import WHAT_THE_MODEL_IS, ModelSamplingDialog
+
+
+def lab_state(window) -> tuple:
+    return (window.state.snapshot, window.undo_stack.count(), window.workbench.workspace)
+
+
+def open_dialog(window) -> ModelSamplingDialog:
+    action = window.findChild(type(window.sample_action), "sampleModelAction")
+    assert action is not None and action.shortcut().isEmpty()
+    assert action in window.findChild(type(window.file_menu), "presetsMenu").actions()
+    action.trigger()
+    QApplication.processEvents()
+    dialog = window.model_sampling_dialog
+    assert dialog.isVisible()
+    return dialog
+
+
+def test_the_dialog_opens_g_cards_with_the_models_completions_for_that_seed(window):
+    window.request_group_size(8)
+    dialog = open_dialog(window)
+    assert WHAT_THE_MODEL_IS in dialog.findChild(type(dialog.message), "modelSamplingAbout").text()
+    assert dialog.group_size_spin.value() == 8
+    dialog.set_prompt("23+45=")
+    dialog.seed_spin.setValue(4)
+    count = window.undo_stack.count()
+    assert dialog.sample() is True
+    assert not dialog.isVisible()
+    recorded = window.state.recorded
+    assert recorded is not None and recorded.run_format == "tinylm"
+    assert recorded.texts == tuple(load_model().sample("23+45=", 8, 4))
+    assert recorded.answer_key == "68." and recorded.seed == 4
+    snapshot = window.state.snapshot
+    assert len(snapshot.rewards) == 8
+    assert list(snapshot.rewards) == [float(t == "68.") for t in recorded.texts]
+    assert window.undo_stack.count() == count + 1
+    assert "seed 4" in window.statusBar().currentMessage()
+    assert dialog.seed_spin.value() == 5  # the next sample draws new answers
+
+
+def test_a_bad_prompt_says_why_in_the_dialog_and_leaves_the_lab_untouched(window):
+    dialog = open_dialog(window)
+    before = lab_state(window)
+    dialog.set_prompt("What is 2+2?")
+    assert dialog.sample() is False
+    assert dialog.isVisible() and dialog.message.isVisible()
+    assert "cannot read" in dialog.message.text() and "'W'" in dialog.message.text()
+    assert lab_state(window) == before
+    dialog.set_prompt("")
+    assert dialog.sample() is False and "Type a prompt" in dialog.message.text()
+    assert lab_state(window) == before
+    dialog.reject()
+
+
+def test_undo_brings_the_previous_group_back(window):
+    def shown() -> tuple:
+        snapshot = window.state.snapshot
+        return (snapshot.problem, tuple(snapshot.rewards), window.state.group_size)
+
+    before = shown()
+    dialog = open_dialog(window)
+    dialog.set_prompt("sort 5203=")
+    dialog.group_size_spin.setValue(6)
+    assert dialog.sample() is True
+    assert window.state.recorded is not None and window.state.group_size == 6
+    window.undo_stack.undo()
+    assert window.state.recorded is None
+    assert shown() == before
+    window.undo_stack.redo()
+    assert window.state.recorded.prompt == "sort 5203="
