@@ -22,7 +22,12 @@ Training run Page Down takes one training step (Page Up does nothing there: the 
 would change is not on screen). The Training run's own keys live here too, beside the clicker
 they share Page Down with: P plays or pauses, S takes one step, Ctrl+R resets the run (the lab's
 Ctrl+R is off while the Training run shows). Each is an action of the window, enabled only while
-the Training run shows, so F1 lists it and no key is bound twice.
+the Training run shows, so F1 lists it and no key is bound twice. With motion reduced (View ▸ Reduce
+motion) P advances the run by the speed's steps at once instead of playing it.
+
+A screen reader hears each step's title and text once as the step shows (a polite announcement,
+``views.common.announce``). The spotlight's ring jumps to its part (it never slides), and the
+chart's view change follows the motion preference (instant steps when motion is reduced).
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ from grpo_desktop.core.files.lessons import (
 )
 from grpo_desktop.model.workbench import TRAINING, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
-from grpo_desktop.views.common.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar
+from grpo_desktop.views.common.announce import announce
+from grpo_desktop.views.common.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar, plain_text
 from grpo_desktop.views.common.spotlight import Spotlight
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
@@ -190,9 +196,7 @@ class LessonController(QObject):
             (TRAINING_PLAY_KEY,),
             "Play the Training run at the chosen speed, or pause it",
         )
-        self.training_play_action.triggered.connect(
-            lambda: self.states.training.set_playing(not self.states.training.playing)
-        )
+        self.training_play_action.triggered.connect(self._play_training)
         self.training_step_action = self._action(
             "One training step",
             "trainingStepAction",
@@ -223,6 +227,12 @@ class LessonController(QObject):
             key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             action.setToolTip(f"{action.statusTip()} ({key})")
         self.workbench.workspace_changed.connect(lambda _workspace: self._sync_enabled())
+
+    def _play_training(self) -> None:
+        """P: play or pause the run; with motion reduced, advance it by the speed's steps."""
+        from grpo_desktop.window.training_page import play_or_advance  # the page's module
+
+        play_or_advance(self.states.training)
 
     def _build_menu(self) -> None:
         menu = QMenu("&Lesson", self.window)
@@ -401,7 +411,20 @@ class LessonController(QObject):
         self.next_action.setText("&Finish lesson" if last else "&Next step")
         self._sync_enabled()
         self.window.statusBar().showMessage(self._progress_message())
+        announce(self.bar, self.step_announcement())
         self.step_changed.emit(self._index)
+
+    def step_announcement(self) -> str:
+        """What a screen reader hears as a step shows: "Step 2 of 6: <title>. <text>" (once per
+        step shown; "" outside a lesson)."""
+        step = self.step
+        if step is None:
+            return ""
+        title = plain_text(step.title).strip()
+        if title and title[-1] not in ".!?:":
+            title += "."
+        text = plain_text(step.text).strip()
+        return f"Step {self._index + 1} of {self.step_count}: {title} {text}".strip()
 
     def _set_hidden(self, hidden: bool) -> None:
         self.workbench.set_advantages_hidden(hidden)

@@ -1,4 +1,4 @@
-"""On stage: themes, zoom and full screen, applied to the whole window at once.
+"""On stage: themes, zoom, full screen and reduced motion, applied to the whole window at once.
 
 Zoom, the theme's chrome scale and the screen scale set the application font (so menus, toolbar,
 tabs, status bar, dialogs, cards, panels, charts and token chips grow together) and the theme's
@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.common.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
 from grpo_desktop.views.common.fonts import SCREEN_SCALE_PROPERTY
+from grpo_desktop.views.common.motion import set_reduced_motion
 from grpo_desktop.views.common.theme_palette import palette_for
 
 ZOOM_STEP = 0.25
@@ -190,6 +191,21 @@ class StageControls:
         self.full_screen_action.setShortcuts([QKeySequence("F11")])
         self.full_screen_action.setCheckable(True)
         self.full_screen_action.toggled.connect(self.set_full_screen)
+        # View ▸ Reduce motion: the animation shows its steps at once, a training run advances
+        # on key presses only, nothing slides (views.common.motion). Application-wide.
+        self.reduce_motion_action = self._action(
+            "Reduce motion", "reduceMotionAction", QKeySequence()
+        )
+        self.reduce_motion_action.setCheckable(True)
+        self.reduce_motion_action.setStatusTip(
+            "No moving pictures: the reward → advantage steps appear at once, a training run "
+            "advances only when you press Play or Step, nothing slides"
+        )
+        self.reduce_motion_action.setToolTip(self.reduce_motion_action.statusTip())
+        self.reduce_motion = settings.reduce_motion
+        self.reduce_motion_action.setChecked(self.reduce_motion)
+        set_reduced_motion(self.reduce_motion)
+        self.reduce_motion_action.toggled.connect(self.set_reduce_motion)
 
     def _action(self, text: str, name: str, shortcut) -> QAction:
         action = QAction(text, self.window, objectName=name)
@@ -205,6 +221,7 @@ class StageControls:
         menu.addAction(self.zoom_out_action)
         menu.addAction(self.zoom_reset_action)
         menu.addAction(self.full_screen_action)
+        menu.addAction(self.reduce_motion_action)
 
     @property
     def theme(self) -> Theme:
@@ -379,6 +396,16 @@ class StageControls:
         self.apply()
         self.window.statusBar().showMessage(f"Zoom {zoom:.0%}", 2000)
         self._say_if_reduced()
+
+    def set_reduce_motion(self, on: bool, remember: bool = True) -> None:
+        """Reduce motion everywhere (or allow it again); ``remember=False`` for one run."""
+        on = bool(on)
+        self.reduce_motion = on
+        if remember:
+            self.settings.reduce_motion = on
+        if self.reduce_motion_action.isChecked() != on:
+            self.reduce_motion_action.setChecked(on)  # its toggled signal asks again: a no-op
+        set_reduced_motion(on)
 
     def set_full_screen(self, on: bool) -> None:
         if on:

@@ -20,6 +20,7 @@ from grpo_desktop.core.training.training_snapshot import STANDIN_NOTE, TrainingS
 from grpo_desktop.model.training_state import TrainingState
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.motion import motion_preference, reduced_motion
 from grpo_desktop.views.training.frontier_plot import FrontierPlot
 from grpo_desktop.views.training.step_groups import StepGroups
 from grpo_desktop.views.training.training_charts import TrainingCharts
@@ -42,6 +43,23 @@ def reward_text(weights: RewardWeights) -> str:
     """``Reward: r = 1 × accuracy + 0.5 × format``, or "" for the plain 0/1 reward (nothing to
     say: the run rewards what the checker says, as the status and charts already assume)."""
     return "" if weights.plain else f"Reward: {weights.formula}"
+
+
+def advance(state: TrainingState, steps: int) -> None:
+    """Motion reduced: what Play (and P) does instead of playing. The run takes ``steps`` steps
+    at once and stays paused (one snapshot for them all), so the charts change once per press
+    and nothing moves by itself; a finished run stays as it is."""
+    state.set_playing(False)
+    state.run.run(max(0, steps - 1))
+    state.step_once()  # the last step, paused: one snapshot for the whole advance
+
+
+def play_or_advance(state: TrainingState) -> None:
+    """Play or pause the run; with motion reduced, advance it by the speed's steps instead."""
+    if reduced_motion() and not state.playing:
+        advance(state, state.speed)
+    else:
+        state.set_playing(not state.playing)
 
 
 class _Fill(QWidget):
@@ -143,6 +161,7 @@ class TrainingPage(QWidget):
         self._build_layout()
         controls = self.controls
         controls.play_requested.connect(self.state.set_playing)
+        controls.advance_requested.connect(lambda steps: advance(self.state, steps))
         controls.step_requested.connect(self.state.step_once)
         controls.reset_requested.connect(self.state.reset)
         controls.speed_requested.connect(self.state.set_speed)
@@ -150,8 +169,10 @@ class TrainingPage(QWidget):
         controls.metric_requested.connect(self.state.set_metric)
         controls.focus_requested.connect(self.state.set_focus)
         self.charts.step_requested.connect(self.state.select_step)
+        self.charts.groups_requested.connect(self.groups.focus_list)  # Enter on the charts
         self.groups.group_requested.connect(self.state.open_group)
         self.state.snapshot_changed.connect(self.render)
+        motion_preference().changed.connect(self._motion_changed)
         self.set_theme(theme)
         self.render(self.state.snapshot)
 
@@ -205,6 +226,17 @@ class TrainingPage(QWidget):
         column.addWidget(self.note)
         column.addWidget(self.status)  # the run's one sentence, the width of the page
         column.addWidget(splitter, 1)
+        self._order_tabs()
+
+    def _order_tabs(self) -> None:
+        """Tab follows reading order: the charts, the chosen step's groups under them, then the
+        side column top to bottom (Play, Step, Reset, the settings, the frontier). The side
+        column's scroll area is no stop of its own: it scrolls to whatever gets the focus."""
+        self.side_column.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        controls = self.controls
+        QWidget.setTabOrder(self.charts, self.groups.list)
+        QWidget.setTabOrder(self.groups.list, controls.play_button)
+        QWidget.setTabOrder(controls.focus_combo, self.frontier.plot_widget)
 
     def minimumSizeHint(self) -> QSize:  # Qt override
         """The note wrapped at the page's width over the columns' minimum (the zoom that fits
@@ -223,8 +255,14 @@ class TrainingPage(QWidget):
     # --- the run's keys (the window's actions call these) ------------------------------------
 
     def toggle_playing(self) -> None:
-        """Play, or pause a playing run (a finished run stays paused)."""
-        self.state.set_playing(not self.state.playing)
+        """Play, or pause a playing run (a finished run stays paused); with motion reduced,
+        advance the run by the speed's steps at once instead of playing it."""
+        play_or_advance(self.state)
+
+    def _motion_changed(self, reduced: bool) -> None:
+        """Motion reduced while the run plays: it pauses (it advances on presses from now)."""
+        if reduced and self.state.playing:
+            self.state.set_playing(False)
 
     def step_once(self) -> None:
         """One step of every algorithm and seed, paused (nothing once the run is finished)."""

@@ -2,6 +2,8 @@
 
 A list view: each line is one group (its problem, rewards, the algorithm's advantages and whether
 it taught anything). Activating a line (click, Enter) asks for that group; the view only renders.
+From the keyboard: Enter on the charts brings the focus here (``focus_list``), on the first group
+once the step's groups are listed; ↑ ↓ choose a group and Enter opens it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from grpo_desktop.core.training.run import ALGORITHM_INFO
 from grpo_desktop.core.training.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.common.fonts import scaled_font
 
-HINT = "Click a step on the charts to list the groups it drew; open any of them in the Lab."
+HINT = (
+    "Click a step on the charts (or press ← → and Enter there) to list the groups it drew; "
+    "open any of them in the Lab."
+)
 TITLE = "A step's groups"  # the heading while no step is chosen (the hint is in the list)
 
 
@@ -98,6 +103,13 @@ class StepGroups(QWidget):
     def visible_lines(self) -> int:
         return self._lines
 
+    def focus_list(self) -> None:
+        """Keyboard focus to the list, on its first group (or on the first group listed, when
+        the step's groups arrive with the next snapshot)."""
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self.list.count() and self.list.currentRow() < 0:
+            self.list.setCurrentRow(0)
+
     def placeholder_text(self) -> str:
         """What the empty list shows ("" once it lists groups)."""
         return self.list.placeholder if self.list.count() == 0 else ""
@@ -134,6 +146,8 @@ class StepGroups(QWidget):
             item.setToolTip(f"{text}\nadvantages {group.advantages}")
             item.setData(Qt.ItemDataRole.UserRole, group.index)
             self.list.addItem(item)
+        if self.list.hasFocus() and self.list.count():
+            self.list.setCurrentRow(0)  # a keyboard user is here: a group to move from
 
     def set_theme(self, theme: Theme) -> None:
         self.heading.setFont(scaled_font(theme.type_scale))

@@ -6,9 +6,11 @@ which; this view only draws). Colour never works alone: every algorithm also
 has its own line style, shown in the legend beside its name.
 
 A view (DESIGN §2): renders a ``TrainingSnapshot`` and emits ``step_requested`` when a step is
-clicked. It is redrawn up to 60 times a second while a run plays, so every graphics item is
-created once (one slot per algorithm, DESIGN §3: PySide6 crashed on repeated scene removals) and
-updated in place, and a slot whose numbers did not change is not touched at all.
+clicked (or, with the focus here, chosen with ← → Home End), and ``groups_requested`` on Enter,
+which lists the step's groups as a click does and asks for the focus to go to them. It is redrawn
+up to 60 times a second while a run plays, so every graphics item is created once (one slot per
+algorithm, DESIGN §3: PySide6 crashed on repeated scene removals) and updated in place, and a
+slot whose numbers did not change is not touched at all.
 """
 
 from __future__ import annotations
@@ -199,13 +201,17 @@ class TrainingCharts(QWidget):
     """
 
     step_requested = Signal(int)
+    groups_requested = Signal()  # Enter: the chosen step's groups, to open one from the keyboard
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trainingCharts")
         self.setAccessibleName("Training charts")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setToolTip("Click a step to see its groups; ← and → move one step")
+        self.setToolTip(
+            "Click a step to see its groups; ← and → move one step, Home and End to the first and "
+            "last, Enter goes to the step's groups"
+        )
         self._theme = theme
         self._applying_theme = False
         self._snapshot: TrainingSnapshot | None = None
@@ -543,9 +549,15 @@ class TrainingCharts(QWidget):
             self.step_requested.emit(step)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
-        """← / → move the selected step, Home / End jump to the first / last step."""
+        """← / → move the selected step, Home / End jump to the first / last step; Enter lists
+        the chosen step's groups (the last step when none is chosen) and goes to them."""
         done = self._steps_done
         key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and done >= 1:
+            if self._selected is None:
+                self.step_requested.emit(done)
+            self.groups_requested.emit()
+            return
         if done < 1 or key not in (
             Qt.Key.Key_Left,
             Qt.Key.Key_Right,

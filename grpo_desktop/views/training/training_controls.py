@@ -37,8 +37,9 @@ from grpo_desktop.core.training.training_config import TRAINING_LIMITS
 from grpo_desktop.core.training.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.common.adaptive_form import BESIDE, AdaptiveForm
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.motion import motion_preference, reduced_motion
 
-__all__ = ["DEFAULT_SPEED", "PAUSE_TEXT", "PLAY_TEXT", "TrainingControls"]
+__all__ = ["DEFAULT_SPEED", "PAUSE_TEXT", "PLAY_TEXT", "TrainingControls", "advance_text"]
 
 PLAY_TEXT = "▶ Play"
 PAUSE_TEXT = "❚❚ Pause"
@@ -46,6 +47,10 @@ DEFAULT_SPEED = 30  # steps per second while playing
 
 PLAY_TIP = "Play the run step after step at the chosen speed (pause to look closer)"
 PAUSE_TIP = "Pause the run: the charts stay where they are"
+ADVANCE_TIP = (
+    "Motion is reduced (View menu), so the run never plays by itself: each press advances it by "
+    "the speed's steps at once (P does the same); Step takes one"
+)
 STEP_TIP = "Take one training step for every algorithm and seed"
 RESET_TIP = "Start the run again from the initial policy (same settings and seeds)"
 SPEED_TIP = "Playing speed, in training steps per second"
@@ -63,6 +68,11 @@ FOCUS_TIP = (
     "or more algorithms) whose seeds' band, lowest to highest, the charts shade"
 )
 LAST_ALGORITHM_TIP = "At least one algorithm must run"
+
+
+def advance_text(steps: int) -> str:
+    """The Play button's words while motion is reduced: ``"▶ +30 steps"``."""
+    return f"▶ +{steps} step{'s' if steps != 1 else ''}"
 
 
 def _algorithm_tip(name: str) -> str:
@@ -115,6 +125,7 @@ class TrainingControls(AdaptiveForm):
     """Playback, the run's settings, the algorithms to compare and what the charts show."""
 
     play_requested = Signal(bool)  # True: play; False: pause
+    advance_requested = Signal(int)  # motion reduced: Play advances the run this many steps
     step_requested = Signal()
     reset_requested = Signal()
     speed_requested = Signal(int)  # steps per second
@@ -254,7 +265,9 @@ class TrainingControls(AdaptiveForm):
         for first, second in itertools.pairwise(order):
             QWidget.setTabOrder(first, second)
 
-        self.play_button.clicked.connect(lambda: self.play_requested.emit(not self._playing))
+        self.play_button.clicked.connect(self._play_clicked)
+        self.speed_spin.valueChanged.connect(self._show_play)
+        motion_preference().changed.connect(self._show_play)  # a bound slot: gone with self
         self.step_button.clicked.connect(self.step_requested)
         self.reset_button.clicked.connect(self.reset_requested)
         self.speed_spin.valueChanged.connect(self.speed_requested)
@@ -297,9 +310,7 @@ class TrainingControls(AdaptiveForm):
         """Set every control from ``snapshot``, emitting nothing."""
         config = snapshot.config
         self._playing = snapshot.playing
-        self.play_button.setText(PAUSE_TEXT if snapshot.playing else PLAY_TEXT)
-        self.play_button.setToolTip(PAUSE_TIP if snapshot.playing else PLAY_TIP)
-        self.play_button.setAccessibleName("Pause" if snapshot.playing else "Play")
+        self._show_play()
         total = max(snapshot.total_steps, 1)
         done = min(max(snapshot.steps_done, 0), total)
         if self.progress.maximum() != total:
@@ -388,6 +399,28 @@ class TrainingControls(AdaptiveForm):
         return self.speed_spin.value()
 
     # ------------------------------------------------------------------------------ internals
+
+    def _play_clicked(self) -> None:
+        """Play or pause; with motion reduced (and not playing), advance the run instead."""
+        if reduced_motion() and not self._playing:
+            self.advance_requested.emit(self.speed())
+        else:
+            self.play_requested.emit(not self._playing)
+
+    def _show_play(self, *_changed: object) -> None:
+        """The Play button's words: Play, Pause, or (motion reduced) the steps a press takes."""
+        button = self.play_button
+        if self._playing:
+            text, tip, name = PAUSE_TEXT, PAUSE_TIP, "Pause"
+        elif reduced_motion():
+            steps = self.speed()
+            text, tip, name = advance_text(steps), ADVANCE_TIP, f"Advance {steps} steps"
+        else:
+            text, tip, name = PLAY_TEXT, PLAY_TIP, "Play"
+        if button.text() != text:
+            button.setText(text)
+        button.setToolTip(tip)
+        button.setAccessibleName(name)
 
     def _place(self, grid: QGridLayout, beside: bool) -> int:
         if not self._run_bar_detached:

@@ -199,3 +199,16 @@ def test_the_list_shows_whole_lines_never_half_of_one(qtbot, base_snapshot, them
     assert viewport.contains(last_whole), (viewport, last_whole)
     assert first_hidden.top() >= viewport.bottom() + 1, "part of a further row shows"
     assert view.shown_lines() == lines
+
+
+def test_focus_list_lands_on_the_first_group_now_or_when_they_arrive(view, base_snapshot, qtbot):
+    view.show_snapshot(base_snapshot)  # no step chosen yet: nothing to stand on
+    view.focus_list()
+    qtbot.waitUntil(view.list.hasFocus)
+    assert view.list.currentRow() == -1
+    view.show_snapshot(with_groups(base_snapshot))  # the step's groups arrive
+    assert view.list.currentRow() == 0
+    with qtbot.waitSignal(view.group_requested) as blocker:
+        qtbot.keyClick(view.list, Qt.Key.Key_Down)
+        qtbot.keyClick(view.list, Qt.Key.Key_Return)
+    assert blocker.args == [1]

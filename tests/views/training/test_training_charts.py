@@ -132,6 +132,26 @@ def test_arrow_keys_move_the_selected_step(charts, run, qtbot):
     assert blocker.args == [10]
 
 
+def test_enter_lists_the_chosen_steps_groups(charts, run, qtbot):
+    charts.show_snapshot(build_training_snapshot(run, selected_step=5))
+    charts.setFocus()
+    with qtbot.assertNotEmitted(charts.step_requested), qtbot.waitSignal(charts.groups_requested):
+        qtbot.keyClick(charts, Qt.Key.Key_Return)  # step 5 is chosen: its groups
+    charts.show_snapshot(build_training_snapshot(run))  # no step chosen: Enter picks the last
+    asked: list[object] = []
+    charts.step_requested.connect(asked.append)
+    charts.groups_requested.connect(lambda: asked.append("groups"))
+    qtbot.keyClick(charts, Qt.Key.Key_Enter)
+    assert asked == [10, "groups"]
+
+
+def test_enter_before_the_first_step_asks_for_nothing(charts, qtbot):
+    charts.show_snapshot(build_training_snapshot(TrainingRun(TrainingConfig(steps=20, seeds=2))))
+    charts.setFocus()
+    with qtbot.assertNotEmitted(charts.groups_requested):
+        qtbot.keyClick(charts, Qt.Key.Key_Return)
+
+
 def test_a_subset_hides_the_other_slots(charts, qtbot):
     run = TrainingRun(TrainingConfig(algorithms=("grpo", "dapo"), steps=20, seeds=2))
     run.run(3)

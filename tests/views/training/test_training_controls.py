@@ -187,6 +187,51 @@ def test_play_button_follows_playing(controls, run, qtbot):
     assert blocker.args == [False]
 
 
+@pytest.fixture
+def reduced():
+    """Motion reduced (View ▸ Reduce motion) for one test, allowed again after it."""
+    from grpo_desktop.views.common.motion import set_reduced_motion
+
+    set_reduced_motion(True)
+    yield
+    set_reduced_motion(False)
+
+
+def test_with_motion_reduced_play_advances_instead_of_playing(controls, qtbot, reduced):
+    from grpo_desktop.views.training.training_controls import advance_text
+
+    button = controls.play_button
+    assert button.text() == advance_text(30) == "▶ +30 steps"
+    assert button.accessibleName() == "Advance 30 steps" and "reduced" in button.toolTip()
+    with (
+        qtbot.assertNotEmitted(controls.play_requested),
+        qtbot.waitSignal(controls.advance_requested) as blocker,
+    ):
+        button.click()
+    assert blocker.args == [30]  # one second of playing, shown at once
+    edit(controls.speed_spin, "5", qtbot)
+    assert button.text() == "▶ +5 steps"
+
+
+def test_the_play_button_follows_the_motion_preference(controls, run):
+    from grpo_desktop.views.common.motion import set_reduced_motion
+
+    assert controls.play_button.text() == PLAY_TEXT
+    try:
+        set_reduced_motion(True)
+        assert controls.play_button.text() == "▶ +30 steps"
+        # A run playing when motion was reduced still shows Pause until it pauses.
+        controls.show_snapshot(build_training_snapshot(run, playing=True))
+        assert controls.play_button.text() == PAUSE_TEXT
+        controls.show_snapshot(build_training_snapshot(run, playing=False))
+        assert controls.play_button.text() == "▶ +30 steps"
+    finally:
+        set_reduced_motion(False)
+    assert controls.play_button.text() == PLAY_TEXT and controls.play_button.accessibleName() == (
+        "Play"
+    )
+
+
 def test_step_reset_and_speed(controls, qtbot):
     with qtbot.waitSignal(controls.step_requested):
         controls.step_button.click()
