@@ -6,6 +6,10 @@ the convention that reproduces the logged advantages) above a searchable table o
 Choosing a group (double click, Enter or "Open in Lab") emits ``group_requested(step, index)``;
 the browser never opens files and never computes a statistic, it shows the summaries it is given.
 
+Everything works from the keyboard: Tab goes from the steps (↑ ↓ choose one) to the search, the
+filter, the sort order (what a click on a column's heading does), the groups (↑ ↓ choose one,
+Enter opens it; Tab leaves the table rather than walking its cells) and the buttons; Escape closes.
+
 Every text from a file is shown as plain text: prompts are item text or ``Qt.PlainText`` labels,
 and tooltips are escaped, so a prompt holding ``<b>`` shows the tag, never bold type. Names and
 prompts also go through :func:`~grpo_desktop.core.common.unsafe_text.visible`: a bidi override or a
@@ -15,6 +19,7 @@ zero-width character shows as its escape, so "evil\u202eexe.txt" never reads as 
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +38,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -75,6 +81,8 @@ DEGENERATE_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # the prompt as summarised (its start and end)
 SHARED_SHOWN_CHARS = 90  # of that beginning, above the table (all of it in the tooltip)
 LIBRARIES = {"verl": "verl", "trl": "TRL"}
+#: The sort order box's words for each column (the table's headings are short).
+SORT_NAMES = ("file order", "prompt", "G", "mean reward", "rewards", "degenerate")
 __all__ = ["MIN_SHARED_PREFIX", "RewardBars", "RolloutsBrowser", "one_line", "shared_prefix"]
 
 
@@ -350,6 +358,19 @@ class RolloutsBrowser(QDialog):
         )
         self.informative.toggled.connect(self._filter)
         self.shown_count = _plain_label("shownCount", wrap=False)
+        # The order a click on a heading sets, from the keyboard too (a heading takes no focus).
+        self.sort_combo = QComboBox(objectName="rolloutSort")
+        self.sort_combo.setAccessibleName("Sort the groups by")
+        self.sort_combo.setToolTip("The groups' order (a click on a column's heading sets it too)")
+        for column, name in enumerate(SORT_NAMES):
+            for order, words in (
+                (Qt.SortOrder.AscendingOrder, "ascending"),
+                (Qt.SortOrder.DescendingOrder, "descending"),
+            ):
+                self.sort_combo.addItem(f"{name[:1].upper()}{name[1:]}, {words}", (column, order))
+        self.sort_combo.activated.connect(self._sort_chosen)
+        self.sort_label = QLabel("S&ort", objectName="rolloutSortLabel")
+        self.sort_label.setBuddy(self.sort_combo)
 
         self.model = _GroupModel(self)
         self.proxy = _GroupFilter(self)
@@ -365,10 +386,13 @@ class RolloutsBrowser(QDialog):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().setVisible(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(PROMPT_COLUMN, QHeaderView.ResizeMode.Stretch)
+        header.sortIndicatorChanged.connect(self._show_sort)
+        self._show_sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         self.table.doubleClicked.connect(self._request)
         self.table.selectionModel().currentRowChanged.connect(self._enable_open)
 
@@ -408,6 +432,8 @@ class RolloutsBrowser(QDialog):
         search_row = QHBoxLayout()
         search_row.addWidget(self.search, 1)
         search_row.addWidget(self.informative)
+        search_row.addWidget(self.sort_label)
+        search_row.addWidget(self.sort_combo)
         search_row.addWidget(self.shown_count)
 
         right = QWidget()
@@ -430,6 +456,18 @@ class RolloutsBrowser(QDialog):
         column.addWidget(self.source_label)
         column.addWidget(splitter, 1)
         column.addWidget(buttons)
+        # Reading order: the steps, then the search row left to right, the groups, the buttons.
+        order = (
+            self.steps_list,
+            self.search,
+            self.informative,
+            self.sort_combo,
+            self.table,
+            self.open_button,
+            buttons.button(QDialogButtonBox.StandardButton.Close),
+        )
+        for first, second in itertools.pairwise(order):
+            QWidget.setTabOrder(first, second)
 
     # --- data in ------------------------------------------------------------------------------
 
@@ -618,6 +656,18 @@ class RolloutsBrowser(QDialog):
         if row >= 0:
             self.table.selectRow(row)
 
+    def _sort_chosen(self, index: int) -> None:
+        column, order = self.sort_combo.itemData(index)
+        self.table.sortByColumn(int(column), Qt.SortOrder(order))
+
+    def _show_sort(self, column: int, order: Qt.SortOrder) -> None:
+        """The sort box follows the table's order (set by a heading's click, or by the box)."""
+        for index in range(self.sort_combo.count()):
+            if self.sort_combo.itemData(index) == (column, order):
+                if self.sort_combo.currentIndex() != index:
+                    self.sort_combo.setCurrentIndex(index)
+                return
+
     def _request(self, index: QModelIndex) -> None:
         if self.current_step is not None and index.isValid():
             group = self.proxy.mapToSource(index).row()
@@ -645,6 +695,8 @@ class RolloutsBrowser(QDialog):
             self.search,
             self.informative,
             self.shown_count,
+            self.sort_label,
+            self.sort_combo,
             self.table,
             self.open_button,
         ):

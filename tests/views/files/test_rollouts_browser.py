@@ -283,3 +283,60 @@ def test_chat_prompts_show_as_turns_with_the_shared_system_prompt_said_once(brow
     assert browser.visible_prompts() == [f"… {q}" for q in questions]
     assert browser.shared.text().startswith("Every prompt starts with: system: You are a careful")
     assert "{" not in browser.shared.toolTip() and "role" not in browser.shared.text()
+
+
+# --- the keyboard alone -------------------------------------------------------------------------
+
+
+def focus_name(widget) -> str:
+    """A focused widget's name, or a button's words when it has none."""
+    return widget.objectName() or widget.text()
+
+
+def test_tab_follows_reading_order_and_leaves_the_table(browser, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    browser.show()
+    qtbot.waitExposed(browser)
+    browser.activateWindow()
+    browser.show_source("run", "verl", [summary(["a", "b", "c"], 1), summary(["d"], 2)])
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is browser.table)
+    seen = []
+    for _ in range(7):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(focus_name(QApplication.focusWidget()))
+    # Tab never walks the table's cells: from the groups straight to the buttons, then round.
+    assert seen == [
+        "openGroupButton",
+        "Close",
+        "rolloutSteps",
+        "rolloutSearch",
+        "informativeOnly",
+        "rolloutSort",
+        "rolloutGroups",
+    ]
+
+
+def test_steps_and_groups_are_chosen_and_opened_with_keys(browser, qtbot):
+    browser.show()
+    browser.show_source("run", "verl", [summary(["a", "b"], 1), summary(["d", "e", "f"], 2)])
+    browser.steps_list.setFocus()
+    qtbot.keyClick(browser.steps_list, Qt.Key.Key_Down)
+    assert browser.current_step.step == 2 and browser.model.rowCount() == 3
+    browser.table.setFocus()
+    qtbot.keyClick(browser.table, Qt.Key.Key_Down)
+    with qtbot.waitSignal(browser.group_requested) as blocker:
+        qtbot.keyClick(browser.table, Qt.Key.Key_Return)
+    assert blocker.args == [2, 1]
+
+
+def test_the_sort_box_sorts_as_a_heading_click_does_and_follows_it(browser):
+    browser.show_source("run", "verl", [summary(["b prompt", "c prompt", "a prompt"], 1)])
+    combo = browser.sort_combo
+    assert combo.currentText() == "File order, ascending"
+    combo.setCurrentIndex(combo.findText("Prompt, ascending"))
+    combo.activated.emit(combo.currentIndex())
+    assert browser.visible_prompts() == ["a prompt", "b prompt", "c prompt"]
+    browser.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # as a heading's click does
+    assert combo.currentText() == "File order, descending"
+    assert browser.visible_prompts() == ["a prompt", "c prompt", "b prompt"]
