@@ -43,6 +43,12 @@ def test_the_dialog_opens_g_cards_with_the_models_completions_for_that_seed(wind
     assert window.undo_stack.count() == count + 1
     assert "seed 4" in window.statusBar().currentMessage()
     assert dialog.seed_spin.value() == 5  # the next sample draws new answers
+    # The panels say what the group is: the tiny model's, graded by the lab, not a run's.
+    panel = window.lab.problem_panel
+    details = panel.details.text().replace("\u200b", "")  # breakable(): zero-width spaces
+    assert details.startswith("The tiny model's group · the tiny language model")
+    assert panel.chooser.currentText().endswith("(from the tiny model)")
+    assert snapshot.worked_math.steps[0].title.startswith("Rewards graded when the model wrote")
 
 
 def test_a_bad_prompt_says_why_in_the_dialog_and_leaves_the_lab_untouched(window):

@@ -139,10 +139,8 @@ def build_snapshot(
             else ""
             for i in range(len(texts))
         ]
-        source = Step(
-            f"Rewards as the run logged them ({recorded.origin})",
-            ("each reward is the run's own reward functions' sum; the lab only scores it",),
-        )
+        told, line = recorded.rewards_told
+        source = Step(told, (line,))
     else:
         texts = [problem.trace_for(i).text(bool(flag)) for i, flag in enumerate(correct)]
         graded = [judge(i, bool(flag)) for i, flag in enumerate(correct)]

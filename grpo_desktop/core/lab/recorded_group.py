@@ -85,6 +85,34 @@ class RecordedGroup:
         return f"Step {self.step} · group {self.group_index + 1} of {self.group_count}"
 
     @property
+    def from_model(self) -> bool:
+        """Sampled in the app from the tiny language model, not read from a run's file."""
+        return self.run_format == TINYLM_FORMAT
+
+    @property
+    def kind(self) -> str:
+        """What the group is, for the problem panel: a run's, or the tiny model's."""
+        return "The tiny model's group" if self.from_model else "A real run's group"
+
+    @property
+    def chooser_label(self) -> str:
+        """The problem chooser's entry while this group shows."""
+        return "(from the tiny model)" if self.from_model else "(from a run)"
+
+    @property
+    def rewards_told(self) -> tuple[str, str]:
+        """Where the rewards come from: a title and one line, for the worked math."""
+        if self.from_model:
+            return (
+                f"Rewards graded when the model wrote the answers ({self.origin})",
+                "each reward is the lab's reward functions' weighted sum at that moment",
+            )
+        return (
+            f"Rewards as the run logged them ({self.origin})",
+            "each reward is the run's own reward functions' sum; the lab only scores it",
+        )
+
+    @property
     def origin(self) -> str:
         """Where the group comes from, for the problem panel and the window title."""
         if self.run_format == TINYLM_FORMAT:

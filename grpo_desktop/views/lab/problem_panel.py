@@ -198,7 +198,7 @@ class ProblemPanel(QFrame):
             index = self.chooser.findData(problem.id)
         if index < 0:
             # A lecturer's own problem: listed first, marked, until another problem is chosen.
-            label = "(from a run)" if recorded is not None else "(custom)"
+            label = recorded.chooser_label if recorded is not None else "(custom)"
             self.chooser.insertItem(0, f"✎ {problem.title} {label}", problem.id)
             self.chooser.setItemData(0, CUSTOM_ROLE_MARK, Qt.ItemDataRole.UserRole + 1)
             index = 0
@@ -224,7 +224,7 @@ class ProblemPanel(QFrame):
             return
         recorded = self._recorded
         if recorded is not None:
-            text = f"A real run's group · {recorded.origin} · {recorded.title}"
+            text = f"{recorded.kind} · {recorded.origin} · {recorded.title}"
         elif self._compact:
             text = f"{problem.difficulty} · solved about {problem.pass_rate:.0%} of the time"
         else:

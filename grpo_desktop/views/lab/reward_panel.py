@@ -139,12 +139,20 @@ class RewardPanel(QWidget):
                 widget.setVisible(recorded is None)
             if recorded is not None:
                 names = ", ".join(name for name, _ in recorded.components)
-                self.formula.setText("r = the reward the run logged")
-                self.source.setText(
-                    f"This group comes from a real run ({recorded.origin}). Its rewards are the "
-                    f"ones the run logged; its reward functions were: {names}. Each card lists "
-                    "their values."
-                )
+                if recorded.from_model:
+                    self.formula.setText("r = the reward graded when the model wrote it")
+                    self.source.setText(
+                        f"This group was sampled from {recorded.origin}. Its rewards were graded "
+                        f"then, by the lab's reward functions ({names}) under the weights of that "
+                        "moment. Each card lists their values."
+                    )
+                else:
+                    self.formula.setText("r = the reward the run logged")
+                    self.source.setText(
+                        f"This group comes from a real run ({recorded.origin}). Its rewards are "
+                        f"the ones the run logged; its reward functions were: {names}. Each card "
+                        "lists their values."
+                    )
                 notes = dict.fromkeys(REWARD_COMPONENTS, "")
             else:
                 self.formula.setText(snapshot.weights.formula)
