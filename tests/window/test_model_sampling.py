@@ -46,7 +46,10 @@ def test_the_dialog_opens_g_cards_with_the_models_completions_for_that_seed(wind
     # The panels say what the group is: the tiny model's, graded by the lab, not a run's.
     panel = window.lab.problem_panel
     details = panel.details.text().replace("\u200b", "")  # breakable(): zero-width spaces
-    assert details.startswith("The tiny model's group · the tiny language model")
+    assert details == (
+        "Sampled in the lab · the tiny language model (107,820 parameters), seed 4 · "
+        "8 answers to 23+45="
+    )
     assert panel.chooser.currentText().endswith("(from the tiny model)")
     assert snapshot.worked_math.steps[0].title.startswith("Rewards graded when the model wrote")
 

@@ -81,7 +81,7 @@ class RecordedGroup:
     @property
     def title(self) -> str:
         if self.run_format == TINYLM_FORMAT:
-            return f"The tiny model's {self.group_size} answers to {visible(self.prompt)}"
+            return f"{self.group_size} answers to {visible(self.prompt)}"
         return f"Step {self.step} · group {self.group_index + 1} of {self.group_count}"
 
     @property
@@ -92,7 +92,7 @@ class RecordedGroup:
     @property
     def kind(self) -> str:
         """What the group is, for the problem panel: a run's, or the tiny model's."""
-        return "The tiny model's group" if self.from_model else "A real run's group"
+        return "Sampled in the lab" if self.from_model else "A real run's group"
 
     @property
     def chooser_label(self) -> str:
