@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.common.theme import THEMES, Theme, get_theme
 from grpo_desktop.model.settings import ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN, AppSettings
+from grpo_desktop.views.common.focus_ring import FocusRing
 from grpo_desktop.views.common.fonts import SCREEN_SCALE_PROPERTY
 from grpo_desktop.views.common.motion import set_reduced_motion
 from grpo_desktop.views.common.theme_palette import palette_for
@@ -206,6 +207,11 @@ class StageControls:
         self.reduce_motion_action.setChecked(self.reduce_motion)
         set_reduced_motion(self.reduce_motion)
         self.reduce_motion_action.toggled.connect(self.set_reduce_motion)
+        # The keyboard focus, ringed in the theme's focus colour on every widget (3:1 or more
+        # against every background in every theme: views.common.focus_ring).
+        self.focus_ring = (
+            FocusRing(window, get_theme(self.theme_name)) if isinstance(window, QWidget) else None
+        )
 
     def _action(self, text: str, name: str, shortcut) -> QAction:
         action = QAction(text, self.window, objectName=name)
@@ -241,6 +247,8 @@ class StageControls:
         if self.released:
             return  # a closed window restyles nothing: another window may own the look now
         QApplication.setPalette(palette_for(theme))
+        if self.focus_ring is not None:
+            self.focus_ring.set_theme(theme)
         available = self.available_size()
         room = self.window.size()
         zoom = self.zoom
