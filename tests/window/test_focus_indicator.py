@@ -23,3 +23,16 @@ def test_tab_to_a_control_rings_it_in_the_themes_focus_colour(qtbot, sized, name
     assert ring.grab_colour_at(QPoint(0, 0)) == QColor(THEMES[name].focus)
     corner = target.mapTo(window, QPoint(0, 0))
     assert ring.geometry().contains(corner) and ring.geometry().left() < corner.x()
+
+
+def test_cards_and_token_rows_keep_their_own_ring_and_get_no_second_one(qtbot, sized):
+    """The cards and the token rows draw their focus inside their own look; the window's ring
+    leaves them alone rather than doubling it."""
+    window = sized((1280, 800))
+    window.activateWindow()
+    card = window.lab.trace_grid.card(0)
+    card.setFocus(Qt.FocusReason.TabFocusReason)
+    QApplication.processEvents()
+    ring = window.presentation.focus_ring
+    qtbot.waitUntil(card.hasFocus)
+    assert not ring.isVisible() or ring.target() is not card

@@ -95,6 +95,7 @@ class TraceCard(QWidget):
         self.painter = CardPainter(self)
         self.setObjectName(f"traceCard{index}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setProperty("drawsOwnFocusRing", True)  # its own ring: no second one
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         # A screen reader meets a check box "Card 3" (accessible_card.py): checked = right.
         self.setAccessibleName(f"Card {index + 1}")

@@ -81,6 +81,7 @@ class TokenRowsView(QWidget):
         self.setObjectName("tokenRows")
         self.setAccessibleName("Answers as tokens")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setProperty("drawsOwnFocusRing", True)  # its own ring: no second one
         self.setMouseTracking(True)
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
