@@ -5,11 +5,11 @@ PyPI), on the private D-Bus session the test starts, while the app runs there on
 ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``. Not collected by pytest (no ``test_`` prefix) and
 imports nothing from the app: it sees only what the bus shows.
 
-``python3 atspi_walk.py [CARD]`` waits for the lab, records every node (role, name,
+``python3 atspi_walk.py OUT.json [CARD]`` waits for the lab, records every node (role, name,
 description, states, actions), listens for announcements and checked-state changes, presses
 card CARD (default 2) through its accessible action 0 ("Toggle"), waits for the state to change,
 records the tree again, then presses the "Update step" workspace button and reads the token list,
-and prints one JSON object on stdout::
+and writes one JSON object to OUT.json (not stdout, which the bus daemons share)::
 
     {"before": [node, ...], "after": [node, ...], "action_names": [...],
      "do_action": bool, "events": [{"type", "source", "detail1", "text"}, ...],
@@ -161,7 +161,8 @@ def update_step(app) -> dict:
 
 
 def main() -> None:
-    card_number = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    out = sys.argv[1]
+    card_number = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     card_name = f"Card {card_number}"
     events: list[dict] = []
 
@@ -199,18 +200,16 @@ def main() -> None:
     card_events = list(events)  # what the press of the card alone caused
     update = update_step(app)
     update["events"] = events[len(card_events) :]
-    json.dump(
-        {
-            "before": before,
-            "after": after,
-            "action_names": action_names,
-            "do_action": done,
-            "events": card_events,
-            "update": update,
-        },
-        sys.stdout,
-        ensure_ascii=False,
-    )
+    record = {
+        "before": before,
+        "after": after,
+        "action_names": action_names,
+        "do_action": done,
+        "events": card_events,
+        "update": update,
+    }
+    with open(out, "w", encoding="utf-8") as file:
+        json.dump(record, file, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ Run by test_screen_reader_bus.py as
 ``xvfb-run … dbus-run-session -- python bus_session.py SYSTEM_PYTHON LOG_DIR [APP_ARG ...]``.
 It starts ``at-spi-bus-launcher`` (which starts ``at-spi2-registryd`` on the accessibility bus),
 then the app on Qt's xcb platform with ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``, then
-``SYSTEM_PYTHON atspi_walk.py`` (Debian's pyatspi); it prints the walker's JSON on stdout, ends the
-app and the launcher it started, and exits with the walker's status. The app's output and the
-launcher's go to LOG_DIR/app.log and LOG_DIR/bus.log.
+``SYSTEM_PYTHON atspi_walk.py LOG_DIR/walk.json`` (Debian's pyatspi); it ends the app and the
+launcher it started and exits with the walker's status. The walker's record is LOG_DIR/walk.json
+(a file: D-Bus daemons and services share our stdout); the app's output and the launcher's go to
+LOG_DIR/app.log and LOG_DIR/bus.log, the walker's to stderr.
 """
 
 from __future__ import annotations
@@ -32,18 +33,23 @@ def launcher() -> str:
 
 
 def wait_for_accessibility_bus(log) -> None:
-    """Until the launcher answers org.a11y.Bus.GetAddress on the session bus (10 s at most)."""
+    """Until our launcher owns org.a11y.Bus on the session bus (10 s at most). Asked with
+    NameHasOwner, which never activates: a call to org.a11y.Bus itself would make the session
+    bus start a second launcher from its service file, whose output is no log's."""
     dbus_send = shutil.which("dbus-send")
     if dbus_send is None:
         time.sleep(1.0)
         return
-    ask = [dbus_send, "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus",
-           "org.a11y.Bus.GetAddress"]  # fmt: skip
+    ask = [dbus_send, "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+           "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+           "string:org.a11y.Bus"]  # fmt: skip
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        if subprocess.run(ask, stdout=log, stderr=log, check=False).returncode == 0:
+        answer = subprocess.run(ask, capture_output=True, text=True, check=False)
+        if "boolean true" in answer.stdout:
             return
-        time.sleep(0.2)
+        time.sleep(0.1)
+    log.write(b"bus_session: at-spi-bus-launcher did not take org.a11y.Bus within 10 s\n")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -74,7 +80,7 @@ def main() -> int:
             walk_env = {k: v for k, v in env.items() if not k.startswith("PYTHON")}
             try:
                 walked = subprocess.run(
-                    [system_python, str(WALKER), "2"],
+                    [system_python, str(WALKER), str(logs / "walk.json"), "2"],
                     env=walk_env,
                     capture_output=True,
                     timeout=WALK_TIMEOUT,
@@ -84,8 +90,7 @@ def main() -> int:
                 sys.stderr.write(f"bus_session: the walker ran over {WALK_TIMEOUT} s\n")
                 sys.stderr.buffer.write(timeout.stderr or b"")
                 return 4
-            sys.stdout.buffer.write(walked.stdout)
-            sys.stderr.buffer.write(walked.stderr)
+            sys.stderr.buffer.write(walked.stdout + walked.stderr)
             if app.poll() is not None:
                 sys.stderr.write(f"bus_session: the app exited early (status {app.returncode})\n")
             return walked.returncode

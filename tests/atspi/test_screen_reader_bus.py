@@ -113,9 +113,12 @@ def bus(tmp_path_factory) -> dict:
         for log in (work / "app.log", work / "bus.log")
         if log.exists()
     )
-    report = f"$ {' '.join(command)}\nstatus {result.returncode}\n{result.stderr}\n{logs}"
+    report = (
+        f"$ {' '.join(command)}\nstatus {result.returncode}\n"
+        f"{result.stdout}\n{result.stderr}\n{logs}"
+    )
     assert result.returncode == 0, report
-    record = json.loads(result.stdout)
+    record = json.loads((work / "walk.json").read_text(encoding="utf-8"))
     record["report"] = report
     return record
 
