@@ -134,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--theme", metavar="NAME", help="light, dark or projector (this run only)")
     parser.add_argument(
+        "--reduce-motion",
+        action="store_true",
+        help="no animation or playback: each step shows at once (this run only)",
+    )
+    parser.add_argument(
         "--zoom", type=parse_zoom, metavar="PERCENT", help="75 to 300 (this run only)"
     )
     parser.add_argument(
@@ -226,6 +231,7 @@ class LabSetup:
     scenario: object | None = None  # a loaded Scenario
     scenario_path: Path | None = None
     rollouts: Path | None = None  # --open-rollouts: read once the window exists (with progress)
+    reduce_motion: bool = False  # --reduce-motion: this run only (View ▸ Reduce motion)
 
 
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
@@ -293,6 +299,7 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         scenario,
         args.scenario,
         rollouts,
+        args.reduce_motion,
     )
 
 
@@ -453,6 +460,8 @@ def build_window(
         window.document.apply(setup.scenario, setup.scenario_path)
     if setup.view is not None or setup.scenario is None:
         window.set_view(setup.view or "advantage", animate=False)
+    if setup.reduce_motion:
+        window.presentation.set_reduce_motion(True, remember=False)
     if setup.theme is not None:
         window.presentation.set_theme(setup.theme, remember=False)
     if size is not None:

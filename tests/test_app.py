@@ -179,6 +179,17 @@ def test_lesson_flag_starts_the_lesson(qtbot):
     assert window.lessons.active and window.lessons.step_index == 0
 
 
+def test_reduce_motion_flag_reduces_motion_for_this_run_only(qtbot):
+    from grpo_desktop.app import build_parser, build_window, check_lab_arguments
+
+    setup = check_lab_arguments(build_parser().parse_args(["--reduce-motion"]))
+    window = build_window(setup)
+    qtbot.addWidget(window)
+    assert window.presentation.reduce_motion
+    assert window.findChild(type(window.describe_action), "reduceMotionAction").isChecked()
+    assert not window.settings.reduce_motion  # the remembered setting is untouched
+
+
 def test_screenshot_prints_no_offscreen_size_hints_warning(tmp_path):
     target = tmp_path / "lesson.png"
     result = run_app("--screenshot", str(target), "--lesson", "group-is-baseline", "--compare")

@@ -206,7 +206,7 @@ class StageControls:
         self.reduce_motion = settings.reduce_motion
         self.reduce_motion_action.setChecked(self.reduce_motion)
         set_reduced_motion(self.reduce_motion)
-        self.reduce_motion_action.toggled.connect(self.set_reduce_motion)
+        self.reduce_motion_action.triggered.connect(self.set_reduce_motion)  # the user, not code
         # The keyboard focus, ringed in the theme's focus colour on every widget (3:1 or more
         # against every background in every theme: views.common.focus_ring).
         self.focus_ring = (
@@ -412,7 +412,7 @@ class StageControls:
         if remember:
             self.settings.reduce_motion = on
         if self.reduce_motion_action.isChecked() != on:
-            self.reduce_motion_action.setChecked(on)  # its toggled signal asks again: a no-op
+            self.reduce_motion_action.setChecked(on)  # triggered only by the user
         set_reduced_motion(on)
 
     def set_full_screen(self, on: bool) -> None:
