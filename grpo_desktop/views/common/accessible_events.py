@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QAccessibleInterface
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAccessibleWidget, QWidget
 
-__all__ = ["add_listener", "register", "send", "wanted"]
+__all__ = ["add_listener", "chart_interface", "register", "send", "wanted"]
 
 Listener = Callable[[QAccessibleEvent], None]
 _listeners: list[Listener] = []
@@ -62,3 +62,9 @@ def register(widget_class: type, interface: Callable[[QWidget], QAccessibleInter
 def _factory(_key: str, obj: object) -> QAccessibleInterface | None:
     make = _interfaces.get(type(obj))
     return None if make is None else make(obj)  # type: ignore[arg-type]
+
+
+def chart_interface(widget: QWidget) -> QAccessibleInterface:
+    """A chart's interface: role Chart (not the layout "filler" a plot widget is otherwise), its
+    accessible name and its text alternative (the description) as the widget sets them."""
+    return QAccessibleWidget(widget, QAccessible.Role.Chart, "")

@@ -27,6 +27,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.files.describe import advantage_chart_text
 from grpo_desktop.core.lab.lab_limits import check_view
 from grpo_desktop.core.lab.lab_snapshot import LabSnapshot, Push
+from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import AdvantagePlot, nice_ceiling
 from grpo_desktop.views.lab.chart_animator import ChartAnimator
 from grpo_desktop.views.lab.chart_values import (
@@ -273,3 +274,6 @@ class AdvantageChart(pg.PlotWidget):
         plot.set_floor(self._floor(self._mode), self._values.reward_extent)
         plot.set_reference_line(state.line, state.line_text)
         plot.render_bars(state.heights, state.pushes, state.texts)
+
+
+accessible_events.register(AdvantageChart, accessible_events.chart_interface)

@@ -23,6 +23,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.files.describe import frontier_text
 from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS
 from grpo_desktop.core.training.training_snapshot import FrontierDot, TrainingSnapshot
+from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
 
@@ -348,3 +349,6 @@ class FrontierPlot(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and not self._applying_theme:
             self.set_theme(self._theme)
+
+
+accessible_events.register(FrontierPlot, accessible_events.chart_interface)

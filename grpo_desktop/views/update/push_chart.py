@@ -32,6 +32,7 @@ from grpo_desktop.core.common.formatting import signed
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.files.describe import push_chart_text
 from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
+from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import MIN_HALF_RANGE, SignedAxis, nice_ceiling
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.value_labels import ValueLabels
@@ -487,3 +488,6 @@ class PushChart(QWidget):
                 for index, (value, text) in enumerate(zip(values, texts))
             ]
         )
+
+
+accessible_events.register(PushChart, accessible_events.chart_interface)
