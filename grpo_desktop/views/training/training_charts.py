@@ -33,8 +33,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
+from grpo_desktop.core.files.describe import training_charts_text
 from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS, METRICS
 from grpo_desktop.core.training.training_snapshot import MetricBand, TrainingSnapshot
+from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import SignedAxis
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import NumpyBand
@@ -324,6 +326,8 @@ class TrainingCharts(QWidget):
         if lows:
             self.metric_plot.set_y(*_padded_range(min(lows), max(highs)))
         self._show_marker(snapshot.selected_step)
+        # The text alternative: every algorithm's latest value and trend, per chart.
+        self.setAccessibleDescription(training_charts_text(snapshot))
 
     def set_theme(self, theme: Theme) -> None:
         """Restyle titles, axes, lines, bands, marker and legend for ``theme``."""
@@ -584,3 +588,6 @@ class TrainingCharts(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and not self._applying_theme:
             self.set_theme(self._theme)
+
+
+accessible_events.register(TrainingCharts, accessible_events.chart_interface)

@@ -134,3 +134,41 @@ def test_push_chart_text_gives_each_answers_totals_under_both_presets():
         "answer 1: +0.123 and +0.100\n"
         "answer 2: −0.200 and −0.250"
     )
+
+
+def _band(values):
+    import numpy as np
+
+    from grpo_desktop.core.training.training_snapshot import MetricBand
+
+    mean = np.array(values, dtype=float)
+    return MetricBand(mean=mean, low=mean, high=mean)
+
+
+def test_the_training_charts_read_each_algorithms_latest_value_and_its_trend():
+    import dataclasses
+
+    import numpy as np
+
+    from grpo_desktop.core.files.describe import training_charts_text
+    from grpo_desktop.core.training.run import TrainingConfig, TrainingRun
+    from grpo_desktop.core.training.training_snapshot import build_training_snapshot
+
+    snapshot = build_training_snapshot(TrainingRun(TrainingConfig(steps=40, seeds=2)))
+    assert training_charts_text(snapshot).startswith("Training run of 40 steps, not started")
+    grpo, dapo = snapshot.series[2], snapshot.series[5]
+    rising = [np.nan] + [0.40 + 0.01 * i for i in range(12)]  # step 0 measures no sampling
+    level = [np.nan] + [0.25] * 12
+    series = (
+        dataclasses.replace(
+            grpo, bands={"pass_rate": _band(rising), "degenerate_fraction": _band(level)}
+        ),
+        dataclasses.replace(dapo, bands={"pass_rate": _band(level[:3])}),
+    )
+    text = training_charts_text(dataclasses.replace(snapshot, steps_done=12, series=series))
+    assert text.splitlines() == [
+        "Training run at step 12 of 40.",
+        "Pass rate (exact), the seeds' mean: GRPO 0.51, rising (0.41 10 steps before); DAPO 0.25.",
+        "Degenerate groups (all rewards equal), the seeds' mean: GRPO 0.25, level "
+        "(0.25 10 steps before).",
+    ]

@@ -289,3 +289,17 @@ def test_with_six_algorithms_only_the_focus_algorithms_band_is_shaded(qtbot):
             }
             assert shaded == {focus}, (chart, focus)
             assert lines >= {"grpo", "dapo", "rloo"}
+
+
+def test_a_screen_reader_gets_the_charts_as_a_chart_with_each_algorithms_latest_value(charts, run):
+    from PySide6.QtGui import QAccessible
+
+    from grpo_desktop.core.files.describe import training_charts_text
+
+    snapshot = build_training_snapshot(run)
+    charts.show_snapshot(snapshot)
+    interface = QAccessible.queryAccessibleInterface(charts)
+    assert interface.role() == QAccessible.Role.Chart
+    told = interface.text(QAccessible.Text.Description)
+    assert told == training_charts_text(snapshot)
+    assert told.startswith("Training run at step 10 of 20.") and "GRPO 0." in told
