@@ -184,7 +184,7 @@ def test_the_cards_are_check_boxes_a_screen_reader_can_toggle(bus):
 
 
 def test_the_chart_describes_every_bar_and_the_stats_are_named_with_their_values(bus):
-    chart = named(bus, "before", "filler", "Advantage chart")
+    chart = named(bus, "before", "chart", "Advantage chart")
     assert chart["description"] == (
         "Advantage per card (2 pushed up, 2 down): card 1 +1.00 above zero; card 2 −1.00 below "
         "zero; card 3 −1.00 below zero; card 4 +1.00 above zero."
@@ -210,7 +210,7 @@ def test_pressing_card_2_through_its_action_toggles_it_and_every_number_follows(
         "Pushed down 1",
         "Pushed up 3",
     ]
-    chart = named(bus, "after", "filler", "Advantage chart")
+    chart = named(bus, "after", "chart", "Advantage chart")
     assert chart["description"] == (
         "Advantage per card (3 pushed up, 1 down): card 1 +0.58 above zero; card 2 +0.58 above "
         "zero; card 3 −1.73 below zero; card 4 +0.58 above zero."
