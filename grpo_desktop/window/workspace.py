@@ -158,14 +158,8 @@ class _PageWorkspace:
         pass
 
 
-class UpdateWorkspace(_PageWorkspace):
-    """Each token's push under a real loss (``update_page.py``)."""
-
-    name = UPDATE
-    hint = (
-        "Click a token to see its whole computation; Length bias and Clip-higher set up the "
-        "classic demonstrations."
-    )
+class _StatePageWorkspace(_PageWorkspace):
+    """A page that renders a state the model owns (``WorkspaceStates``)."""
 
     def __init__(
         self,
@@ -176,6 +170,16 @@ class UpdateWorkspace(_PageWorkspace):
     ) -> None:
         super().__init__(add_page)
         self.workbench, self.states, self._current_theme = workbench, states, theme
+
+
+class UpdateWorkspace(_StatePageWorkspace):
+    """Each token's push under a real loss (``update_page.py``)."""
+
+    name = UPDATE
+    hint = (
+        "Click a token to see its whole computation; Length bias and Clip-higher set up the "
+        "classic demonstrations."
+    )
 
     def _build(self) -> UpdatePage:
         from grpo_desktop.window.update_page import UpdatePage  # loaded on first use
@@ -201,7 +205,7 @@ class UpdateWorkspace(_PageWorkspace):
         }
 
 
-class TrainingWorkspace(_PageWorkspace):
+class TrainingWorkspace(_StatePageWorkspace):
     """A toy run over the problem library (``training_page.py``); the lab's controls rest."""
 
     name = TRAINING
@@ -210,16 +214,6 @@ class TrainingWorkspace(_PageWorkspace):
         "the Lab."
     )
     lab_controls = False  # they would change an unseen group; the run has its own G
-
-    def __init__(
-        self,
-        workbench: Workbench,
-        states: WorkspaceStates,
-        theme: Callable[[], Theme],
-        add_page: Callable[[QWidget], None],
-    ) -> None:
-        super().__init__(add_page)
-        self.workbench, self.states, self._current_theme = workbench, states, theme
 
     def _build(self) -> TrainingPage:
         from grpo_desktop.window.training_page import TrainingPage  # loaded on first use
