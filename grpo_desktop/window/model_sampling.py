@@ -1,7 +1,8 @@
 """Presets ▸ Sample from the tiny model…: G real completions of a prompt, as a group in the Lab.
 
 The lecturer types or picks a prompt (``23+45=``, ``sort 5203=``, anything the model can read),
-chooses G, a seed and a temperature, and the shipped tiny language model writes the answers
+chooses G, a seed and a temperature, and the tiny language model (the shipped checkpoint, or one
+a run saved with ``grpo-desktop lm train --save``, opened with "Open model…") writes the answers
 (:func:`grpo_desktop.core.tinylm.lab_group.sample_lab_group`). The group opens in the Lab like a
 real run's group, read-only, as one undo step (``Workbench.open_recorded_group``); its rewards are
 the lab's accuracy and format reward functions under the lab's weights.
@@ -17,6 +18,7 @@ group). A prompt the model cannot read leaves a message in the dialog and change
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -26,12 +28,16 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
 )
 
+from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.core.lab.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 
 if TYPE_CHECKING:
@@ -46,6 +52,7 @@ WHAT_THE_MODEL_IS = (
     "sorting (see README)"
 )
 MAX_SEED = 2**31 - 1
+SHIPPED_LABEL = "the shipped checkpoint (tinylm/add.npz)"
 
 #: The window this hangs off: a ``MainWindow`` (not imported: it imports the window's actions).
 MainWindow = Any
@@ -106,7 +113,22 @@ class ModelSamplingDialog(QDialog):
             "1 samples the model as trained; lower is surer, higher more varied"
         )
 
+        # The weights the answers come from: the shipped checkpoint, or one a run saved
+        # (grpo-desktop lm train --save PATH); a file that is not a checkpoint changes nothing.
+        self._checkpoint: str | None = None  # None: the shipped one
+        self.model_label = QLabel(SHIPPED_LABEL, objectName="modelCheckpointLabel")
+        self.model_label.setTextFormat(Qt.TextFormat.PlainText)  # a file name is plain text
+        self.open_model_button = QPushButton("&Open model…", objectName="openModelButton")
+        self.open_model_button.setToolTip(
+            "Sample from a checkpoint a run saved (grpo-desktop lm train --save PATH)"
+        )
+        self.open_model_button.clicked.connect(self.ask_checkpoint)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model_label, 1)
+        model_row.addWidget(self.open_model_button)
+
         form = QFormLayout()
+        form.addRow("Model", model_row)
         form.addRow("&Prompt", self.prompt_box)
         form.addRow("&G (answers)", self.group_size_spin)
         form.addRow("&Seed", self.seed_spin)
@@ -152,6 +174,30 @@ class ModelSamplingDialog(QDialog):
         except Exception as error:  # reported when a group is drawn
             self._loaded.append(error)
 
+    def ask_checkpoint(self) -> bool:
+        """File ▸ Open model…, in the dialog: the lecturer picks a saved checkpoint."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a tiny-model checkpoint", "", "Tiny-model checkpoints (*.npz)"
+        )
+        return bool(path) and self.open_checkpoint(path)
+
+    def open_checkpoint(self, path: str) -> bool:
+        """Sample from the checkpoint at ``path`` from now on; a file that is not one (broken,
+        foreign, pickled) leaves one line in the dialog and the model in use as it was."""
+        from grpo_desktop.core.tinylm import CheckpointError, load_model
+
+        try:
+            model = load_model(path)
+        except (CheckpointError, OSError, ValueError) as error:
+            self.show_message(visible(str(error)))
+            return False
+        self._loader.join()  # the shipped model's loading must not land after this one
+        self._model, self._checkpoint = model, path
+        self.model_label.setText(visible(Path(path).name))
+        self.model_label.setToolTip(visible(path))
+        self.show_message("")
+        return True
+
     def model(self) -> TinyLM:
         """The shipped model (waits for the worker if it is still loading)."""
         if self._model is None:
@@ -179,6 +225,7 @@ class ModelSamplingDialog(QDialog):
             self.seed_spin.value(),
             self.temperature_spin.value(),
             self.workbench.active_lab.weights,
+            checkpoint=None if self._checkpoint is None else Path(self._checkpoint).name,
         )
 
     def show_message(self, text: str) -> None:

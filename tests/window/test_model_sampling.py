@@ -84,3 +84,29 @@ def test_undo_brings_the_previous_group_back(window):
     assert shown() == before
     window.undo_stack.redo()
     assert window.state.recorded.prompt == "sort 5203="
+
+
+def test_open_model_samples_from_a_saved_checkpoint_and_a_broken_file_changes_nothing(
+    window, tmp_path, monkeypatch
+):
+    """File ▸ Open model…, in the dialog: a checkpoint `grpo-desktop lm train --save` wrote is
+    sampled from and named; a file that is not one is one line, and the model stays."""
+    from PySide6.QtWidgets import QFileDialog
+
+    broken = tmp_path / "notes.npz"
+    broken.write_text("not a checkpoint", encoding="utf-8")
+    saved = tmp_path / "trained.npz"
+    load_model().save(saved)
+    dialog = open_dialog(window)
+    chosen = iter([str(broken), str(saved)])
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (next(chosen), ""))
+    assert dialog.ask_checkpoint() is False
+    assert "notes.npz" in dialog.message.text() and dialog.message.isVisibleTo(dialog)
+    assert dialog.model_label.text().startswith("the shipped checkpoint")
+    assert dialog.ask_checkpoint() is True
+    assert dialog.model_label.text() == "trained.npz" and not dialog.message.isVisibleTo(dialog)
+    dialog.set_prompt("23+45=")
+    assert dialog.sample() is True
+    recorded = window.state.recorded
+    assert recorded.file_name == "trained.npz" and "trained.npz" in recorded.origin
+    assert recorded.texts == tuple(load_model(saved).sample("23+45=", recorded.group_size, 0))
