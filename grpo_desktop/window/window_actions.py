@@ -367,6 +367,10 @@ def describe_group(window: MainWindow) -> None:
 def announce_toggle(window: MainWindow, lab, index: int, before) -> None:
     """A screen reader hears what one toggle changed ("Card 3 now right. Par 0.75, …"), once
     per toggle however it was made (a click, keys 1–9, the card's accessible action)."""
+    from grpo_desktop.views.common import accessible_events
+
+    if not accessible_events.wanted():  # no screen reader: nothing is written on the click
+        return
     from grpo_desktop.core.files.describe import announce_toggle as sentence
     from grpo_desktop.views.common.announce import announce
 
