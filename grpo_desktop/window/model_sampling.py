@@ -136,6 +136,7 @@ class ModelSamplingDialog(QDialog):
 
         self.message = QLabel(objectName="modelSamplingMessage")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # a file's name or a prompt: as typed
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
 
@@ -242,7 +243,7 @@ class ModelSamplingDialog(QDialog):
         try:
             group = self.draw()
         except (ValueError, CheckpointError) as error:
-            self.show_message(str(error))
+            self.show_message(visible(str(error)))  # control characters escaped
             return False
         finally:
             QGuiApplication.restoreOverrideCursor()

@@ -110,3 +110,16 @@ def test_open_model_samples_from_a_saved_checkpoint_and_a_broken_file_changes_no
     recorded = window.state.recorded
     assert recorded.file_name == "trained.npz" and "trained.npz" in recorded.origin
     assert recorded.texts == tuple(load_model(saved).sample("23+45=", recorded.group_size, 0))
+
+
+def test_a_checkpoint_named_like_html_is_named_as_plain_text(window, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    hostile = tmp_path / "<b>bold<\u202eevil.npz"
+    hostile.write_text("not a checkpoint", encoding="utf-8")
+    dialog = open_dialog(window)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(hostile), ""))
+    assert dialog.ask_checkpoint() is False
+    assert dialog.message.textFormat() == Qt.TextFormat.PlainText
+    assert "<b>bold<" in dialog.message.text() and "\u202e" not in dialog.message.text()
