@@ -44,6 +44,8 @@ if TYPE_CHECKING:  # lessons, scenarios, the run and the update step load when f
     from grpo_desktop.core.files.scenario import Scenario
     from grpo_desktop.core.lab.lab_rewards import RewardWeights
     from grpo_desktop.core.lab.recorded_group import RecordedGroup
+    from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
+    from grpo_desktop.core.training.policy_choice import PolicyChoice
     from grpo_desktop.core.training.run import SampledGroup
     from grpo_desktop.core.training.training_config import TrainingConfig
     from grpo_desktop.core.update.update_settings import UpdateSettings
@@ -70,6 +72,8 @@ class Workbench(QObject):
     document_changed = Signal()  # the file path or the saved/modified state
     update_settings_changed = Signal(object)  # UpdateSettings: the Update workspace's loss
     training_config_changed = Signal(object)  # TrainingConfig: the Training workspace's run
+    policy_changed = Signal(object)  # PolicyChoice: the toy or the tiny language model
+    lm_training_config_changed = Signal(object)  # LMTrainingConfig: the tiny model's run
     # (lab, card index, the snapshot before): a card was toggled, for the screen reader's line
     card_toggled = Signal(object, int, object)
 
@@ -91,6 +95,8 @@ class Workbench(QObject):
         # first read: the lab's first paint does not wait for them.
         self._update_settings: UpdateSettings | None = None
         self._training_config: TrainingConfig | None = None
+        self._policy: PolicyChoice | None = None
+        self._lm_training_config: LMTrainingConfig | None = None
         self.next_sample_seed = 1
         self._path: Path | None = None
         self._title = ""  # the scenario file's note for the class, kept when saved back
@@ -136,6 +142,28 @@ class Workbench(QObject):
 
             self._training_config = TrainingConfig()
         return self._training_config
+
+    @property
+    def policy(self) -> PolicyChoice:
+        """The policy the workspaces teach on: the toy, or the tiny language model."""
+        if self._policy is None:
+            from grpo_desktop.core.training.policy_choice import PolicyChoice
+
+            self._policy = PolicyChoice()
+        return self._policy
+
+    @property
+    def lm_training_config(self) -> LMTrainingConfig:
+        """The tiny model's GRPO run: task, algorithm, steps, G, batch, learning rate, β, seed.
+
+        Its ``convention`` and ``reward_weights`` fields are not read: the run is given the
+        workbench's one convention and the main lab's reward weights, as the toy run is.
+        """
+        if self._lm_training_config is None:
+            from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
+
+            self._lm_training_config = LMTrainingConfig()
+        return self._lm_training_config
 
     @property
     def advantages_hidden(self) -> bool:
@@ -302,6 +330,37 @@ class Workbench(QObject):
             self._training_config = config
             self.training_config_changed.emit(config)
 
+    def set_policy(self, policy: PolicyChoice, text: str = "Policy") -> None:
+        """The toy or the tiny language model (from a checkpoint), as one undo step."""
+        if policy != self.policy:
+            self.undo_stack.push(
+                commands.SettingsCommand(self.apply_policy, self.policy, policy, text)
+            )
+
+    def apply_policy(self, policy: PolicyChoice) -> None:
+        if policy != self.policy:
+            self._policy = policy
+            self.policy_changed.emit(policy)
+
+    def set_lm_training_config(
+        self, config: LMTrainingConfig, text: str = "Tiny model run settings"
+    ) -> None:
+        """New settings for the tiny model's run, as one undo step (checked first)."""
+        from grpo_desktop.core.tinylm.grpo_config import check_lm_config
+
+        check_lm_config(config)
+        if config != self.lm_training_config:
+            self.undo_stack.push(
+                commands.SettingsCommand(
+                    self.apply_lm_training_config, self.lm_training_config, config, text
+                )
+            )
+
+    def apply_lm_training_config(self, config: LMTrainingConfig) -> None:
+        if config != self.lm_training_config:
+            self._lm_training_config = config
+            self.lm_training_config_changed.emit(config)
+
     def open_training_group(self, group: SampledGroup, title: str) -> None:
         """Show a group a training run drew in the lab: its answers as cards, as one undo step."""
         problem = _group_problem(group, title)
@@ -421,6 +480,8 @@ class Workbench(QObject):
         self.lab.restore(scenario.lab_memento())
         self.apply_update_settings(scenario.update)
         self.apply_training_config(scenario.training)
+        self.apply_policy(scenario.policy)
+        self.apply_lm_training_config(scenario.lm_training)
         self.set_view(scenario.view, animate=False)
         self.set_workspace(scenario.workspace)
         self._start_history()
@@ -439,6 +500,8 @@ class Workbench(QObject):
             workspace=self._workspace,
             update=self.update_settings,
             training=self.training_config,
+            policy=self.policy,
+            lm_training=self.lm_training_config,
         )
 
     def mark_saved(self, path: str | Path) -> None:

@@ -356,3 +356,22 @@ def test_choosing_the_labs_own_custom_or_run_problem_again_changes_nothing(qtbot
     count = workbench.undo_stack.count()
     workbench.set_problem(workbench.lab.problem.id)
     assert workbench.undo_stack.count() == count
+
+
+def test_choosing_the_tiny_model_is_one_undo_step_and_a_scenario_keeps_it(workbench):
+    from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
+    from grpo_desktop.core.training.policy_choice import PolicyChoice
+
+    seen = []
+    workbench.policy_changed.connect(seen.append)
+    workbench.set_policy(PolicyChoice("tinylm"))
+    workbench.set_lm_training_config(replace(LMTrainingConfig(), steps=40))
+    assert workbench.current_scenario().policy == PolicyChoice("tinylm")
+    assert workbench.current_scenario().lm_training.steps == 40
+    workbench.undo_stack.undo()
+    workbench.undo_stack.undo()
+    assert workbench.policy == PolicyChoice() and workbench.lm_training_config.steps == 200
+    assert seen == [PolicyChoice("tinylm"), PolicyChoice()]
+    with pytest.raises(ValueError):
+        workbench.set_lm_training_config(replace(LMTrainingConfig(), group_size=1))
+    assert workbench.undo_stack.count() == 2

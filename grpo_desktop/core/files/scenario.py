@@ -44,6 +44,14 @@ File format (UTF-8 JSON, at most :data:`MAX_SCENARIO_BYTES`), schema 1::
   and ``problem_ids`` as lists of names). Written only when they differ from the defaults.
   It may also name ``convention`` (refused unless it is the scenario's: the run is given the
   scenario's one convention) and ``reward_weights`` (checked; the run is given the lab's).
+- ``policy`` (optional, default ``{"kind": "toy"}``): the policy the workspaces teach on,
+  ``{"kind": "toy"}`` or ``{"kind": "tinylm"}``, the latter with an optional ``checkpoint`` (a
+  path to a checkpoint ``grpo-desktop lm train --save`` wrote; left out: the shipped one).
+  Written only for the tiny model.
+- ``lm_training`` (optional, default the app's defaults): the tiny model's GRPO run, an object
+  with any of the fields of :class:`~grpo_desktop.core.tinylm.grpo_config.LMTrainingConfig` but
+  ``convention`` and ``reward_weights`` (the run takes the scenario's). Written only when they
+  differ from the defaults.
 - ``reward_weights`` (optional, default accuracy 1, format 0, partial 0): the weight of each of
   the lab's reward functions, ``{"accuracy": 1, "format": 0.5, "partial": 0}``. Written only when
   it differs from the default.
@@ -99,6 +107,13 @@ from grpo_desktop.core.lab.reward_fields import (
     weights_from_dict,
     weights_to_dict,
 )
+from grpo_desktop.core.tinylm.grpo_config import (
+    LMTrainingConfig,
+    check_lm_config,
+    lm_config_from_dict,
+    lm_config_to_dict,
+)
+from grpo_desktop.core.training.policy_choice import PolicyChoice, policy_from_dict
 from grpo_desktop.core.training.training_config import (
     TrainingConfig,
     check_training_config,
@@ -137,7 +152,15 @@ MAX_TITLE_CHARS = 200
 _MAX_SEED = 2**64 - 1
 
 _REQUIRED = ("format", "schema", "problem", "group_size", "correct", "convention", "view")
-_WRITTEN_WHEN_SET = ("workspace", "update", "training", "reward_weights", "scores")
+_WRITTEN_WHEN_SET = (
+    "workspace",
+    "update",
+    "training",
+    "policy",
+    "lm_training",
+    "reward_weights",
+    "scores",
+)
 #: Field order in saved files (and in the "allowed" list of error messages).
 _FIELDS = (
     "format",
@@ -152,12 +175,16 @@ _FIELDS = (
     "workspace",
     "update",
     "training",
+    "policy",
+    "lm_training",
     "reward_weights",
     "scores",
 )
 _DEFAULT_UPDATE = UpdateSettings()
 _DEFAULT_WEIGHTS = RewardWeights()
 _DEFAULT_TRAINING = TrainingConfig()
+_DEFAULT_POLICY = PolicyChoice()
+_DEFAULT_LM_TRAINING = LMTrainingConfig()
 _SHORT_CHARS = 40
 
 
@@ -197,6 +224,8 @@ class Scenario:
     update: UpdateSettings = _DEFAULT_UPDATE
     training: TrainingConfig = _DEFAULT_TRAINING
     weights: RewardWeights = _DEFAULT_WEIGHTS
+    policy: PolicyChoice = _DEFAULT_POLICY
+    lm_training: LMTrainingConfig = _DEFAULT_LM_TRAINING
     scores: tuple[float, ...] | None = None  # continuous mode: the hand-set rewards
     recorded: RecordedGroup | None = None  # a real run's group (its problem is derived from it)
 
@@ -236,6 +265,11 @@ class Scenario:
         check_training_config(self.training)  # its run takes the scenario's one convention
         if not isinstance(self.weights, RewardWeights):
             raise ValueError("weights must be RewardWeights")
+        if not isinstance(self.policy, PolicyChoice):
+            raise ValueError("policy must be a PolicyChoice")
+        if not isinstance(self.lm_training, LMTrainingConfig):
+            raise ValueError("lm_training must be an LMTrainingConfig")
+        check_lm_config(self.lm_training)
         if self.scores is not None:
             scores_from_list(list(self.scores), len(self.correct))
         if self.recorded is not None and self.recorded.problem() != self.problem:
@@ -268,6 +302,8 @@ class Scenario:
         workspace: str = "lab",
         update: UpdateSettings = _DEFAULT_UPDATE,
         training: TrainingConfig = _DEFAULT_TRAINING,
+        policy: PolicyChoice = _DEFAULT_POLICY,
+        lm_training: LMTrainingConfig = _DEFAULT_LM_TRAINING,
     ) -> Scenario:
         """A scenario of the lab ``memento`` describes, under the workbench's convention."""
         problem = memento.problem
@@ -283,6 +319,8 @@ class Scenario:
             update=update,
             training=training,
             weights=memento.weights,
+            policy=policy,
+            lm_training=lm_training,
             scores=memento.scores,
             recorded=memento.recorded,
         )
@@ -318,6 +356,8 @@ def _scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "update": _changed_fields(scenario.update, _DEFAULT_UPDATE),
         # The run uses the scenario's one convention (written above), so it is not written twice.
         "training": _changed_fields(scenario.training, _DEFAULT_TRAINING),
+        "policy": scenario.policy.as_dict() if scenario.policy != _DEFAULT_POLICY else None,
+        "lm_training": lm_config_to_dict(scenario.lm_training),
         "reward_weights": weights_to_dict(scenario.weights)
         if scenario.weights != _DEFAULT_WEIGHTS
         else None,
@@ -591,6 +631,17 @@ def _parse_document(data: Any, source: str) -> Scenario:
             "the two agree",
         )
     try:
+        policy = policy_from_dict(data.get("policy", {}))
+    except ValueError as exc:
+        raise _field(source, "policy", str(exc)) from None
+    lm_training = data.get("lm_training", {})
+    if not isinstance(lm_training, dict):
+        raise _field(source, "lm_training", f"must be an object, got {json_type_name(lm_training)}")
+    try:
+        lm_run = lm_config_from_dict(lm_training)
+    except (ValueError, TypeError) as exc:
+        raise _field(source, "lm_training", str(exc)) from None
+    try:
         weights = weights_from_dict(data.get("reward_weights", {}))
     except ValueError as exc:
         raise _field(source, "reward_weights", str(exc)) from None
@@ -619,6 +670,8 @@ def _parse_document(data: Any, source: str) -> Scenario:
         update=settings,
         training=run,
         weights=weights,
+        policy=policy,
+        lm_training=lm_run,
         scores=scores,
         recorded=recorded,
     )

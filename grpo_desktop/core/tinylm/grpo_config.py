@@ -11,7 +11,7 @@ does not carry over to prompts it has never seen.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from grpo_desktop.core.formulas.advantages import convention_names
 from grpo_desktop.core.formulas.clipped_loss import LOSS_PRESETS
@@ -23,7 +23,14 @@ from grpo_desktop.core.training.training_config import (
     convention_for,
 )
 
-__all__ = ["LM_ALGORITHMS", "LMTrainingConfig", "check_lm_config"]
+__all__ = [
+    "LM_ALGORITHMS",
+    "LM_SCENARIO_FIELDS",
+    "LMTrainingConfig",
+    "check_lm_config",
+    "lm_config_from_dict",
+    "lm_config_to_dict",
+]
 
 LM_ALGORITHMS = tuple(name for name in ALGORITHM_INFO if name != "ppo_critic")
 
@@ -130,3 +137,35 @@ def check_lm_config(config: LMTrainingConfig) -> LMTrainingConfig:
     if not isinstance(config.reward_weights, RewardWeights):
         raise ValueError(f"reward_weights must be RewardWeights; got {config.reward_weights!r}")
     return config
+
+
+#: What a scenario's ``lm_training`` may set: everything but the convention and the reward,
+#: which the run takes from the workbench (the one convention on screen, the Lab's weights).
+LM_SCENARIO_FIELDS = tuple(
+    item.name
+    for item in fields(LMTrainingConfig)
+    if item.name not in ("convention", "reward_weights")
+)
+
+
+def lm_config_from_dict(data: dict) -> LMTrainingConfig:
+    """A run's settings from a scenario's ``lm_training`` mapping (unknown keys refused)."""
+    unknown = sorted(set(data) - set(LM_SCENARIO_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"unknown setting(s): {', '.join(map(str, unknown))} (the run takes the scenario's "
+            "convention and reward weights)"
+            if set(unknown) & {"convention", "reward_weights"}
+            else f"unknown setting(s): {', '.join(map(str, unknown))}"
+        )
+    return check_lm_config(replace(LMTrainingConfig(), **data))
+
+
+def lm_config_to_dict(config: LMTrainingConfig) -> dict:
+    """The settings a scenario writes: those that differ from the defaults."""
+    default = LMTrainingConfig()
+    return {
+        name: getattr(config, name)
+        for name in LM_SCENARIO_FIELDS
+        if getattr(config, name) != getattr(default, name)
+    }
