@@ -28,6 +28,7 @@ from grpo_desktop.core.lab.reward_patterns import REWARD_PATTERNS
 from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
 from grpo_desktop.views.common.render_cache import CachedToolBar
+from grpo_desktop.window.policy_menu import PolicyMenu
 
 #: The window these build on: a ``MainWindow`` (not imported: it imports this module).
 MainWindow = Any
@@ -215,6 +216,8 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     window.document.add_to_menu(window.file_menu)
     window.file_menu.addSeparator()
     window.rollouts.add_to_menu(window.file_menu)
+    window.policy_menu = PolicyMenu(window)
+    window.file_menu.addAction(window.policy_menu.open_model_action)
     window.file_menu.addSeparator()
     window.file_menu.addAction(window.quit_action)
     window.edit_menu = menu_bar.addMenu("&Edit")
@@ -238,6 +241,7 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     window.view_menu.addSeparator()
     window.presentation.add_to_menu(window.view_menu)
     window.view_menu.addSeparator()
+    window.policy_menu.add_to_menu(window.view_menu)
     convention_menu = window.view_menu.addMenu("Convention")
     window.convention_actions = QActionGroup(window)
     for convention in advantages.CONVENTIONS.values():
