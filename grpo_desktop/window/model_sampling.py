@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.core.lab.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from grpo_desktop.core.lab.reward_fields import MAX_NAME_CHARS
 
 if TYPE_CHECKING:
     from grpo_desktop.core.lab.recorded_group import RecordedGroup
@@ -199,6 +200,11 @@ class ModelSamplingDialog(QDialog):
         self.show_message("")
         return True
 
+    @property
+    def checkpoint(self) -> str | None:
+        """The checkpoint the answers come from (None: the shipped one)."""
+        return self._checkpoint
+
     def model(self) -> TinyLM:
         """The shipped model (waits for the worker if it is still loading)."""
         if self._model is None:
@@ -226,7 +232,7 @@ class ModelSamplingDialog(QDialog):
             self.seed_spin.value(),
             self.temperature_spin.value(),
             self.workbench.active_lab.weights,
-            checkpoint=None if self._checkpoint is None else Path(self._checkpoint).name,
+            checkpoint=_recorded_checkpoint(self._checkpoint),
         )
 
     def show_message(self, text: str) -> None:
@@ -259,6 +265,14 @@ class ModelSamplingDialog(QDialog):
         return True
 
 
+def _recorded_checkpoint(path: str | None) -> str | None:
+    """The checkpoint as the group records it: its path (the Update workspace steps those
+    weights), or its name when the path is longer than a recorded name may be."""
+    if path is None:
+        return None
+    return path if len(path) <= MAX_NAME_CHARS else Path(path).name
+
+
 def open_model_sampling(window: MainWindow) -> ModelSamplingDialog:
     """Show the window's one sampling dialog (made on first use; it keeps the model loaded and
     the seed moving on)."""
@@ -269,6 +283,9 @@ def open_model_sampling(window: MainWindow) -> ModelSamplingDialog:
     else:
         dialog.group_size_spin.setValue(window.group_size_spin.value())
     dialog.show_message("")
+    policy = window.workbench.policy
+    if policy.checkpoint is not None and policy.checkpoint != dialog.checkpoint:
+        dialog.open_checkpoint(policy.checkpoint)  # the model the workspaces teach on
     dialog.open()
     dialog.prompt_box.setFocus()
     dialog.prompt_box.lineEdit().selectAll()

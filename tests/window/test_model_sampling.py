@@ -108,7 +108,7 @@ def test_open_model_samples_from_a_saved_checkpoint_and_a_broken_file_changes_no
     dialog.set_prompt("23+45=")
     assert dialog.sample() is True
     recorded = window.state.recorded
-    assert recorded.file_name == "trained.npz" and "trained.npz" in recorded.origin
+    assert recorded.file_name == str(saved) and recorded.origin.endswith(", trained.npz")
     assert recorded.texts == tuple(load_model(saved).sample("23+45=", recorded.group_size, 0))
 
 
@@ -123,3 +123,12 @@ def test_a_checkpoint_named_like_html_is_named_as_plain_text(window, tmp_path, m
     assert dialog.ask_checkpoint() is False
     assert dialog.message.textFormat() == Qt.TextFormat.PlainText
     assert "<b>bold<" in dialog.message.text() and "\u202e" not in dialog.message.text()
+
+
+def test_the_dialog_samples_from_the_checkpoint_the_policy_names(window, tmp_path):
+    """File ▸ Open model… sets the policy; the sampling dialog then writes with those weights."""
+    saved = tmp_path / "policy.npz"
+    load_model().save(saved)
+    assert window.policy_menu.open_checkpoint(str(saved))
+    dialog = open_dialog(window)
+    assert dialog.checkpoint == str(saved) and dialog.model_label.text() == "policy.npz"

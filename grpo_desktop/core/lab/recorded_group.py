@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from grpo_desktop.core.common.formatting import number
@@ -55,7 +56,9 @@ def reward_magnitude_problem(rewards: Sequence[float]) -> str | None:
 class RecordedGroup:
     """The answers to one prompt in one step of a run, and what the run logged for each."""
 
-    run_format: str  # "verl", "trl" or "tinylm" (sampled in the app; file_name is the checkpoint)
+    #: "verl", "trl" or "tinylm" (sampled in the app: file_name is the checkpoint's path, so the
+    #: Update workspace can step the very weights that wrote the group)
+    run_format: str
     file_name: str
     step: int
     group_index: int  # 0-based, in file order
@@ -120,8 +123,8 @@ class RecordedGroup:
             origin = f"the tiny language model{size}, seed {self.seed}"
             if self.temperature is not None and self.temperature != 1.0:
                 origin += f", temperature {number(self.temperature)}"
-            if self.file_name != SHIPPED_TINYLM_CHECKPOINT:
-                origin += f", {visible(self.file_name)}"
+            if self.file_name != SHIPPED_TINYLM_CHECKPOINT:  # a saved checkpoint's path
+                origin += f", {visible(PurePath(self.file_name).name)}"
             return origin
         library = "verl" if self.run_format == "verl" else "TRL"
         origin = f"{library} rollouts, {visible(self.file_name)}"
