@@ -100,7 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Run 'grpo-desktop score 1 0 0 1' to score rewards in the terminal, "
         "'grpo-desktop loss FILE.json' to see each library's loss and gradient on a batch, "
         "'grpo-desktop train' to run the toy training of six algorithms side by side, "
-        "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups, or "
+        "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups, "
+        "'grpo-desktop step --rewards 1,0,0,1' to see one GRPO step make each answer more or "
+        "less likely, or "
         "'grpo-desktop lm eval|sample|train' to evaluate, sample or GRPO-train the tiny "
         "language model.",
     )
@@ -368,7 +370,7 @@ def x_display_opens() -> bool:
         xcb.xcb_disconnect(connection)
 
 
-HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts", "lm")
+HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts", "lm", "step")
 
 
 def run_headless(name: str, argv: list[str]) -> int:
@@ -388,6 +390,10 @@ def run_headless(name: str, argv: list[str]) -> int:
         from grpo_desktop.cli.lm import run_lm
 
         return run_lm(argv)
+    if name == "step":
+        from grpo_desktop.cli.step import run_step
+
+        return run_step(argv)
     from grpo_desktop.cli.rollouts import run_rollouts
 
     return run_rollouts(argv)
