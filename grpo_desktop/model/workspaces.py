@@ -22,6 +22,7 @@ from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workben
 
 if TYPE_CHECKING:  # the Update and Training states load the first time they are asked for
     from grpo_desktop.core.training.run import TrainingRun
+    from grpo_desktop.model.lm_training_state import LMTrainingState
     from grpo_desktop.model.training_state import TrainingState
     from grpo_desktop.model.update_state import UpdateState
 
@@ -34,7 +35,8 @@ LAB_VIEWS = (LAB, COMPARE)
 
 
 class WorkspaceStates(QObject):
-    """The workspaces' model state: a gate per workspace, and the Update and Training states."""
+    """The workspaces' model state: a gate per workspace, and the Update and Training states
+    (the toy run's and the tiny model's)."""
 
     def __init__(self, workbench: Workbench, parent: QObject | None = None) -> None:
         super().__init__(parent if parent is not None else workbench)
@@ -44,6 +46,7 @@ class WorkspaceStates(QObject):
         self.lab_gate = ShownGate(shown in LAB_VIEWS, self)  # the main lab's views, its math
         self._update: UpdateState | None = None
         self._training: TrainingState | None = None
+        self._lm_training: LMTrainingState | None = None
         workbench.workspace_changed.connect(self._follow)
 
     def gate(self, workspace: str) -> ShownGate:
@@ -68,6 +71,16 @@ class WorkspaceStates(QObject):
             self._training = TrainingState(self.workbench, self, self._gates[TRAINING])
         return self._training
 
+    @property
+    def lm_training(self) -> LMTrainingState:
+        """The Training workspace's state on the tiny language model: its run, stepped on a
+        worker thread (it works only while the workspace shows with the tiny model chosen)."""
+        if self._lm_training is None:
+            from grpo_desktop.model.lm_training_state import LMTrainingState
+
+            self._lm_training = LMTrainingState(self.workbench, self, self._gates[TRAINING])
+        return self._lm_training
+
     def training_run(self) -> TrainingRun | None:
         """The Training workspace's run, or None if nothing ever asked for it."""
         return None if self._training is None else self._training.run
@@ -76,6 +89,8 @@ class WorkspaceStates(QObject):
         """The window is closing: a run playing stops with it."""
         if self._training is not None:
             self._training.stop()
+        if self._lm_training is not None:
+            self._lm_training.stop()  # its worker ends its step and is joined
 
     def _follow(self, workspace: str) -> None:
         for name, gate in self._gates.items():  # the one left first, then the one shown
