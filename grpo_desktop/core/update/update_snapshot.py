@@ -17,6 +17,7 @@ __all__ = [
     "AnswerRow",
     "ComputationRow",
     "PresetInfo",
+    "Spillover",
     "TokenComputation",
     "TokenRow",
     "TokenView",
@@ -169,6 +170,36 @@ class TokenComputation:
 
 
 @dataclass(frozen=True)
+class Spillover:
+    """How an update on the real model moved answers outside the batch, next to its own.
+
+    A table of per-token logits (the stand-in) cannot show this: each token has its own number,
+    so a step moves only the batch. On shared weights every answer moves. Each change is
+    Δ log p = log p after the steps − log p before, summed over the answer's tokens.
+    """
+
+    steps: int  # optimiser steps the changes are after (at least 1, even at inner step 0)
+    prompt: str  # the batch's prompt
+    batch_deltas: tuple[float, ...]  # each batch answer's Δ log p, in row order
+    batch_advantages: tuple[float, ...]  # the advantage each was pushed with
+    held_out_prompts: tuple[str, ...]  # prompts of the same task never seen in training
+    held_out_answers: tuple[str, ...]  # the right completion measured for each
+    held_out_deltas: tuple[float, ...]  # Δ log p(right completion | held-out prompt)
+    held_out_noun: str  # what the held-out prompts are, plural: "sums", "digit strings"
+    caption: str  # one plain sentence: what moved, in numbers
+
+    @property
+    def held_out_raised(self) -> int:
+        """How many held-out prompts' right answers became more likely."""
+        return sum(1 for delta in self.held_out_deltas if delta > 0)
+
+    @property
+    def held_out_mean(self) -> float:
+        deltas = self.held_out_deltas
+        return sum(deltas) / len(deltas) if deltas else 0.0
+
+
+@dataclass(frozen=True)
 class UpdateSnapshot:
     """Everything the Update workspace shows after one change."""
 
@@ -188,6 +219,10 @@ class UpdateSnapshot:
     kl_estimators: tuple[str, ...]  # the estimators the main preset's library offers
     presets: tuple[PresetInfo, ...]  # every preset, in menu order
     compare_clip_fraction: float = 0.0  # the comparison side's
+    # What computed the numbers when it is not the stand-in (the tiny model, named plainly), and
+    # how the step moved answers outside the batch; None on the stand-in.
+    policy_note: str | None = None
+    spillover: Spillover | None = None
 
     @property
     def side_labels(self) -> tuple[str, str]:
