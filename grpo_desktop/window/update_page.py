@@ -1,16 +1,26 @@
 """The Update workspace: the lab's answers as tokens, each coloured by its push under a real loss.
 
-It lays out four views (token rows, the two-preset push chart, the selected token's computation,
-the controls) and wires them to the model: the views' requests go to the workbench (settings,
-the Length bias and Clip-higher presets, all undoable) or to :class:`UpdateState` (which token
-is selected; the model owns it), and every snapshot it emits is rendered once by each view. Built
-the first time the workspace is needed, so start-up does not pay for it.
+It lays out five views (token rows, the two-preset push chart, the selected token's computation,
+the controls, and on the tiny model the spill-over chart) and wires them to the model: the views'
+requests go to the workbench (settings, the Length bias and Clip-higher presets, all undoable) or
+to :class:`UpdateState` (which token is selected; the model owns it), and every snapshot it emits
+is rendered once by each view. Built the first time the workspace is needed, so start-up does
+not pay for it. On the tiny model with a group it did not write, one line says so and offers to
+sample a group from the model.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.update.update_settings import UpdateSettings
@@ -19,6 +29,7 @@ from grpo_desktop.model.update_state import UpdateState
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.update.push_chart import PushChart
+from grpo_desktop.views.update.spillover_chart import SpilloverChart
 from grpo_desktop.views.update.token_detail import TokenDetailPanel
 from grpo_desktop.views.update.token_rows import TokenRowsScroll
 from grpo_desktop.views.update.update_controls import UpdateControls
@@ -30,6 +41,9 @@ STANDIN_NOTE = (
     "Tokens are GPT-2's pre-tokenizer pieces; real tokenizers split them further."
 )
 PLOT_MIN_HEIGHT = 160  # the push chart's bars and axes, under its title, caption and legend
+SPILLOVER_MIN_HEIGHT = 140  # the spill-over's bars, under its title and caption
+SPILLOVER_SHARE = 0.5  # of the tokens column's height, while the tiny model steps the group
+SAMPLE_BUTTON = "Sample a group from the tiny model…"
 DETAIL_MIN_HEIGHT = 100  # the title and a first step of the computation (it scrolls inside)
 RIGHT_SHARE = 0.4  # of the page's width, for controls, chart and detail
 CHART_SHARE = 0.55  # of the column's height below the controls
@@ -37,6 +51,8 @@ CHART_SHARE = 0.55  # of the column's height below the controls
 
 class UpdatePage(QWidget):
     """The Update workspace's page (objectName ``updateView``)."""
+
+    model_sample_requested = Signal()  # "Sample a group from the tiny model…"
 
     def __init__(
         self,
@@ -53,10 +69,14 @@ class UpdatePage(QWidget):
         self.chart = PushChart(theme)
         self.detail = TokenDetailPanel(theme)
         self.controls = UpdateControls(theme)
+        self.spillover = SpilloverChart(theme)
         self.note = QLabel(STANDIN_NOTE, objectName="standinNote")
         self.status = QLabel(objectName="updateStatus")
         self.numbers = QLabel(objectName="updateNumbers")
-        for label in (self.note, self.status, self.numbers):
+        self.offer = QWidget(objectName="modelOffer")
+        self.offer_text = QLabel(objectName="modelOfferText")
+        self.sample_button = QPushButton(SAMPLE_BUTTON, objectName="sampleFromModelButton")
+        for label in (self.note, self.status, self.numbers, self.offer_text):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
         self._build_layout()
@@ -64,6 +84,9 @@ class UpdatePage(QWidget):
         self.controls.settings_requested.connect(self.request_settings)
         self.controls.length_bias_requested.connect(workbench.show_length_bias)
         self.controls.clip_higher_requested.connect(workbench.show_clip_higher)
+        self.sample_button.clicked.connect(self.model_sample_requested)
+        self.model_sample_requested.connect(self._open_model_sampling)
+        workbench.policy_changed.connect(self._show_offer)
         self.state.snapshot_changed.connect(self.render)
         self.set_theme(theme)
         self.render(self.state.snapshot)
@@ -80,7 +103,17 @@ class UpdatePage(QWidget):
         left_column.setSpacing(6)
         left_column.addWidget(self.status)
         left_column.addWidget(self.numbers)
-        left_column.addWidget(self.rows, 1)
+        # The tokens above, the spill-over below (on the tiny model only: its answers are a few
+        # characters, so their rows need little height and the spill-over stays in view).
+        tokens_and_spillover = QSplitter(Qt.Orientation.Vertical, objectName="updateLeftSplit")
+        tokens_and_spillover.addWidget(self.rows)
+        tokens_and_spillover.addWidget(self.spillover)
+        tokens_and_spillover.setChildrenCollapsible(False)
+        self.spillover.plot_widget.setMinimumHeight(SPILLOVER_MIN_HEIGHT)
+        self.spillover.setVisible(False)
+        self.left_split = tokens_and_spillover
+        AfterResize(tokens_and_spillover, self._balance_left)
+        left_column.addWidget(tokens_and_spillover, 1)
 
         # Controls, chart and detail share the column in a splitter (drag to give the chart or
         # the detail more room). Each keeps the height it needs: the controls whole, the chart
@@ -118,7 +151,15 @@ class UpdatePage(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
+        offer_row = QHBoxLayout(self.offer)
+        offer_row.setContentsMargins(0, 0, 0, 0)
+        offer_row.addWidget(self.offer_text, 1)
+        offer_row.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.sample_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.offer.setVisible(False)
+
         column.addWidget(self.note)
+        column.addWidget(self.offer)
         column.addWidget(splitter, 1)
 
     def _balance_splitter(self) -> None:
@@ -133,6 +174,16 @@ class UpdatePage(QWidget):
         right = max(round(total * RIGHT_SHARE), min(compact, round(total * 0.5)))
         right = min(right, total - self.splitter.widget(0).minimumWidth())
         self.splitter.setSizes([total - right, right])
+
+    def _balance_left(self) -> None:
+        """The spill-over SPILLOVER_SHARE of the tokens column (its minimum at least)."""
+        if not self.spillover.isVisibleTo(self):
+            return
+        total = sum(self.left_split.sizes())
+        if total <= 0:
+            return
+        chart = max(self.spillover.minimumSizeHint().height(), round(total * SPILLOVER_SHARE))
+        self.left_split.setSizes([max(0, total - chart), chart])
 
     def _balance_column(self) -> None:
         """The controls their height; of the rest, the chart CHART_SHARE and the detail the
@@ -184,9 +235,21 @@ class UpdatePage(QWidget):
     def request_settings(self, settings: UpdateSettings) -> None:
         self.workbench.set_update_settings(settings)
 
+    def _open_model_sampling(self) -> None:
+        from grpo_desktop.window.model_sampling import open_model_sampling  # loads the model
+
+        open_model_sampling(self.window())
+
     # --- rendering --------------------------------------------------------------------------
 
     def render(self, snapshot: UpdateSnapshot) -> None:
+        self.note.setText(snapshot.policy_note or STANDIN_NOTE)
+        on_model = snapshot.spillover is not None
+        if on_model != self.spillover.isVisibleTo(self):
+            self.spillover.setVisible(on_model)
+            QTimer.singleShot(0, self, self._balance_left)
+        self.spillover.show_spillover(snapshot.spillover)
+        self._show_offer()
         self.status.setText(snapshot.status)
         self.numbers.setText(_numbers_line(snapshot))
         self.rows.show_snapshot(snapshot)
@@ -195,8 +258,28 @@ class UpdatePage(QWidget):
         self.controls.show_snapshot(snapshot)
         self._fit_chart()  # a new caption or legend may wrap to more lines
 
+    def _show_offer(self, *_args: object) -> None:
+        """On the tiny model with a group it did not write: say so, and offer to sample one."""
+        recorded = self.workbench.lab.snapshot.recorded
+        from_model = recorded is not None and recorded.from_model
+        shown = self.workbench.policy.is_model and not from_model
+        if shown:
+            source = (
+                "written by hand (a problem's traces)"
+                if recorded is None
+                else "read from a run's file"
+            )
+            self.offer_text.setText(
+                f"The policy is the tiny language model, but this group was {source}, "
+                "so the step runs on the stand-in."
+            )
+        self.offer.setVisible(shown)
+
     def set_theme(self, theme: Theme) -> None:
         self.rows.set_theme(theme)
+        self.spillover.set_theme(theme)
+        self.offer_text.setFont(scaled_font(theme.type_scale))
+        self.offer_text.setStyleSheet(f"color: {theme.text};")
         self.chart.set_theme(theme)
         self.detail.set_theme(theme)
         self.controls.set_theme(theme)
