@@ -28,11 +28,14 @@ from grpo_desktop.window.workspace import lab_figure
 
 if TYPE_CHECKING:  # loaded when its tab first shows: the first screen does not need it
     from grpo_desktop.core.files.chart_figure import Figure
+    from grpo_desktop.model.one_step_state import OneStepState
+    from grpo_desktop.views.lab.one_step_panel import OneStepPanel
     from grpo_desktop.views.lab.reward_panel import RewardPanel
 
 __all__ = ["EXPLANATION_TABS", "LAB_HINT", "LabPage", "LabWorkspace"]
 
-EXPLANATION_TABS = ("math", "ppo", "rewards")  # worked math, "one model, not four", rewards
+#: worked math, "one model, not four", rewards, and one step's before and after
+EXPLANATION_TABS = ("math", "ppo", "rewards", "step")
 MATH_FIRST_CHART_SHARE = 0.33  # the chart's least share while a lesson rings the worked math
 LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
 
@@ -48,6 +51,9 @@ class LabPage(QWidget):
         self.math_panel = MathPanel(theme)
         self.ppo_panel = PpoPanel(theme)
         self.reward_panel: RewardPanel | None = None  # built when its tab is first shown
+        self.one_step_panel: OneStepPanel | None = None  # likewise
+        self._one_step: OneStepState | None = None
+        self._lab_gate = gate
         self._math_ringed = False  # a lesson step rings the worked math: it gets its height
         self._build()
         lab = workbench.lab
@@ -57,6 +63,10 @@ class LabPage(QWidget):
         self.explain_tabs.currentChanged.connect(
             lambda _tab: self._rewards_gate.set_shown(self._tab_shown("rewards"))
         )
+        # One step's before and after: computed while its tab shows on the Lab's screen.
+        self._step_gate = ShownGate(False, self)
+        self.explain_tabs.currentChanged.connect(self._follow_step_tab)
+        gate.shown_changed.connect(self._follow_step_tab)
         lab.snapshot_changed.connect(lambda snapshot: self._follow(gate, snapshot))
         self._rewards_gate.call("rewards", lambda: self._show_rewards(lab.snapshot))
         self.math_panel.show_snapshot(lab.snapshot)
@@ -84,6 +94,14 @@ class LabPage(QWidget):
         self.explain_tabs.addTab(reward_scroll, "Rewards")
         self.explain_tabs.setTabToolTip(
             2, "Where each reward comes from: reward functions and their weights, or by hand"
+        )
+        step_scroll = QScrollArea(objectName="oneStepScroll")
+        self.step_scroll = step_scroll
+        step_scroll.setWidgetResizable(True)
+        step_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explain_tabs.addTab(step_scroll, "One step")
+        self.explain_tabs.setTabToolTip(
+            3, "Take one GRPO step: each answer's probability before and after (Ctrl+K)"
         )
         right = QSplitter(Qt.Orientation.Vertical, objectName="rightColumn")
         self.right_splitter = right
@@ -152,6 +170,31 @@ class LabPage(QWidget):
             self.reward_scroll.setWidget(panel)
         return self.reward_panel
 
+    def one_step_state(self) -> OneStepState:
+        """The One step tab's state (made, with its panel, the first time it is needed)."""
+        if self._one_step is None:
+            from grpo_desktop.model.one_step_state import OneStepState
+            from grpo_desktop.views.lab.one_step_panel import OneStepPanel
+
+            state = self._one_step = OneStepState(self.workbench, self, self._step_gate)
+            panel = self.one_step_panel = OneStepPanel(self.theme)
+            panel.take_requested.connect(state.take)
+            state.picture_changed.connect(panel.show_picture)
+            self.step_scroll.setWidget(panel)
+        return self._one_step
+
+    def take_one_step(self) -> None:
+        """Show the One step tab and take the step (one undo step)."""
+        state = self.one_step_state()  # the tab's panel exists before it shows
+        self.show_explanation("step")
+        state.take()
+
+    def _follow_step_tab(self, *_changed: object) -> None:
+        shown = self._tab_shown("step") and self._lab_gate.shown
+        if shown:
+            self.one_step_state()  # built the first time its tab shows
+        self._step_gate.set_shown(shown)
+
     def ring_math(self, ringed: bool) -> None:
         """A lesson rings the worked math (it gets its whole height) or no longer does."""
         if ringed or self._math_ringed:
@@ -166,6 +209,8 @@ class LabPage(QWidget):
         self.ppo_panel.set_theme(theme)
         if self.reward_panel is not None:
             self.reward_panel.set_theme(theme)
+        if self.one_step_panel is not None:
+            self.one_step_panel.set_theme(theme)
 
     def balance_splitter(self) -> None:
         """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes

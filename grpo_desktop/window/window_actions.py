@@ -209,6 +209,12 @@ def build_actions(window: MainWindow) -> None:
         window.card_shortcuts.append(shortcut)
 
 
+def take_one_step(window: MainWindow) -> None:
+    """The Lab's One step tab, with the step taken (from any workspace: it is the Lab's group)."""
+    window.workbench.set_workspace(LAB)
+    window.lab_page.take_one_step()
+
+
 def build_menus_and_toolbar(window: MainWindow) -> None:
     """File, Edit, View, Presets and Help; the Presets tool bar; the workspace bar."""
     menu_bar = window.menuBar()
@@ -273,6 +279,15 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
 
     window.sample_model_action.triggered.connect(sample_from_model)
     presets_menu.addAction(window.sample_model_action)
+    window.take_step_action = action(
+        window,
+        "Take one step",
+        "takeOneStepAction",
+        "Ctrl+K",
+        "One GRPO update on the Lab's group: each answer's probability before and after",
+    )
+    window.take_step_action.triggered.connect(lambda: take_one_step(window))
+    presets_menu.addAction(window.take_step_action)
     presets_menu.addSeparator()
     presets_menu.addAction(window.grow_action)
     presets_menu.addAction(window.shrink_action)

@@ -27,7 +27,15 @@ from grpo_desktop.core.lab.problems import Problem
 from grpo_desktop.core.training.training_config import TrainingConfig
 from grpo_desktop.core.update.pretokenize import pretokenize_pieces
 
-__all__ = ["DEFAULT_STEP_LR", "AnswerStep", "OneStep", "toy_one_step"]
+__all__ = [
+    "DEFAULT_STEP_LR",
+    "AnswerStep",
+    "OneStep",
+    "OneStepPicture",
+    "step_caption",
+    "toy_loss_gradient",
+    "toy_one_step",
+]
 
 #: The Training run's own learning rate on the toy's logits.
 DEFAULT_STEP_LR = TrainingConfig().learning_rate
@@ -81,6 +89,17 @@ class OneStep:
             "lr": self.lr,
             "policy": self.policy,
         }
+
+
+@dataclass(frozen=True)
+class OneStepPicture:
+    """What the Lab's One step tab shows: the step (once taken) or why there is none."""
+
+    taken: bool
+    step: OneStep | None = None
+    policy: str = ""  # which policy took the step, in words
+    caption: str = ""  # one plain sentence on what moved
+    unavailable: str = ""  # why this group cannot be stepped ("" when it can)
 
 
 def candidate_logits(problem: Problem) -> np.ndarray:
@@ -171,3 +190,42 @@ def toy_one_step(
         preset=spec.name,
         lr=float(lr),
     )
+
+
+def step_caption(step: OneStep) -> str:
+    """One plain sentence: how many answers become more and less likely, and the largest rise."""
+    up = [answer for answer in step.answers if answer.p_after > answer.p_before]
+    down = [answer for answer in step.answers if answer.p_after < answer.p_before]
+    if not up and not down:
+        return (
+            "Every answer is as likely after the step as before: the rewards are all equal, so "
+            "every advantage is 0 and the loss has no gradient."
+        )
+    parts = []
+    if up:
+        parts.append(f"{_answers(len(up))} more likely next time")
+    if down:
+        parts.append(f"{_answers(len(down))} less likely")
+    sentence = "After one step, " + " and ".join(parts) + "."
+    if up:
+        rise = max(up, key=lambda answer: answer.p_after - answer.p_before)
+        sentence += (
+            f" The largest rise: #{rise.index + 1}, {rise.p_before:.3f} → {rise.p_after:.3f}."
+        )
+    against = [a for a in up if a.advantage < 0] + [a for a in down if a.advantage > 0]
+    if against:
+        shown = ", ".join(f"#{a.index + 1}" for a in against[:4])
+        shared = (
+            "answers share the model's weights and tokens"
+            if step.policy == "tinylm"
+            else "answers share one softmax"
+        )
+        sentence += (
+            f" {shown} moved against {'its' if len(against) == 1 else 'their'} advantage: "
+            f"{shared}, so pushing one moves the others."
+        )
+    return sentence
+
+
+def _answers(count: int) -> str:
+    return f"{count} answer{'s' if count != 1 else ''} {'is' if count == 1 else 'are'}"
