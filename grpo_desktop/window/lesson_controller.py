@@ -203,21 +203,21 @@ class LessonController(QObject):
             (TRAINING_STEP_KEY,),
             "Take one step of every algorithm and seed, paused",
         )
-        self.training_step_action.triggered.connect(lambda: self.states.training.step_once())
+        self.training_step_action.triggered.connect(lambda: self._training_run().step_once())
         self.clicker_training_step = self._action(
             "One training step (clicker, outside a lesson)",
             "clickerTrainingStepAction",
             NEXT_KEYS,
             "Outside a lesson, Page Down takes one step of the Training run",
         )
-        self.clicker_training_step.triggered.connect(lambda: self.states.training.step_once())
+        self.clicker_training_step.triggered.connect(lambda: self._training_run().step_once())
         self.training_reset_action = self._action(
             "Reset the training run",
             "trainingResetAction",
             (TRAINING_RESET_KEY,),
             "Start the Training run again from step 0 (same settings and seeds)",
         )
-        self.training_reset_action.triggered.connect(lambda: self.states.training.reset())
+        self.training_reset_action.triggered.connect(lambda: self._training_run().reset())
         for action in (
             self.training_play_action,
             self.training_step_action,
@@ -228,8 +228,18 @@ class LessonController(QObject):
             action.setToolTip(f"{action.statusTip()} ({key})")
         self.workbench.workspace_changed.connect(lambda _workspace: self._sync_enabled())
 
+    def _training_run(self):
+        """The run the Training workspace shows: the tiny model's or the toy's."""
+        if self.workbench.policy.is_model:
+            return self.states.lm_training
+        return self.states.training
+
     def _play_training(self) -> None:
-        """P: play or pause the run; with motion reduced, advance it by the speed's steps."""
+        """P: play or pause the run; with motion reduced, advance the toy run by the speed's
+        steps (the tiny model's run plays on its worker either way)."""
+        if self.workbench.policy.is_model:
+            self.states.lm_training.toggle_playing()
+            return
         from grpo_desktop.window.training_page import play_or_advance  # the page's module
 
         play_or_advance(self.states.training)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QWidget
 
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.lab.problems import Problem
@@ -26,6 +26,7 @@ from grpo_desktop.window.lab_presenter import LabPresenter
 if TYPE_CHECKING:  # the pages load the first time their workspace is needed
     from grpo_desktop.core.files.chart_figure import Figure
     from grpo_desktop.window.compare_page import CompareView
+    from grpo_desktop.window.lm_training_page import LMTrainingPage
     from grpo_desktop.window.training_page import TrainingPage
     from grpo_desktop.window.update_page import UpdatePage
 
@@ -206,7 +207,11 @@ class UpdateWorkspace(_StatePageWorkspace):
 
 
 class TrainingWorkspace(_StatePageWorkspace):
-    """A toy run over the problem library (``training_page.py``); the lab's controls rest."""
+    """A training run: on the toy policy, a toy run over the problem library
+    (``training_page.py``); on the tiny language model, GRPO on the network itself
+    (``lm_training_page.py``). Each page is built the first time its policy needs it and put in
+    the window's stack; a policy change while the workspace shows puts the other one on screen.
+    The lab's controls rest."""
 
     name = TRAINING
     hint = (
@@ -215,21 +220,86 @@ class TrainingWorkspace(_StatePageWorkspace):
     )
     lab_controls = False  # they would change an unseen group; the run has its own G
 
+    def __init__(
+        self,
+        workbench: Workbench,
+        states: WorkspaceStates,
+        theme: Callable[[], Theme],
+        add_page: Callable[[QWidget], None],
+    ) -> None:
+        super().__init__(workbench, states, theme, add_page)
+        self._lm_page: LMTrainingPage | None = None
+        workbench.policy_changed.connect(self._policy_changed)
+
+    @property
+    def built(self) -> bool:
+        return self._page is not None or self._lm_page is not None
+
+    @property
+    def page(self) -> QWidget:
+        """The page of the policy chosen (the toy run's or the tiny model's), built if need be."""
+        return self.lm_page if self.workbench.policy.is_model else self.toy_page
+
+    @property
+    def toy_page(self) -> TrainingPage:
+        """The toy run's page, built now if need be."""
+        if self._page is None:
+            self._page = self._build()
+            self._add_page(self._page)
+        return self._page  # type: ignore[return-value]
+
+    @property
+    def lm_page(self) -> LMTrainingPage:
+        """The tiny model's page, built now if need be."""
+        if self._lm_page is None:
+            from grpo_desktop.window.lm_training_page import LMTrainingPage  # on first use
+
+            self._lm_page = LMTrainingPage(self.states.lm_training, self._current_theme())
+            self._add_page(self._lm_page)
+        return self._lm_page
+
     def _build(self) -> TrainingPage:
         from grpo_desktop.window.training_page import TrainingPage  # loaded on first use
 
         return TrainingPage(self.workbench, self.states.training, self._current_theme())
 
+    def _policy_changed(self, *_policy: object) -> None:
+        """While the workspace shows, the chosen policy's page goes on screen in its place."""
+        if self.workbench.workspace != TRAINING or not self.built:
+            return
+        shown = self._lm_page if self._page is None else self._page
+        stack = shown.parentWidget()
+        page = self.page
+        if isinstance(stack, QStackedWidget):
+            stack.setCurrentWidget(page)
+
+    def set_theme(self, theme: Theme) -> None:
+        for page in (self._page, self._lm_page):
+            if page is not None:
+                page.set_theme(theme)  # type: ignore[attr-defined]
+
     def title(self, problem: str) -> str:
         return "Training run"
 
     def export_figure(self, theme: Theme) -> Figure:
+        if self.workbench.policy.is_model:
+            from grpo_desktop.window.lm_training_page import lm_training_figure
+
+            return lm_training_figure(self.states.lm_training.snapshot, theme)
         from grpo_desktop.core.files.chart_figure import training_figure
 
         return training_figure(self.states.training.snapshot, theme)
 
     def _parts(self) -> dict[str, Callable[[], QWidget]]:
-        page = lambda: self.page  # noqa: E731 - built only when a part is asked for
+        if self.workbench.policy.is_model:  # a lesson's rings land on the tiny model's parts
+            lm = lambda: self.lm_page  # noqa: E731 - built only when a part is asked for
+            return {
+                "training": lm,
+                "training-charts": lambda: lm().charts,
+                "frontier": lambda: lm().frontier,
+                "training-controls": lambda: lm().controls,
+            }
+        page = lambda: self.toy_page  # noqa: E731 - built only when a part is asked for
         return {
             "training": page,
             "training-charts": lambda: page().charts,
@@ -237,8 +307,13 @@ class TrainingWorkspace(_StatePageWorkspace):
             "training-controls": lambda: page().controls,
         }
 
+    def reveal(self, target: QWidget | None) -> None:
+        for page in (self._page, self._lm_page):
+            if page is not None:
+                page.reveal(target)  # type: ignore[attr-defined]
+
     def stop(self) -> None:
-        self.states.stop()  # a run playing when the window closes stops with it
+        self.states.stop()  # a run playing when the window closes stops with it (and joins)
 
 
 class CompareWorkspace(_PageWorkspace):

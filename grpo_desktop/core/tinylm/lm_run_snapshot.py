@@ -34,6 +34,7 @@ __all__ = [
     "build_lm_run_snapshot",
     "lm_group_as_recorded",
     "model_note",
+    "rate_text",
 ]
 
 #: Every metric the curves show, in the order the chooser lists them: (key, label).
@@ -141,6 +142,11 @@ class LMRunSnapshot:
         return self.step >= self.config.steps
 
 
+def rate_text(value: float) -> str:
+    """A pass rate or accuracy as the page writes it: two decimals (0.31)."""
+    return f"{value:.2f}"
+
+
 def _curve(key: str, steps: Sequence[int], values: Sequence[float]) -> LMCurve:
     return LMCurve(
         key, _LABELS[key], np.asarray(steps, dtype=float), np.asarray(values, dtype=float)
@@ -224,20 +230,24 @@ def _status(
     if step == 0:
         return (
             f"Step 0 of {config.steps} ({algorithm}): the model solves the held-out prompts "
-            f"with exact pass rate {number(start.pass_rate)} and greedy accuracy "
-            f"{number(start.greedy_accuracy)}. Press Play or Step."
+            f"with exact pass rate {rate_text(start.pass_rate)} and greedy accuracy "
+            f"{rate_text(start.greedy_accuracy)}. Press Play or Step."
         )
     change = latest.pass_rate - start.pass_rate
-    direction = "up" if change > 0 else "down" if change < 0 else "unchanged"
-    moved = f" ({direction} {number(abs(change))} from {number(start.pass_rate)})"
-    if direction == "unchanged":
-        moved = f" (unchanged from {number(start.pass_rate)})"
+    if latest.step == 0:
+        every = config.eval_every
+        moved = f" (measured again at step {every})" if every else " (measured again at the end)"
+    elif rate_text(abs(change)) == rate_text(0.0):
+        moved = " (as at step 0)"
+    else:
+        direction = "up" if change > 0 else "down"
+        moved = f" ({direction} {rate_text(abs(change))} from {rate_text(start.pass_rate)})"
     state = "finished" if step >= config.steps else "playing" if playing else "paused"
     last = metrics[-1]
     return (
         f"Step {step} of {config.steps} ({algorithm}, {state}): held-out exact pass rate "
-        f"{number(latest.pass_rate)} at step {latest.step}{moved}, greedy accuracy "
-        f"{number(latest.greedy_accuracy)}; {round(100 * last.degenerate_fraction)}% of this "
+        f"{rate_text(latest.pass_rate)} at step {latest.step}{moved}, greedy accuracy "
+        f"{rate_text(latest.greedy_accuracy)}; {round(100 * last.degenerate_fraction)}% of this "
         "step's groups gave no signal."
     )
 
