@@ -28,7 +28,6 @@ import numpy as np
 
 from grpo_desktop.core.common.formatting import signed
 from grpo_desktop.core.formulas.clipped_loss import (
-    LOSS_PRESETS,
     PolicyLossResult,
     get_loss_preset,
     policy_loss,
@@ -252,9 +251,7 @@ class LMUpdateStart:
         # Every weight as a view into one flat copy: Adam then updates one array per step
         # (elementwise, so the same numbers as per-parameter Adam, in a sixth of the time).
         flat = self._flat_start.copy()
-        params = {
-            name: flat[begin:end].reshape(shape) for name, begin, end, shape in self._layout
-        }
+        params = {name: flat[begin:end].reshape(shape) for name, begin, end, shape in self._layout}
         weights = {"weights": flat}
         optimiser = Adam(weights, lr=model_learning_rate(settings.learning_rate))
         forward_pass = self.start_pass
@@ -329,7 +326,7 @@ def build_lm_update_snapshot(
                 correct=None if right is None else card.text == right,
             )
         )
-    if selected is not None and not update_step._valid(selected, rows):
+    if selected is not None and not update_step.valid_selection(selected, rows):
         selected = None
     return UpdateSnapshot(
         settings=settings,
@@ -346,14 +343,11 @@ def build_lm_update_snapshot(
         selected=None if selected is None else _computation(selected, rows, main, settings),
         clip_c_applies=result.preset.dual_clip,
         kl_estimators=result.preset.kl_estimators,
-        presets=_PRESET_INFOS,
+        presets=update_step.PRESET_INFOS,
         compare_clip_fraction=compare.clip_fraction,
         policy_note=_policy_note(start.model, settings),
         spillover=_spillover(start, main, advantages),
     )
-
-
-_PRESET_INFOS = tuple(update_step.preset_info(preset) for preset in LOSS_PRESETS.values())
 
 
 def _mean_kl(result: PolicyLossResult) -> float | None:
@@ -380,7 +374,7 @@ def _status(
             f"A × its aggregation weight. The spill-over shows one Adam step (lr {rate:.2g})."
         )
     if settings.clips_differ:
-        return update_step._clip_comparison(settings, result, compare, np.array(advantages))
+        return update_step.clip_comparison(settings, result, compare, np.array(advantages))
     steps = settings.inner_steps
     unit = "answers" if result.preset.sequence_ratio else "tokens"
     text = (
@@ -400,7 +394,7 @@ def _computation(
     settings: UpdateSettings,
 ):
     """The stand-in's worked computation for the token, with the model named as the policy."""
-    computation = update_step._computation(selected, rows, trajectory, settings)
+    computation = update_step.token_computation(selected, rows, trajectory, settings)
     steps = settings.inner_steps
     now = f"the tiny model after {steps} Adam step{'s' if steps != 1 else ''}"
     lines = tuple(

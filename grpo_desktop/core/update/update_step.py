@@ -50,11 +50,15 @@ from grpo_desktop.core.update.update_snapshot import (
 __all__ = [
     "LENGTH_BIAS_SETTINGS",
     "MAX_INNER_STEPS",
+    "PRESET_INFOS",
     "build_update_snapshot",
     "check_update_settings",
+    "clip_comparison",
     "clip_higher_settings",
     "preset_info",
     "settings_from_dict",
+    "token_computation",
+    "valid_selection",
 ]
 
 STANDIN_SEED = 0
@@ -71,7 +75,7 @@ def preset_info(preset: LossPreset) -> PresetInfo:
     )
 
 
-_PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())
+PRESET_INFOS = tuple(preset_info(preset) for preset in LOSS_PRESETS.values())
 
 
 # --- tokens ------------------------------------------------------------------------------------
@@ -170,7 +174,7 @@ def build_update_snapshot(
                 correct=card.correct,
             )
         )
-    if selected is not None and not _valid(selected, rows):
+    if selected is not None and not valid_selection(selected, rows):
         selected = None
     preset = get_loss_preset(settings.preset)
     return UpdateSnapshot(
@@ -185,15 +189,15 @@ def build_update_snapshot(
         inner_step=settings.inner_steps,
         max_abs_push=float(np.abs(push).max()),
         status=_status(settings, result, advantages, compare),
-        selected=None if selected is None else _computation(selected, rows, main, settings),
+        selected=None if selected is None else token_computation(selected, rows, main, settings),
         clip_c_applies=preset.dual_clip,
         kl_estimators=preset.kl_estimators,
-        presets=_PRESET_INFOS,
+        presets=PRESET_INFOS,
         compare_clip_fraction=compare.clip_fraction,
     )
 
 
-def _valid(selected: tuple[int, int], rows: list[AnswerRow]) -> bool:
+def valid_selection(selected: tuple[int, int], rows: list[AnswerRow]) -> bool:
     row, column = selected
     return 0 <= row < len(rows) and 0 <= column < len(rows[row].tokens)
 
@@ -220,7 +224,7 @@ def _status(
             "each token's push is A × its aggregation weight."
         )
     if settings.clips_differ:
-        return _clip_comparison(settings, result, compare, np.array(advantages))
+        return clip_comparison(settings, result, compare, np.array(advantages))
     steps = settings.inner_steps
     # GSPO clips an answer's one ratio as a whole: its clip fraction is a share of the answers.
     unit = "answers" if result.preset.sequence_ratio else "tokens"
@@ -233,7 +237,7 @@ def _status(
     return text + "."
 
 
-def _clip_comparison(
+def clip_comparison(
     settings: UpdateSettings,
     main: PolicyLossResult,
     compare: PolicyLossResult,
@@ -302,7 +306,7 @@ def _weight_expression(preset: LossPreset, n_i: int, tokens: int, answers: int, 
     return f"1 / (B · L) = 1 / ({answers} · {width})"  # dr_grpo, L = T here
 
 
-def _computation(
+def token_computation(
     selected: tuple[int, int],
     rows: list[AnswerRow],
     trajectory: UpdateTrajectory,
