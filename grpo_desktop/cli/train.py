@@ -17,7 +17,7 @@ import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, TextIO
 
 import numpy as np
@@ -29,6 +29,7 @@ from grpo_desktop.cli.common import (
     parse_weights,
     write_text,
 )
+from grpo_desktop.core.common.atomic import write_text_atomically
 from grpo_desktop.core.common.formatting import number
 from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.core.formulas.advantages import DEFAULT_CONVENTION, convention_names
@@ -41,6 +42,14 @@ from grpo_desktop.core.training.run import (
     TrainingConfig,
     TrainingRun,
     check_training_config,
+)
+from grpo_desktop.core.training.sweep import (
+    DEFAULT_TARGET,
+    SWEEPS,
+    SweepResult,
+    parse_sweep,
+    run_sweep,
+    sweep_csv,
 )
 from grpo_desktop.core.training.training_config import (
     TRAINING_LIMITS,
@@ -485,6 +494,23 @@ def build_train_parser(prog: str = PROG) -> argparse.ArgumentParser:
         f"{', '.join(REWARD_COMPONENTS)}, e.g. format=0.5 (default accuracy=1, the others 0)",
     )
     parser.add_argument(
+        "--sweep",
+        metavar="NAME=V1,V2,...",
+        help="an experiment: run one algorithm once per value of one setting, over the seeds, "
+        f"and print a table: {', '.join(SWEEPS)} (e.g. group-size=4,16,32)",
+    )
+    parser.add_argument(
+        "--target",
+        type=float,
+        metavar="P",
+        help=f"with --sweep: the pass rate 'steps to reach' counts to (default {DEFAULT_TARGET:g})",
+    )
+    parser.add_argument(
+        "--csv",
+        metavar="PATH",
+        help="with --sweep: also write the table as CSV to PATH (atomically)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print every step of every seed as one JSON object"
     )
     return parser
@@ -499,6 +525,8 @@ def run_train(argv: Sequence[str]) -> int:
     except ValueError as error:
         write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
         return 2
+    if args.sweep is not None or args.target is not None or args.csv is not None:
+        return run_sweep_command(parser, args, request)
     run = train(request.config, sys.stderr, request.convention, request.reward_weights)
     if args.json:
         for chunk in iter_json(run):
@@ -507,3 +535,99 @@ def run_train(argv: Sequence[str]) -> int:
     else:
         write_text(run_as_table(run), sys.stdout)
     return 0
+
+
+# --- experiments -------------------------------------------------------------------------------
+
+
+def run_sweep_command(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, request: TrainRequest
+) -> int:
+    """``--sweep NAME=V1,V2,…``: one run per value, a table (or ``{"config", "sweep"}``)."""
+    config = request.config
+    try:
+        if args.sweep is None:
+            raise ValueError("--target and --csv go with --sweep")
+        name, values = parse_sweep(args.sweep)
+        if name != "algorithm" and not args.algorithm:
+            config = replace(config, algorithms=("grpo",))  # the default experiment's algorithm
+        target = DEFAULT_TARGET if args.target is None else args.target
+        line = ProgressLine(sys.stderr)
+        result = run_sweep(
+            config,
+            name,
+            values,
+            request.convention,
+            request.reward_weights,
+            target,
+            progress=lambda done, total: line.show(f"{PROG}: value {done} of {total}"),
+        )
+        line.clear()
+        if args.csv is not None:
+            write_text_atomically(args.csv, sweep_csv(result))
+    except ValueError as error:
+        write_text(f"{parser.prog}: error: {visible(str(error))}", sys.stderr)
+        return 2
+    except OSError as error:
+        reason = error.strerror or str(error)
+        write_text(
+            f"{parser.prog}: error: --csv: cannot write {visible(args.csv)}: {visible(reason)}",
+            sys.stderr,
+        )
+        return 1
+    if args.json:
+        data = {
+            "config": _config_dict(config, request),
+            "sweep": result.as_dict(),
+        }
+        write_text(json.dumps(data, allow_nan=False), sys.stdout)
+    else:
+        write_text(sweep_as_table(result, config, request.convention), sys.stdout)
+    return 0
+
+
+def _config_dict(config: TrainingConfig, request: TrainRequest) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for item in fields(config):
+        value = getattr(config, item.name)
+        data[item.name] = list(value) if isinstance(value, tuple) else value
+        if item.name == "seed":
+            data["convention"] = request.convention
+    data["reward_weights"] = asdict(request.reward_weights)
+    return data
+
+
+def sweep_as_table(result: SweepResult, config: TrainingConfig, convention: str) -> str:
+    who = "each algorithm" if result.name == "algorithm" else ALGORITHM_INFO[result.algorithm].label
+    lines = [
+        WHAT_IT_IS,
+        f"Experiment: {result.name} over {result.seeds} seed{'s' if result.seeds != 1 else ''} "
+        f"(seed {config.seed} on), {result.steps} steps each, {who}, convention {convention}; "
+        "every other setting the same.",
+        "",
+        f"{result.name:>12}  {'final pass rate (min–max)':<26}  "
+        f"{'steps to ' + format(result.target, 'g'):>13}  {'degenerate at step 1':>20}",
+    ]
+    for row in result.results:
+        rates = (
+            f"{_rate(row.final_pass_rate_mean)} ({_rate(row.final_pass_rate_min)}–"
+            f"{_rate(row.final_pass_rate_max)})"
+        )
+        if row.steps_to_target is None:
+            steps = "not reached"
+        else:
+            steps = f"{row.steps_to_target:.1f}"
+            if row.reached < result.seeds:
+                steps += f" ({row.reached}/{result.seeds})"
+        lines.append(
+            f"{row.value!s:>12}  {rates:<26}  {steps:>13}  "
+            f"{_number_or_dash(row.degenerate_fraction_step1, '.3f'):>20}"
+        )
+    lines += [
+        "",
+        "final pass rate: exact, mean over problems, mean over seeds (min–max: the seeds'); "
+        f"steps to {result.target:g}: the first step each seed's pass rate reached it, averaged "
+        "over the seeds that did; degenerate: the share of step 1's groups whose rewards were "
+        "all equal (no signal).",
+    ]
+    return "\n".join(lines)
