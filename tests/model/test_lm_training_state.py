@@ -6,7 +6,6 @@ timeouts, and never assert on timing.
 
 from __future__ import annotations
 
-import sys
 import threading
 from dataclasses import replace
 
@@ -85,16 +84,6 @@ def test_step_takes_one_step_and_reset_starts_again(qtbot, state):
     state.step_once()
     wait_for(qtbot, state, lambda s: s.step == 1)
     assert state.metrics[0].reward_mean == first.reward_mean  # the same seed: the same step
-
-
-def test_the_switch_interval_is_short_while_training_and_restored(qtbot, state):
-    qtbot.waitUntil(lambda: state.snapshot.ready and not state.busy, timeout=WAIT_MS)
-    before = sys.getswitchinterval()
-    state.step_once()
-    assert sys.getswitchinterval() < before
-    wait_for(qtbot, state, lambda s: s.step == 1)
-    qtbot.waitUntil(lambda: not state.busy, timeout=WAIT_MS)
-    assert sys.getswitchinterval() == before
 
 
 def test_stop_mid_run_joins_the_worker_within_a_step(qtbot, workbench, state):

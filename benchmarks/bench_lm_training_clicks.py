@@ -1,0 +1,209 @@
+"""Clicks while the tiny language model trains: does the GUI thread stay within a frame?
+
+The Training workspace's run on the tiny model steps on a worker thread (a step of the default
+run is ~0.3 s of numpy and Python). Numpy releases the GIL only inside its larger kernels, so a
+click on the GUI thread competes with the worker's Python for the GIL. This measures, in one
+process and one run (1280x800, light theme):
+
+1. Card-toggle clicks in the Lab (a real mouse click on a random card -> events processed until
+   idle -> window.repaint()) with the worker idle, then with a run stepping on a worker thread
+   exactly as the state steps it (the Lab itself never shows while the Training run plays -
+   a hidden workspace pauses - so this is the GUI-thread load test the brief asks for).
+2. Chart clicks on the Training page itself while the run really plays (a click on the pass-rate
+   chart chooses a step: a snapshot rebuilt and every view redrawn), paused vs playing.
+
+Each under the thread switch intervals given (``--intervals 1,5``: ms; default: Python's own),
+to see whether a shorter one gives the GUI thread the GIL back sooner. Prints p50 and p95 in ms
+and the training/paused ratios.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_lm_training_clicks.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def summary(times: list[float]) -> tuple[float, float]:
+    return statistics.median(times) * 1e3, percentile(times, 0.95) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=60, help="measured clicks per condition")
+    parser.add_argument("--warmup", type=int, default=10, help="unmeasured clicks first")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--intervals",
+        default="",
+        help="switch intervals to compare, in ms, comma-separated (default: the state's and 5)",
+    )
+    args = parser.parse_args()
+
+    from PySide6.QtCore import QEvent, QEventLoop, QObject, QPoint, QSize, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from grpo_desktop.core.tinylm.grpo import LMTrainingRun
+    from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
+    from grpo_desktop.core.training.policy_choice import PolicyChoice
+    from grpo_desktop.model.workbench import LAB, TRAINING
+    from grpo_desktop.views.lab.trace_card import TraceCard
+    from grpo_desktop.window.main_window import MainWindow
+
+    class Probe(QObject):
+        events = 0
+        paints = 0
+
+        def eventFilter(self, obj, event):
+            self.events += 1
+            if event.type() == QEvent.Type.Paint:
+                self.paints += 1
+            return False
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    probe = Probe()
+    app.installEventFilter(probe)
+    rng = random.Random(args.seed)
+    default_interval = sys.getswitchinterval()
+
+    def process_until_idle() -> None:
+        while True:
+            before = probe.events
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+            app.sendPostedEvents()
+            if probe.events == before:
+                return
+
+    def measure(click, window) -> list[float]:
+        times = []
+        for index in range(args.warmup + args.clicks):
+            painted = probe.paints
+            start = time.perf_counter()
+            click()
+            process_until_idle()
+            window.repaint()
+            elapsed = time.perf_counter() - start
+            if probe.paints == painted:
+                raise RuntimeError("the click repainted nothing: the measurement would be wrong")
+            if index >= args.warmup:
+                times.append(elapsed)
+            time.sleep(0.004)  # clicks arrive spread over the worker's step, as a hand's do
+        return times
+
+    def make_window() -> MainWindow:
+        window = MainWindow()
+        window.presentation.fit_to(QSize(1280, 800))
+        window.resize(1280, 800)
+        window.show()
+        window.install_deferred_features()
+        app.processEvents()
+        window.repaint()
+        return window
+
+    def report(label: str, paused: list[float], playing: list[float]) -> None:
+        (p50, p95), (q50, q95) = summary(paused), summary(playing)
+        print(
+            f"  {label}: paused p50 {p50:5.2f} ms, p95 {p95:5.2f} ms | training p50 "
+            f"{q50:5.2f} ms, p95 {q95:5.2f} ms | ratio p50 x{q50 / p50:.2f}, p95 x{q95 / p95:.2f}"
+        )
+
+    intervals = ((f"Python's switch interval {default_interval * 1e3:g} ms", default_interval),)
+    if args.intervals:
+        intervals = tuple(
+            (f"switch interval {float(ms):g} ms", float(ms) / 1e3)
+            for ms in args.intervals.split(",")
+        )
+    print(f"{args.clicks} clicks after {args.warmup} warm-up per condition, 1280x800, light")
+
+    # 1. Card toggles in the Lab while a run steps on a worker thread.
+    print("1. card-toggle clicks in the Lab (default run: batch 64, G 8), worker idle vs stepping")
+    window = make_window()
+    window.workbench.set_workspace(LAB)
+    size = window.workbench.lab.group_size
+
+    def click_card() -> None:
+        card = window.findChild(TraceCard, f"traceCard{rng.randrange(size)}")
+        centre = QPoint(card.width() // 2, card.height() // 2)
+        QTest.mouseClick(card, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre)
+
+    for label, interval in intervals:
+        paused = measure(click_card, window)
+        run = LMTrainingRun(LMTrainingConfig())
+        stop = threading.Event()
+        steps = []
+
+        def train(run=run, stop=stop, steps=steps) -> None:
+            while not stop.is_set() and not run.finished:
+                steps.append(run.step())
+
+        sys.setswitchinterval(interval)
+        worker = threading.Thread(target=train, daemon=True)
+        worker.start()
+        try:
+            playing = measure(click_card, window)
+        finally:
+            stop.set()
+            worker.join()
+            sys.setswitchinterval(default_interval)
+        report(f"{label} ({len(steps)} steps taken meanwhile)", paused, playing)
+    window.undo_stack.setClean()
+    window.close()
+    app.processEvents()
+
+    # 2. Chart clicks on the Training page while its run plays (the real state and worker).
+    print("2. chart clicks on the tiny model's Training page, paused vs playing (default run)")
+    for label, interval in intervals:
+        window = make_window()
+        window.workbench.apply_policy(PolicyChoice("tinylm"))
+        window.workbench.set_workspace(TRAINING)
+        state = window.states.lm_training
+        page = window.workspaces[TRAINING].lm_page
+        while not state.snapshot.ready:
+            process_until_idle()
+            time.sleep(0.01)
+        state.step_once()
+        while state.step_count < 1:
+            process_until_idle()
+            time.sleep(0.01)
+        plot = page.charts.pass_plot
+
+        def click_chart(plot=plot) -> None:
+            viewport = plot.viewport()
+            x = rng.randrange(viewport.width() // 8, viewport.width() - 8)
+            point = QPoint(x, viewport.height() // 2)
+            QTest.mouseClick(
+                viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point
+            )
+
+        paused = measure(click_chart, window)
+        before = state.step_count
+        sys.setswitchinterval(interval)
+        state.set_playing(True)
+        try:
+            playing = measure(click_chart, window)
+        finally:
+            state.stop()
+            sys.setswitchinterval(default_interval)
+        taken = state.step_count - before
+        report(f"{label} ({taken} steps taken meanwhile)", paused, playing)
+        window.undo_stack.setClean()
+        window.close()
+        app.processEvents()
+
+
+if __name__ == "__main__":
+    main()
