@@ -215,6 +215,12 @@ def take_one_step(window: MainWindow) -> None:
     window.lab_page.take_one_step()
 
 
+def open_experiment_dialog(window: MainWindow) -> None:
+    from grpo_desktop.window.experiment_dialog import open_experiment  # loads on first use
+
+    open_experiment(window)
+
+
 def build_menus_and_toolbar(window: MainWindow) -> None:
     """File, Edit, View, Presets and Help; the Presets tool bar; the workspace bar."""
     menu_bar = window.menuBar()
@@ -244,6 +250,15 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     window.view_menu.addSeparator()
     for workspace in window.workspace_actions:
         window.view_menu.addAction(workspace)
+    window.experiment_action = action(
+        window,
+        "Experiment…",
+        "experimentAction",
+        tip="Sweep one setting of the Training run (G, learning rate, β, algorithm, convention) "
+        "over the seeds: a table, a chart and a CSV",
+    )
+    window.experiment_action.triggered.connect(lambda: open_experiment_dialog(window))
+    window.view_menu.addAction(window.experiment_action)
     window.view_menu.addSeparator()
     window.presentation.add_to_menu(window.view_menu)
     window.view_menu.addSeparator()
