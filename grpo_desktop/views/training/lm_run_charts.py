@@ -75,7 +75,9 @@ class LMRunCharts(QWidget):
         # Measured every few steps: each measurement is a dot, joined by lines.
         self.pass_curve = self.pass_plot.plot([], [], symbol="o")
         self.greedy_curve = self.pass_plot.plot([], [], symbol="t1")
-        self.pass_plot.getPlotItem().setYRange(0, 1, padding=0.04)
+        # Room past 0 and 1 for their tick labels, which pyqtgraph drops when large type (the
+        # projector's) would cross the plot's edge.
+        self.pass_plot.getPlotItem().setYRange(-0.1, 1.1, padding=0)
         self.metric_label = QLabel("Second c&hart:", objectName="lmMetricLabel")
         self.metric_combo = QComboBox(objectName="lmMetricCombo")
         self.metric_combo.setAccessibleName("Second chart's metric")
