@@ -1,7 +1,9 @@
 """The worked math, step by step with the group's own numbers, the way the seeds write it.
 
 Pure Python (core layer): ``LabState`` calls it once per change and puts the result in the
-snapshot, so the math panel only typesets text it is given.
+snapshot, so the math panel only typesets text it is given. Every line comes twice: as plain text
+(what a screen reader hears and Ctrl+C copies) and as LaTeX (what the panel typesets and Copy as
+LaTeX gives), built from the same numbers so the two always agree.
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ from decimal import Decimal, localcontext
 
 from grpo_desktop.core.common.formatting import FIXED_POINT_LIMIT, MINUS, number, signed
 from grpo_desktop.core.formulas import advantages as core
+from grpo_desktop.core.formulas.latex import (
+    MEAN,
+    convention_latex,
+    eps_latex,
+    is_negative,
+    scale_symbol,
+    tex_number,
+)
 
 MAX_TERMS_SHOWN = 10  # longer sums are written as "sum of G rewards"
 
@@ -29,6 +39,13 @@ Shown = float | Decimal
 class Step:
     title: str
     lines: tuple[str, ...]
+    #: Each line in LaTeX, in step with ``lines``; "" for a line that is a sentence, not math
+    #: (it is shown as text). Empty for a step that has no typeset form.
+    latex: tuple[str, ...] = ()
+
+    def line_latex(self, index: int) -> str:
+        """The LaTeX of line ``index``, or "" when it has none."""
+        return self.latex[index] if index < len(self.latex) else ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +58,7 @@ class WorkedMath:
     phase_labels: tuple[str, str]  # the two phases from r to A, as the animation captions them
     loudest: tuple[int, ...]  # indices of the answers with the largest |A| when they are rare
     loudest_note: str  # one sentence on why those answers are loud ("" when nothing stands out)
+    formula_latex: str = ""  # ``formula`` in LaTeX, with the convention's std and epsilon
 
 
 def _num(value: Shown) -> str:
@@ -123,6 +141,19 @@ def _sum_line(rewards: list[float]) -> str:
     return f"mean = (sum of {size} rewards)/{size} = {_num(total)}/{size}"
 
 
+def _sum_latex(rewards: list[float], mean: float) -> str:
+    total, size = tex_number(_num(_sum(rewards))), len(rewards)
+    if size <= MAX_TERMS_SHOWN:
+        terms = tex_number(_num(rewards[0]))
+        for reward in rewards[1:]:
+            term = tex_number(_num(abs(reward)))
+            terms += f" - {term}" if reward < 0 else f" + {term}"
+        fraction = rf"\frac{{{terms}}}{{{size}}}"
+    else:
+        fraction = rf"\frac{{1}}{{{size}}}\sum_{{j=1}}^{{{size}}} r_j"
+    return rf"{MEAN} = {fraction} = \frac{{{total}}}{{{size}}} = {tex_number(_num(mean))}"
+
+
 def _lone_verl_answer(stats: core.GroupStats, convention: core.Convention) -> bool:
     """verl's rule for a group of one: mean 0 and std 1, so the reward itself is pushed."""
     return convention.name == "verl" and stats.group_size == 1
@@ -139,8 +170,14 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
                 "mean = 0 and std = 1",
                 f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}",
             ),
+            (
+                "",
+                rf"\sigma + \varepsilon = 1 + {eps_latex(convention.eps)}"
+                f" = {tex_number(_num(stats.scale))}",
+            ),
         )
     lines = [f"{_sum_line(rewards)} = {_num(stats.mean)}"]
+    latex = [_sum_latex(rewards, stats.mean)]
     binary = set(rewards) <= {0.0, 1.0}
     population_var = stats.mean * (1 - stats.mean) if binary else None
     variance = _square(stats.std)
@@ -152,6 +189,19 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
         )
         lines.append(f"std = √{_num(variance)} = {_num(stats.std)}   (sample std, n {MINUS} 1)")
         lines.append(f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}")
+        squares = rf"\sum_j \left(r_j - {MEAN}\right)^2"
+        latex.append(
+            rf"s^2 = \frac{{{squares}}}{{G - 1}} = \frac{{{tex_number(_num(square_sum))}}}"
+            rf"{{{size - 1}}} = {tex_number(_num(variance))}"
+        )
+        latex.append(
+            rf"s = \sqrt{{{tex_number(_num(variance))}}} = {tex_number(_num(stats.std))}"
+            r" \quad (\text{sample std}, n - 1)"
+        )
+        latex.append(
+            rf"{scale_symbol(convention)} = {tex_number(_num(stats.std))}"
+            rf" + {eps_latex(convention.eps)} = {tex_number(_num(stats.scale))}"
+        )
     else:
         if population_var is not None:
             p, q = stats.mean, 1 - stats.mean
@@ -159,12 +209,24 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
                 f"a Bernoulli group, so variance = p(1 {MINUS} p) = {_num(p)} × {_num(q)}"
                 f" = {_num(population_var)}"
             )
+            latex.append(
+                rf"\sigma^2 = p(1 - p) = {tex_number(_num(p))} \times {tex_number(_num(q))}"
+                rf" = {tex_number(_num(population_var))}"
+            )
         else:
             lines.append(f"variance = Σ(r {MINUS} mean)² / G = {_num(variance)}")
+            latex.append(
+                rf"\sigma^2 = \frac{{1}}{{G}}\sum_j \left(r_j - {MEAN}\right)^2"
+                rf" = {tex_number(_num(variance))}"
+            )
         lines.append(f"std = √{_num(variance)} = {_num(stats.std)}")
+        latex.append(
+            rf"\sigma = \sqrt{{{tex_number(_num(variance))}}} = {tex_number(_num(stats.std))}"
+        )
         if convention.ddof is None:
             lines.append("this convention does not divide by the std")
-    return Step("Group statistics", tuple(lines))
+            latex.append("")
+    return Step("Group statistics", tuple(lines), tuple(latex))
 
 
 def _advantage_line(reward: float, stats: core.GroupStats, convention: core.Convention) -> str:
@@ -188,6 +250,42 @@ def _advantage_line(reward: float, stats: core.GroupStats, convention: core.Conv
     return f"{head}; A = {raw}/{_num(stats.scale)} = {_adv(centered / stats.scale)}"
 
 
+def _minus(left: str, right: str) -> str:
+    """``left − right`` in LaTeX, a negative right-hand side in brackets: 1 − (−0.5)."""
+    return f"{left} - ({right})" if is_negative(right) else f"{left} - {right}"
+
+
+def _advantage_latex(reward: float, stats: core.GroupStats, convention: core.Convention) -> str:
+    """The advantage line in LaTeX: the formula, then this answer's numbers, then A."""
+    centered = reward - stats.mean
+    shown_reward, shown_mean = tex_number(_num(reward)), tex_number(_num(stats.mean))
+    if convention.name == "rloo":
+        size = stats.group_size
+        others = (stats.mean * size - reward) / (size - 1)
+        if not math.isfinite(others):
+            others = stats.mean + (stats.mean - reward) / (size - 1)
+        baseline = tex_number(_num(others))
+        return (
+            rf"b = \frac{{1}}{{{size - 1}}}\sum_{{j \ne i}} r_j = {baseline}, \quad"
+            rf" A = r - b = {_minus(shown_reward, baseline)} = {tex_number(_adv(reward - others))}"
+        )
+    if convention.ddof is None:
+        return (
+            rf"A = r - {MEAN} = {_minus(shown_reward, shown_mean)} = {tex_number(_adv(centered))}"
+        )
+    if stats.scale == 0:
+        return (
+            rf"r - {MEAN} = {_minus(shown_reward, shown_mean)}"
+            rf" = {tex_number(_difference(centered))},"
+            r" \quad \sigma = 0 \;\Rightarrow\; A = 0"
+        )
+    return (
+        rf"A = \frac{{r - {MEAN}}}{{{scale_symbol(convention)}}}"
+        rf" = \frac{{{_minus(shown_reward, shown_mean)}}}{{{tex_number(_num(stats.scale))}}}"
+        rf" = {tex_number(_adv(centered / stats.scale))}"
+    )
+
+
 def _advantage_steps(stats: core.GroupStats, convention: core.Convention) -> list[Step]:
     values = sorted({float(r) for r in stats.rewards}, reverse=True)
     steps = []
@@ -198,7 +296,13 @@ def _advantage_steps(stats: core.GroupStats, convention: core.Convention) -> lis
             title = f"Advantage of {kind} ({count} of {stats.group_size})"
         else:
             title = f"Advantage of reward {_num(value)} ({count} of {stats.group_size})"
-        steps.append(Step(title, (_advantage_line(value, stats, convention),)))
+        steps.append(
+            Step(
+                title,
+                (_advantage_line(value, stats, convention),),
+                (_advantage_latex(value, stats, convention),),
+            )
+        )
     return steps
 
 
@@ -358,4 +462,5 @@ def explain(
         phase_labels=_phase_labels(stats, convention),
         loudest=loud,
         loudest_note=note,
+        formula_latex=convention_latex(convention),
     )

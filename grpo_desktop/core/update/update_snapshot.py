@@ -156,6 +156,9 @@ class ComputationRow:
     label: str  # e.g. "ratio r"
     expression: str  # e.g. "exp(logp − old_logp) = exp(−0.3567 + 0.5108)"
     value: str  # e.g. "1.1667"
+    #: ``expression`` in LaTeX, typeset by the token detail and copied by Copy as LaTeX; "" when
+    #: the expression is a sentence, not math (it is shown as text).
+    latex: str = ""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from grpo_desktop.core.formulas.clipped_loss import (
     PolicyLossResult,
     get_loss_preset,
 )
+from grpo_desktop.core.formulas.latex import is_negative, tex_number
 from grpo_desktop.core.lab.checker import final_answer_span
 from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
 from grpo_desktop.core.update.pretokenize import answer_piece_mask, pretokenize_pieces
@@ -306,6 +307,25 @@ def _weight_expression(preset: LossPreset, n_i: int, tokens: int, answers: int, 
     return f"1 / (B · L) = 1 / ({answers} · {width})"  # dr_grpo, L = T here
 
 
+def _weight_latex(preset: LossPreset, n_i: int, tokens: int, answers: int, width: int) -> str:
+    """``_weight_expression`` in LaTeX."""
+    aggregation = preset.aggregation
+    if aggregation in ("token-mean", "dapo", "token", "bnpo"):
+        return rf"\frac{{1}}{{N}} = \frac{{1}}{{{tokens}}}"
+    if aggregation in ("seq-mean-token-mean", "grpo", "sample"):
+        return rf"\frac{{1}}{{n_i B}} = \frac{{1}}{{{n_i} \cdot {answers}}}"
+    if aggregation == "seq-mean-token-sum":
+        return rf"\frac{{1}}{{B}} = \frac{{1}}{{{answers}}}"
+    if aggregation == "seq-mean-token-sum-norm":
+        return rf"\frac{{1}}{{T}} = \frac{{1}}{{{width}}}"
+    return rf"\frac{{1}}{{B L}} = \frac{{1}}{{{answers} \cdot {width}}}"
+
+
+def _bracketed(number: str) -> str:
+    """A LaTeX number, in brackets when negative (so ``x - (-0.5)`` reads right)."""
+    return f"({number})" if is_negative(number) else number
+
+
 def token_computation(
     selected: tuple[int, int],
     rows: list[AnswerRow],
@@ -338,14 +358,23 @@ def token_computation(
     if preset.sequence_ratio:
         lines.append(
             ComputationRow(
-                "ratio r (answer)", "exp(mean_t (logp − old_logp)) over the answer", _number(ratio)
+                "ratio r (answer)",
+                "exp(mean_t (logp − old_logp)) over the answer",
+                _number(ratio),
+                r"\exp\Bigl(\frac{1}{|o|}\sum_t"
+                r" \left(\log p_t - \log p_t^{\text{old}}\right)\Bigr)",
             )
         )
     else:
         clamp = " (log-ratio clamped to ±20)" if preset.ratio_clamp else ""
+        clamp_latex = r" \quad (\log r \text{ clamped to } \pm 20)" if preset.ratio_clamp else ""
         lines.append(
             ComputationRow(
-                "ratio r", f"exp({_number(logp)} − ({_number(old)})){clamp}", _number(ratio)
+                "ratio r",
+                f"exp({_number(logp)} − ({_number(old)})){clamp}",
+                _number(ratio),
+                rf"\exp\left({tex_number(_number(logp))} - {_bracketed(tex_number(_number(old)))}"
+                rf"\right){clamp_latex}",
             )
         )
     lines.append(
@@ -357,6 +386,8 @@ def token_computation(
             else "inside"
             if low <= ratio <= high
             else "outside, not binding",
+            rf"\left[1 - \varepsilon_{{\text{{low}}}},\ 1 + \varepsilon_{{\text{{high}}}}\right]"
+            rf" = \left[{low:.2f},\ {high:.2f}\right]",
         )
     )
     lines.append(
@@ -364,6 +395,8 @@ def token_computation(
             "surrogate loss",
             f"−min(r·A, clip(r)·A){', dual clip −A·c for A < 0' if preset.dual_clip else ''}",
             _number(float(result.pg_per_token[row, column])),
+            r"-\min\bigl(r A,\ \operatorname{clip}(r) A\bigr)"
+            + (r" \quad (-A c \text{ for } A < 0)" if preset.dual_clip else ""),
         )
     )
     if result.kl is not None:
@@ -372,21 +405,43 @@ def token_computation(
                 f"KL term ({_loss_options(settings, preset)['kl_estimator']})",
                 f"β · KL = {settings.beta:g} · {_number(float(result.kl[row, column]))}",
                 _number(settings.beta * float(result.kl[row, column])),
+                rf"\beta \cdot \mathrm{{KL}} = {settings.beta:g}"
+                rf" \cdot {_bracketed(tex_number(_number(float(result.kl[row, column]))))}",
             )
         )
     weight = float(result.weight[row, column])
+    weight_counts = (
+        preset,
+        n_i,
+        int(mask.sum()),
+        int((mask.sum(axis=1) > 0).sum()),
+        mask.shape[1],
+    )
     lines.append(
         ComputationRow(
             "aggregation weight w",
-            _weight_expression(
-                preset, n_i, int(mask.sum()), int((mask.sum(axis=1) > 0).sum()), mask.shape[1]
-            ),
+            _weight_expression(*weight_counts),
             f"{weight:.6f}",
+            _weight_latex(*weight_counts),
         )
     )
     grad = float(result.grad_logp[row, column])
-    lines.append(ComputationRow("∂loss/∂logp", "w · ∂(surrogate + β·KL)/∂logp", _number(grad, 6)))
-    lines.append(ComputationRow("push", "−∂loss/∂logp", _number(-grad, 6)))
+    lines.append(
+        ComputationRow(
+            "∂loss/∂logp",
+            "w · ∂(surrogate + β·KL)/∂logp",
+            _number(grad, 6),
+            r"w \cdot \frac{\partial\,(\ell + \beta\,\mathrm{KL})}{\partial \log p}",
+        )
+    )
+    lines.append(
+        ComputationRow(
+            "push",
+            "−∂loss/∂logp",
+            _number(-grad, 6),
+            r"-\frac{\partial\,\mathcal{L}}{\partial \log p}",
+        )
+    )
     if token.dual_clipped:
         why = (
             "the dual clip caps this negative-advantage token's loss at −A·c, so its gradient is 0"
