@@ -370,7 +370,7 @@ def x_display_opens() -> bool:
         xcb.xcb_disconnect(connection)
 
 
-HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts", "lm", "step")
+HEADLESS_COMMANDS = ("score", "loss", "train", "rollouts", "lm", "step", "worksheet")
 
 
 def run_headless(name: str, argv: list[str]) -> int:
@@ -394,6 +394,10 @@ def run_headless(name: str, argv: list[str]) -> int:
         from grpo_desktop.cli.step import run_step
 
         return run_step(argv)
+    if name == "worksheet":
+        from grpo_desktop.cli.worksheet import run_worksheet
+
+        return run_worksheet(argv)
     from grpo_desktop.cli.rollouts import run_rollouts
 
     return run_rollouts(argv)
