@@ -1,20 +1,17 @@
 """Clicks while the tiny language model trains: does the GUI thread stay within a frame?
 
-The Training workspace's run on the tiny model steps on a worker thread (a step of the default
-run is ~0.3 s of numpy and Python). Numpy releases the GIL only inside its larger kernels, so a
-click on the GUI thread competes with the worker's Python for the GIL. This measures, in one
-process and one run (1280x800, light theme):
+The Training workspace's run on the tiny model steps in a worker process (a step of the default
+run is ~0.3 s of numpy and Python). This measures, in one process and one run (1280x800, light):
 
 1. Card-toggle clicks in the Lab (a real mouse click on a random card -> events processed until
-   idle -> window.repaint()) with the worker idle, then with a run stepping on a worker thread
-   exactly as the state steps it (the Lab itself never shows while the Training run plays -
-   a hidden workspace pauses - so this is the GUI-thread load test the brief asks for).
-2. Chart clicks on the Training page itself while the run really plays (a click on the pass-rate
+   idle -> window.repaint()) with nothing training, with the run stepping on a thread of this
+   process (the first design: the GIL shared with the GUI) and with the run stepping in a worker
+   process as the state runs it (the Lab itself never shows while the Training run plays - a
+   hidden workspace pauses - so this is the GUI-thread load test).
+2. Chart clicks on the Training page itself while its run really plays (a click on the pass-rate
    chart chooses a step: a snapshot rebuilt and every view redrawn), paused vs playing.
 
-Each under the thread switch intervals given (``--intervals 1,5``: ms; default: Python's own),
-to see whether a shorter one gives the GUI thread the GIL back sooner. Prints p50 and p95 in ms
-and the training/paused ratios.
+Prints p50 and p95 in ms and the ratios to the paused clicks.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_lm_training_clicks.py
 """
@@ -46,11 +43,6 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=60, help="measured clicks per condition")
     parser.add_argument("--warmup", type=int, default=10, help="unmeasured clicks first")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--intervals",
-        default="",
-        help="switch intervals to compare, in ms, comma-separated (default: the state's and 5)",
-    )
     args = parser.parse_args()
 
     from PySide6.QtCore import QEvent, QEventLoop, QObject, QPoint, QSize, Qt
@@ -78,7 +70,6 @@ def main() -> None:
     probe = Probe()
     app.installEventFilter(probe)
     rng = random.Random(args.seed)
-    default_interval = sys.getswitchinterval()
 
     def process_until_idle() -> None:
         while True:
@@ -121,16 +112,10 @@ def main() -> None:
             f"{q50:5.2f} ms, p95 {q95:5.2f} ms | ratio p50 x{q50 / p50:.2f}, p95 x{q95 / p95:.2f}"
         )
 
-    intervals = ((f"Python's switch interval {default_interval * 1e3:g} ms", default_interval),)
-    if args.intervals:
-        intervals = tuple(
-            (f"switch interval {float(ms):g} ms", float(ms) / 1e3)
-            for ms in args.intervals.split(",")
-        )
     print(f"{args.clicks} clicks after {args.warmup} warm-up per condition, 1280x800, light")
 
-    # 1. Card toggles in the Lab while a run steps on a worker thread.
-    print("1. card-toggle clicks in the Lab (default run: batch 64, G 8), worker idle vs stepping")
+    # 1. Card toggles in the Lab while a run steps on a thread, then in a worker process.
+    print("1. card-toggle clicks in the Lab (default run: batch 64, G 8)")
     window = make_window()
     window.workbench.set_workspace(LAB)
     size = window.workbench.lab.group_size
@@ -140,69 +125,76 @@ def main() -> None:
         centre = QPoint(card.width() // 2, card.height() // 2)
         QTest.mouseClick(card, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre)
 
-    for label, interval in intervals:
-        paused = measure(click_card, window)
-        run = LMTrainingRun(LMTrainingConfig())
-        stop = threading.Event()
-        steps = []
+    paused = measure(click_card, window)
+    run = LMTrainingRun(LMTrainingConfig())
+    stop = threading.Event()
+    steps = []
 
-        def train(run=run, stop=stop, steps=steps) -> None:
-            while not stop.is_set() and not run.finished:
-                steps.append(run.step())
+    def train() -> None:
+        while not stop.is_set() and not run.finished:
+            steps.append(run.step())
 
-        sys.setswitchinterval(interval)
-        worker = threading.Thread(target=train, daemon=True)
-        worker.start()
-        try:
-            playing = measure(click_card, window)
-        finally:
-            stop.set()
-            worker.join()
-            sys.setswitchinterval(default_interval)
-        report(f"{label} ({len(steps)} steps taken meanwhile)", paused, playing)
+    worker = threading.Thread(target=train, daemon=True)
+    worker.start()
+    try:
+        threaded = measure(click_card, window)
+    finally:
+        stop.set()
+        worker.join()
+    report(f"on a thread ({len(steps)} steps taken meanwhile)", paused, threaded)
+
+    from grpo_desktop.model.lm_run_process import LMRunProcess, Loaded, Stepped
+
+    records: list[object] = []
+    process = LMRunProcess(LMTrainingConfig(), None)
+    process.record.connect(records.append)
+    while not any(isinstance(record, Loaded) for record in records):
+        process.wait_for_output(5000)
+        process_until_idle()
+    process.send("play")
+    try:
+        in_process = measure(click_card, window)
+    finally:
+        process.stop()
+    taken = sum(isinstance(record, Stepped) for record in records)
+    report(f"in a worker process ({taken} steps taken meanwhile)", paused, in_process)
     window.undo_stack.setClean()
     window.close()
     app.processEvents()
 
     # 2. Chart clicks on the Training page while its run plays (the real state and worker).
     print("2. chart clicks on the tiny model's Training page, paused vs playing (default run)")
-    for label, interval in intervals:
-        window = make_window()
-        window.workbench.apply_policy(PolicyChoice("tinylm"))
-        window.workbench.set_workspace(TRAINING)
-        state = window.states.lm_training
-        page = window.workspaces[TRAINING].lm_page
-        while not state.snapshot.ready:
-            process_until_idle()
-            time.sleep(0.01)
-        state.step_once()
-        while state.step_count < 1:
-            process_until_idle()
-            time.sleep(0.01)
-        plot = page.charts.pass_plot
+    window = make_window()
+    window.workbench.apply_policy(PolicyChoice("tinylm"))
+    window.workbench.set_workspace(TRAINING)
+    state = window.states.lm_training
+    page = window.workspaces[TRAINING].lm_page
+    while not state.snapshot.ready:
+        process_until_idle()
+        time.sleep(0.01)
+    state.step_once()
+    while state.step_count < 1:
+        process_until_idle()
+        time.sleep(0.01)
+    plot = page.charts.pass_plot
 
-        def click_chart(plot=plot) -> None:
-            viewport = plot.viewport()
-            x = rng.randrange(viewport.width() // 8, viewport.width() - 8)
-            point = QPoint(x, viewport.height() // 2)
-            QTest.mouseClick(
-                viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point
-            )
+    def click_chart() -> None:
+        viewport = plot.viewport()
+        x = rng.randrange(viewport.width() // 8, viewport.width() - 8)
+        point = QPoint(x, viewport.height() // 2)
+        QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
 
-        paused = measure(click_chart, window)
-        before = state.step_count
-        sys.setswitchinterval(interval)
-        state.set_playing(True)
-        try:
-            playing = measure(click_chart, window)
-        finally:
-            state.stop()
-            sys.setswitchinterval(default_interval)
-        taken = state.step_count - before
-        report(f"{label} ({taken} steps taken meanwhile)", paused, playing)
-        window.undo_stack.setClean()
-        window.close()
-        app.processEvents()
+    paused = measure(click_chart, window)
+    before = state.step_count
+    state.set_playing(True)
+    try:
+        playing = measure(click_chart, window)
+    finally:
+        state.stop()
+    report(f"playing ({state.step_count - before} steps taken meanwhile)", paused, playing)
+    window.undo_stack.setClean()
+    window.close()
+    app.processEvents()
 
 
 if __name__ == "__main__":

@@ -670,6 +670,10 @@ def build_lm_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 def run_lm(argv: Sequence[str]) -> int:
     """Entry point of ``grpo-desktop lm``; returns the process exit status."""
+    if list(argv) == ["worker"]:  # the Training workspace's run, in a process of its own
+        from grpo_desktop.cli.lm_worker import run_lm_worker
+
+        return run_lm_worker()
     parser = build_lm_parser()
     args = parser.parse_args(list(argv))
     command = {"eval": run_eval, "sample": run_sample, "train": run_train}[args.command]

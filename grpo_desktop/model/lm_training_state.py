@@ -1,33 +1,25 @@
-"""The Training workspace's state on the tiny language model: a GRPO run stepped off the GUI thread.
+"""The Training workspace's state on the tiny language model: a GRPO run in a worker process.
 
 A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
-A step of the network takes a fifth of a second or more, far past a frame, so the run lives on a
-worker thread: each job (load and measure the model; one step; play until paused) is a thread
-that first waits for the job before it (so one run is never stepped twice at once), then hands
-every step's records to the GUI thread with a queued signal. The GUI thread keeps its own copy
-of those records and builds every snapshot from them, never from the run a worker may be
-stepping. Records of a run that has since been replaced (Reset, a settings, policy, convention
-or reward-weight change) are dropped on arrival, so a restart never waits for a step to end.
-
-The worker shares the GIL with the GUI thread: a click while it steps takes about 1.3–1.6 times
-as long at the median (``benchmarks/bench_lm_training_clicks.py``). A shorter thread switch
-interval was measured there (0.2–20 ms) and made no difference beyond the noise, so the
-interpreter's default is left alone.
+A step of the network takes a fifth of a second or more, far past a frame, so the run lives in a
+process of its own (:class:`~grpo_desktop.model.lm_run_process.LMRunProcess`): on a thread it
+shared the interpreter lock with the GUI, and clicks while it trained took 22–36 ms at p95. The
+state sends play / pause / step and keeps the records the worker sends back; every snapshot is
+built from those records on the GUI thread. A restart (Reset, a settings, policy, convention or
+reward-weight change) releases the old worker, which quits after its step on its own time, and
+starts a new one: nothing waits for a step to end.
 
 Snapshots are built only while the workspace shows on the tiny model (its gate); hidden, the
-run pauses. ``stop()`` (the window closing) sets every job's stop flag and joins them: at most
-one step each.
+run pauses. ``stop()`` (the window closing) ends the worker within a second.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
-from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig, check_lm_config
+from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
 from grpo_desktop.core.tinylm.lm_run_snapshot import (
     LMRunSnapshot,
     ModelFacts,
@@ -35,126 +27,16 @@ from grpo_desktop.core.tinylm.lm_run_snapshot import (
     lm_group_as_recorded,
 )
 from grpo_desktop.core.tinylm.records import EvalMetrics, LMGroup, StepMetrics
+from grpo_desktop.model.lm_run_process import Failed, Idle, LMRunProcess, Loaded, Stepped
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    """The run exists: the model's facts and its step-0 evaluation."""
-
-    generation: int
-    facts: ModelFacts
-    evaluation: EvalMetrics
-
-
-@dataclass(frozen=True)
-class _Stepped:
-    """One step's records."""
-
-    generation: int
-    metrics: StepMetrics
-    evaluation: EvalMetrics | None
-    groups: tuple[LMGroup, ...]
-
-
-@dataclass(frozen=True)
-class _Failed:
-    generation: int
-    sentence: str
-
-
-@dataclass(frozen=True)
-class _Ended:
-    """A job returned (paused, finished, stopped or failed)."""
-
-    generation: int
-    job: _Job
-
-
-class _RunSlot:
-    """One run, made by the first job that needs it (on its worker thread)."""
-
-    def __init__(self, generation: int, make: Callable[[], object]) -> None:
-        self.generation = generation
-        self.make = make
-        self.run = None  # LMTrainingRun, once made
-        self.failed = False
-
-
-class _Job(threading.Thread):
-    """Load the run if need be, then take up to ``steps`` steps (None: until stopped or done)."""
-
-    def __init__(
-        self,
-        slot: _RunSlot,
-        steps: int | None,
-        previous: _Job | None,
-        deliver: Callable[[object], None],
-    ) -> None:
-        super().__init__(name="lm-training", daemon=True)
-        self.slot, self.steps, self.previous, self.deliver = slot, steps, previous, deliver
-        self.stop_flag = threading.Event()
-
-    def run(self) -> None:  # the worker thread
-        slot = self.slot
-        try:
-            if self.previous is not None:
-                self.previous.join()  # the job before ends its step first
-                self.previous = None
-            if slot.failed or (self.stop_flag.is_set() and slot.run is None):
-                return
-            if slot.run is None:
-                try:
-                    slot.run, facts = slot.make()
-                except (OSError, ValueError) as error:  # CheckpointError is a ValueError
-                    slot.failed = True
-                    self.deliver(_Failed(slot.generation, _sentence(error)))
-                    return
-                self.deliver(_Loaded(slot.generation, facts, slot.run.evals[0]))
-            run = slot.run
-            taken = 0
-            while not self.stop_flag.is_set() and not run.finished:
-                if self.steps is not None and taken >= self.steps:
-                    break
-                metrics = run.step()
-                taken += 1
-                latest = run.evals[-1]
-                evaluation = latest if latest.step == metrics.step else None
-                self.deliver(_Stepped(slot.generation, metrics, evaluation, run.groups[-1]))
-        finally:
-            self.deliver(_Ended(slot.generation, self))
-
-
-def _sentence(error: Exception) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
-    return f"The tiny model could not be loaded: {text.rstrip('.')}."
-
-
-def _facts(model, checkpoint: str | None) -> ModelFacts:
-    info = model.info if isinstance(model.info, dict) else {}
-    trained = info.get("trained_on")
-    grpo = info.get("grpo")
-    pretraining = str(trained) if isinstance(trained, str) else ""
-    if isinstance(grpo, dict) and isinstance(grpo.get("steps_done"), int):
-        pretraining = ", then ".join(
-            filter(None, [pretraining, f"GRPO {grpo['steps_done']} steps"])
-        )
-    return ModelFacts(
-        parameters=model.n_params,
-        layers=model.config.n_layers,
-        vocabulary=model.config.vocab_size,
-        checkpoint=checkpoint,
-        pretraining=pretraining[:120],
-    )
-
-
 class LMTrainingState(QObject):
-    """The workbench's tiny-model run: played on a worker thread, rendered from its records."""
+    """The workbench's tiny-model run: played in a worker process, rendered from its records."""
 
     snapshot_changed = Signal(object)  # LMRunSnapshot
     playing_changed = Signal(bool)
-    _delivered = Signal(object)  # a worker's record, queued to the GUI thread
 
     def __init__(
         self, workbench: Workbench, parent: QObject | None = None, gate: ShownGate | None = None
@@ -165,10 +47,10 @@ class LMTrainingState(QObject):
         # state's own gate: only both open it.
         self._workspace_gate = gate if gate is not None else ShownGate(True, self)
         self.gate = ShownGate(False, self)
-        self._generation = 0
-        self._slot: _RunSlot | None = None
-        self._jobs: list[_Job] = []
-        self._last_job: _Job | None = None
+        self._process: LMRunProcess | None = None  # the run's worker, started when shown
+        self._retiring: list[LMRunProcess] = []  # replaced runs' workers, quitting
+        self._exited: list[LMRunProcess] = []  # ... and those that have quit
+        self._busy = False  # a play or step was sent and the worker has not said idle since
         self._playing = False
         self._metric = "reward_mean"
         self._selected_step: int | None = None
@@ -176,7 +58,6 @@ class LMTrainingState(QObject):
         self._snapshot: LMRunSnapshot | None = None
         self._stale = True
         self._new_run()
-        self._delivered.connect(self._receive, Qt.ConnectionType.QueuedConnection)
         workbench.lm_training_config_changed.connect(self._restart)
         workbench.policy_changed.connect(self._policy_changed)
         workbench.convention_changed.connect(self._restart)
@@ -198,8 +79,8 @@ class LMTrainingState(QObject):
 
     @property
     def busy(self) -> bool:
-        """A job is running (loading, stepping or finishing a step after a pause)."""
-        return bool(self._jobs)
+        """The worker is loading, stepping, or finishing a step after a pause."""
+        return self._busy or (self._process is not None and self._facts is None and not self._error)
 
     @property
     def step_count(self) -> int:
@@ -235,9 +116,9 @@ class LMTrainingState(QObject):
             return
         self._playing = playing
         if playing:
-            self._start_job(None)
-        else:
-            self._stop_jobs()
+            self._send("play")
+        elif self._process is not None:
+            self._process.send("pause")
         self.playing_changed.emit(playing)
         self._invalidate()
 
@@ -249,7 +130,7 @@ class LMTrainingState(QObject):
         self.set_playing(False)
         if self._error or self._finished() or not self.gate.shown:
             return
-        self._start_job(1)
+        self._send("step")
 
     def reset(self) -> None:
         """Back to step 0 with the same settings (the same seed: the same run again)."""
@@ -304,25 +185,35 @@ class LMTrainingState(QObject):
         self._workbench.open_recorded_group(recorded)
 
     def wait(self, timeout: float = 30.0) -> bool:
-        """Block until every job has ended (tests and benchmarks); False on timeout."""
-        for job in list(self._jobs):
-            job.join(timeout)
-        return not any(job.is_alive() for job in self._jobs)
+        """Block until the worker is idle (tests and benchmarks); False on timeout."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while self.busy and self._process is not None and time.monotonic() < deadline:
+            self._process.wait_for_output(max(1, round((deadline - time.monotonic()) * 1000)))
+        return not self.busy
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id while it runs (the run is never in the GUI's process)."""
+        if self._process is None or not self._process.running:
+            return None
+        return int(self._process.process.processId())
 
     def stop(self) -> None:
-        """The window is closing: every job stops after its step and is joined."""
+        """The window is closing: the worker ends within a second."""
         self._playing = False
-        jobs = list(self._jobs)
-        for job in jobs:
-            job.stop_flag.set()
-        for job in jobs:
-            job.join()
-        self._jobs.clear()
+        self._busy = False
+        for process in [*self._retiring, self._process]:
+            if process is not None:
+                process.stop()
+        self._retiring.clear()
+        self._process = None
 
     # --- jobs -------------------------------------------------------------------------------
 
     def _new_run(self) -> None:
-        """A fresh run for the workbench's settings, made by the first job that needs it."""
+        """A fresh run for the workbench's settings; its worker starts when first needed."""
         workbench = self._workbench
         self._config = replace(
             workbench.lm_training_config,
@@ -330,73 +221,78 @@ class LMTrainingState(QObject):
             reward_weights=workbench.lab.weights,
         )
         self._checkpoint = workbench.policy.checkpoint
-        self._generation += 1
-        config, checkpoint = self._config, self._checkpoint
-
-        def make() -> tuple[object, ModelFacts]:
-            from grpo_desktop.core.tinylm.grpo import LMTrainingRun
-            from grpo_desktop.core.tinylm.model import load_model
-
-            model = load_model(checkpoint)
-            return LMTrainingRun(check_lm_config(config), model), _facts(model, checkpoint)
-
-        self._slot = _RunSlot(self._generation, make)
+        self._release_process()
         self._metrics: list[StepMetrics] = []
         self._evals: list[EvalMetrics] = []
         self._groups: list[tuple[LMGroup, ...]] = []
         self._facts: ModelFacts | None = None
         self._error = ""
 
+    def _release_process(self) -> None:
+        """The old run's worker quits after its step on its own; its records are not read."""
+        for process in self._exited:
+            process.deleteLater()
+        self._exited = []
+        old = self._process
+        if old is not None:
+            old.record.disconnect(self._receive)
+            old.release()
+            if old.running:
+                self._retiring.append(old)
+                old.ended.connect(self._retired)
+            else:
+                old.setParent(None)  # gone with its last reference
+            self._process = None
+        self._busy = False
+
+    def _retired(self) -> None:
+        """A replaced run's worker has exited: deleted at the next restart (not from inside
+        its own signal)."""
+        self._exited += [process for process in self._retiring if not process.running]
+        self._retiring = [process for process in self._retiring if process.running]
+
     def _finished(self) -> bool:
         return self.step_count >= self._config.steps
 
-    def _start_job(self, steps: int | None) -> None:
-        assert self._slot is not None
-        previous = self._last_job if self._last_job in self._jobs else None
-        job = _Job(self._slot, steps, previous, self._delivered.emit)
-        self._jobs.append(job)
-        self._last_job = job
-        job.start()
+    def _send(self, command: str) -> None:
+        self._ensure_process()
+        assert self._process is not None
+        self._busy = True
+        self._process.send(command)
 
-    def _stop_jobs(self) -> None:
-        for job in self._jobs:
-            job.stop_flag.set()
+    def _ensure_process(self) -> None:
+        if self._process is None:
+            self._process = LMRunProcess(self._config, self._checkpoint, self)
+            self._process.record.connect(self._receive)
 
     def _prepare_when_shown(self) -> None:
-        """Load and measure the model (on a worker) once the workspace shows on it."""
+        """Start the worker (it loads and measures the model) once the workspace shows."""
         self.gate.call((self, "prepare"), self._prepare)
 
     def _prepare(self) -> None:
-        slot = self._slot
-        if slot is None or slot.run is not None or slot.failed:
-            return
-        if any(job.slot is slot for job in self._jobs):
-            return  # a job of this run is already loading it
-        self._start_job(0)
+        if not self._error:
+            self._ensure_process()
 
     def _receive(self, record: object) -> None:
-        """A worker's record, on the GUI thread."""
-        if isinstance(record, _Ended):
-            if record.job in self._jobs:
-                self._jobs.remove(record.job)
-            if record.generation == self._generation and self._playing and self._finished():
-                self.set_playing(False)
-            return
-        if getattr(record, "generation", None) != self._generation:
-            return  # a replaced run's record
-        if isinstance(record, _Loaded):
+        """A record from the worker, read on the GUI thread."""
+        if isinstance(record, Idle):
+            if self._process is None or record.after < self._process.sent:
+                return  # a later command is on its way: not idle after all
+            self._busy = False
+            if self._playing:  # the worker stops only when paused or finished
+                self._playing = False
+                self.playing_changed.emit(False)
+        elif isinstance(record, Loaded):
             self._facts = record.facts
             self._evals = [record.evaluation]
-        elif isinstance(record, _Stepped):
+        elif isinstance(record, Stepped):
             self._metrics.append(record.metrics)
             self._groups.append(record.groups)
             if record.evaluation is not None:
                 self._evals.append(record.evaluation)
-            if self._playing and self._finished():
-                self._playing = False
-                self.playing_changed.emit(False)
-        elif isinstance(record, _Failed):
+        elif isinstance(record, Failed):
             self._error = record.sentence
+            self._busy = False
             if self._playing:
                 self._playing = False
                 self.playing_changed.emit(False)
@@ -408,7 +304,6 @@ class LMTrainingState(QObject):
         """New settings, convention, reward or policy: a fresh run, paused. A replaced run's
         job stops after its step, on its own thread; its records are dropped."""
         self.set_playing(False)
-        self._stop_jobs()
         self._selected_step = None
         self._new_run()
         self._invalidate()

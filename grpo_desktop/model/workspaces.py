@@ -73,8 +73,8 @@ class WorkspaceStates(QObject):
 
     @property
     def lm_training(self) -> LMTrainingState:
-        """The Training workspace's state on the tiny language model: its run, stepped on a
-        worker thread (it works only while the workspace shows with the tiny model chosen)."""
+        """The Training workspace's state on the tiny language model: its run, stepped in a
+        worker process (it works only while the workspace shows with the tiny model chosen)."""
         if self._lm_training is None:
             from grpo_desktop.model.lm_training_state import LMTrainingState
 

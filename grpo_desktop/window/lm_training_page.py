@@ -2,7 +2,7 @@
 
 It lays out the views (the curves over steps, the chosen step's groups, the controls, the
 frontier with the held-out prompts as dots) and wires them to :class:`LMTrainingState` (the
-model owns the run, stepped on a worker thread): settings go to the workbench as undoable edits
+model owns the run, stepped in a worker process): settings go to the workbench as undoable edits
 that restart the run, Play/Step/Reset and what to look at go to the state, and every snapshot
 is rendered once by each view. Built the first time the workspace shows on the tiny model.
 """

@@ -1,4 +1,4 @@
-"""The tiny model's run in the Training workspace: stepped on a worker, rendered on the GUI thread.
+"""The tiny model's run in the Training workspace: stepped in a worker process, drawn here.
 
 Tests wait for what the user would see (the snapshot with the step in it), with generous
 timeouts, and never assert on timing.
@@ -6,7 +6,7 @@ timeouts, and never assert on timing.
 
 from __future__ import annotations
 
-import threading
+import os
 from dataclasses import replace
 
 import pytest
@@ -51,28 +51,29 @@ def test_shown_it_loads_off_thread_and_measures_step_0(qtbot, state):
     assert "107,820-parameter" in snapshot.note
 
 
-def test_play_steps_off_the_gui_thread_and_snapshots_arrive(qtbot, state, monkeypatch):
-    from grpo_desktop.core.tinylm import grpo
-
-    threads = []
-    original = grpo.LMTrainingRun.step
-
-    def step(run):
-        threads.append(threading.current_thread())
-        return original(run)
-
-    monkeypatch.setattr(grpo.LMTrainingRun, "step", step)
+def test_play_steps_in_a_worker_process_and_snapshots_arrive(qtbot, state):
     received = []
     state.snapshot_changed.connect(received.append)
     state.set_playing(True)
     assert state.playing
+    assert state.worker_pid is not None and state.worker_pid != os.getpid()
     wait_for(qtbot, state, lambda s: s.finished and not s.playing)
     qtbot.waitUntil(lambda: not state.busy, timeout=WAIT_MS)
-    assert threads and threading.main_thread() not in threads
     snapshot = state.snapshot
     assert list(snapshot.curves["reward_mean"].steps) == [1, 2, 3]
     assert list(snapshot.curves["pass_rate"].steps) == [0, 1, 2, 3]
     assert received and received[-1].step == 3
+
+
+def test_pause_then_play_at_once_keeps_playing(qtbot, workbench, state):
+    """A pause's "idle" that arrives after a new Play is stale: the run keeps playing."""
+    workbench.apply_lm_training_config(replace(TINY, steps=6))
+    state.set_playing(True)
+    wait_for(qtbot, state, lambda s: s.step >= 1)
+    state.set_playing(False)
+    state.set_playing(True)
+    wait_for(qtbot, state, lambda s: s.finished)
+    assert state.snapshot.step == 6
 
 
 def test_step_takes_one_step_and_reset_starts_again(qtbot, state):
@@ -86,13 +87,14 @@ def test_step_takes_one_step_and_reset_starts_again(qtbot, state):
     assert state.metrics[0].reward_mean == first.reward_mean  # the same seed: the same step
 
 
-def test_stop_mid_run_joins_the_worker_within_a_step(qtbot, workbench, state):
+def test_stop_mid_run_ends_the_worker_process(qtbot, workbench, state):
     workbench.apply_lm_training_config(replace(TINY, steps=200))
     state.set_playing(True)
     wait_for(qtbot, state, lambda s: s.step >= 1)
+    process = state._process.process
     state.stop()
-    assert not any(t.name == "lm-training" and t.is_alive() for t in threading.enumerate())
-    assert not state.playing
+    assert process.state() == process.ProcessState.NotRunning
+    assert not state.playing and state.worker_pid is None
 
 
 def test_a_config_change_restarts_the_run(qtbot, workbench, state):

@@ -1,7 +1,7 @@
 """The Training workspace on the tiny language model, as a user meets it: the page the policy
 chooses, Play and the keys, a step's group opened in the Lab, a bad checkpoint, closing mid-run.
 
-The run steps on a worker thread: tests wait for what the user would see, with generous
+The run steps in a worker process: tests wait for what the user would see, with generous
 timeouts, never for time.
 """
 

@@ -1,6 +1,6 @@
 """What the Training workspace draws for a GRPO run on the tiny model, from the run's records.
 
-Pure numpy (no Qt). The GUI never reads a run that a worker thread may be stepping: it keeps the
+Pure numpy (no Qt). The GUI never reads the run itself (a worker process steps it): it keeps the
 records the worker hands over (:class:`StepMetrics` per step, :class:`EvalMetrics` at each
 evaluation, the groups of each step) and builds from them, here, everything the views draw: the
 curves over steps, the learning frontier with the held-out prompts as dots at their exact pass
@@ -33,6 +33,7 @@ __all__ = [
     "ModelFacts",
     "build_lm_run_snapshot",
     "lm_group_as_recorded",
+    "model_facts",
     "model_note",
     "rate_text",
 ]
@@ -69,6 +70,26 @@ class ModelFacts:
     vocabulary: int
     checkpoint: str | None  # None: the shipped checkpoint
     pretraining: str = ""  # what the checkpoint's info says it learned, if anything
+
+
+def model_facts(model, checkpoint: str | None) -> ModelFacts:
+    """The facts of a loaded :class:`~grpo_desktop.core.tinylm.model.TinyLM`: its size, and
+    what its checkpoint's info says it learned (pretraining, then GRPO steps)."""
+    info = model.info if isinstance(model.info, dict) else {}
+    trained = info.get("trained_on")
+    grpo = info.get("grpo")
+    pretraining = str(trained) if isinstance(trained, str) else ""
+    if isinstance(grpo, dict) and isinstance(grpo.get("steps_done"), int):
+        pretraining = ", then ".join(
+            filter(None, [pretraining, f"GRPO {grpo['steps_done']} steps"])
+        )
+    return ModelFacts(
+        parameters=model.n_params,
+        layers=model.config.n_layers,
+        vocabulary=model.config.vocab_size,
+        checkpoint=checkpoint,
+        pretraining=pretraining[:120],
+    )
 
 
 def model_note(facts: ModelFacts | None, checkpoint: str | None) -> str:

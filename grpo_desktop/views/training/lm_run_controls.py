@@ -34,7 +34,7 @@ __all__ = ["PAUSE_TEXT", "PLAY_TEXT", "LMRunControls"]
 
 PLAY_TEXT = "▶ Play"
 PAUSE_TEXT = "❚❚ Pause"
-PLAY_TIP = "Train the model step after step (on a worker thread; the window stays responsive)"
+PLAY_TIP = "Train the model step after step (in a process of its own; the window stays responsive)"
 PAUSE_TIP = "Pause after the step under way"
 STEP_TIP = "Take one GRPO step on the network"
 RESET_TIP = "Start again from the checkpoint (same settings and seed: the same run)"
