@@ -124,6 +124,9 @@ class ExportController(QObject):
             "Copy a picture of the whole window to the clipboard",
         )
         self.copy_action.triggered.connect(self.copy_window_image)
+        from grpo_desktop.window.animation_export import AnimationExport
+
+        self.animation = AnimationExport(self)  # File ▸ Export ▸ Animation… (a GIF for slides)
 
         self.export_menu = None  # the window's File ▸ Export menu, once it placed the actions
 
@@ -151,6 +154,7 @@ class ExportController(QObject):
             self.chart_svg_action,
             self.csv_action,
             self.training_csv_action,
+            self.animation.action,
         )
 
     @property

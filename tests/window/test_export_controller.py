@@ -76,6 +76,7 @@ def test_install_is_idempotent_and_fills_file_and_edit_menus(window, actions):
         "Chart as SVG…",
         "Group as CSV…",
         "Training run as CSV…",
+        "Animation…",
     ]
     file_actions = window.file_menu.actions()
     assert file_actions.index(export_menu.menuAction()) < file_actions.index(window.quit_action)
