@@ -404,6 +404,13 @@ def _computation(
     return replace(computation, rows=lines)
 
 
+def _small_signed(value: float) -> str:
+    """Three decimals, or four significant digits when three would round a change to 0."""
+    if value == 0 or abs(value) >= 0.0005:
+        return signed(value, 3)
+    return f"{value:+.1e}".replace("-", "\u2212")
+
+
 def _held_out_noun(task: Task) -> str:
     return "sums" if isinstance(task, AdditionTask) else "prompts"
 
@@ -422,7 +429,8 @@ def _spillover(
     steps = "One Adam step" if moved.steps == 1 else f"{moved.steps} Adam steps"
     caption = (
         f"{steps} on {len(batch)} answers to {start.prompt} raised the right answer's "
-        f"log-probability on {raised} of {len(held)} held-out {noun} (mean {signed(mean, 3)})"
+        f"log-probability on {raised} of {len(held)} held-out {noun} and lowered it on "
+        f"{sum(1 for delta in held if delta < 0)} (mean change {_small_signed(mean)})"
     )
     sides = []
     for name, sign in (("A > 0", 1), ("A < 0", -1)):
