@@ -44,24 +44,40 @@ class WindowSize:
 #: projector theme's larger type needs more, and a screenshot says so rather than grow.
 SMALLEST_SIZE = WindowSize(800, 600)
 LARGEST_SIZE = WindowSize(7680, 4320)
+DEFAULT_WINDOW_SIZE = WindowSize(1280, 800)
+DEFAULT_ANIMATION_SIZE = WindowSize(1280, 720)  # a 16:9 slide
 
 
 class ScreenshotSizeError(ValueError):
     """The window cannot be laid out at the size asked for: no picture is written."""
 
 
-def parse_size(text: str) -> WindowSize:
+def parse_size_text(text: str) -> WindowSize:
+    """``WxH`` as a size, whatever it is for: the window's and an animation's ranges differ."""
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size must look like 1280x800, got {text!r}") from None
-    low, high = SMALLEST_SIZE, LARGEST_SIZE
-    if not (low.width <= width <= high.width and low.height <= height <= high.height):
-        raise argparse.ArgumentTypeError(
-            f"size {width}x{height} is out of range ({low.width}x{low.height} to "
-            f"{high.width}x{high.height})"
-        )
     return WindowSize(width, height)
+
+
+def window_size_problem(size: WindowSize) -> str:
+    """Why the window cannot be laid out at ``size`` ("" when it can)."""
+    low, high = SMALLEST_SIZE, LARGEST_SIZE
+    if low.width <= size.width <= high.width and low.height <= size.height <= high.height:
+        return ""
+    return (
+        f"size {size.width}x{size.height} is out of range ({low.width}x{low.height} to "
+        f"{high.width}x{high.height})"
+    )
+
+
+def parse_size(text: str) -> WindowSize:
+    size = parse_size_text(text)
+    problem = window_size_problem(size)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return size
 
 
 def parse_zoom(text: str) -> float:
@@ -161,10 +177,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--size",
-        type=parse_size,
-        default=WindowSize(1280, 800),
+        type=parse_size_text,
         metavar="WxH",
-        help="window size, e.g. 1280x800 (default) or 1920x1080",
+        help="window size, e.g. 1280x800 (default) or 1920x1080; with --export-animation the "
+        "animation's, 1280x720 (default) or 1920x1080",
+    )
+    parser.add_argument(
+        "--export-animation",
+        type=Path,
+        metavar="FILE.gif",
+        help="write the group's reward -> advantage animation (with --training-steps, the toy "
+        "training run's first steps) as an animated GIF for slides and exit; no display needed",
+    )
+    parser.add_argument(
+        "--training-steps",
+        type=int,
+        metavar="N",
+        help="with --export-animation: animate the toy training run's first N steps instead",
     )
     parser.add_argument(
         "--list-problems", action="store_true", help="list the shipped problems and exit"
@@ -425,13 +454,108 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # the message may quote a file name or a value from outside
         print(f"grpo-desktop: error: {visible(str(error))}", file=sys.stderr)
         return 2
+    if args.export_animation is not None:
+        return export_animation(args, setup)
+    if args.training_steps is not None:
+        parser.error("--training-steps goes with --export-animation")
+    size = args.size or DEFAULT_WINDOW_SIZE
+    if window_size_problem(size):
+        parser.error(f"argument --size: {window_size_problem(size)}")
     reason = display_problem(screenshot=args.screenshot is not None)
     if reason:
         print(reason, file=sys.stderr)
         return 2
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    return run_window(setup, args.size, args.screenshot)
+    return run_window(setup, size, args.screenshot)
+
+
+def animation_request(args: argparse.Namespace) -> tuple[WindowSize, int | None]:
+    """--export-animation's size and training steps, checked; ValueError says what is wrong."""
+    from grpo_desktop.core.files.animation import MAX_TRAINING_STEPS, check_animation_size
+
+    if args.screenshot is not None:
+        raise ValueError("use either --screenshot or --export-animation, not both")
+    if args.export_animation.suffix.lower() != ".gif":
+        raise ValueError(f"--export-animation writes a .gif file, got {args.export_animation}")
+    size = args.size or DEFAULT_ANIMATION_SIZE
+    check_animation_size(size.width, size.height)
+    steps = args.training_steps
+    if steps is not None and not 1 <= steps <= MAX_TRAINING_STEPS:
+        raise ValueError(f"--training-steps must be 1 to {MAX_TRAINING_STEPS}, got {steps}")
+    return size, steps
+
+
+def export_animation(args: argparse.Namespace, setup: LabSetup) -> int:
+    """--export-animation FILE.gif: the animation drawn offscreen and written atomically.
+
+    Bad arguments are one line and status 2 (before Qt loads); a path that cannot be written
+    (a folder, a FIFO, a missing folder, no permission) is one line and status 1.
+    """
+    try:
+        size, steps = animation_request(args)
+    except ValueError as error:
+        print(f"grpo-desktop: error: {visible(str(error))}", file=sys.stderr)
+        return 2
+    path = args.export_animation
+    from grpo_desktop.window.animation_export import refusal
+
+    refused = refusal(path)
+    if refused:
+        print(f"grpo-desktop: error: {visible(refused)}", file=sys.stderr)
+        return 1
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from grpo_desktop.core.common.atomic import write_bytes_atomically
+    from grpo_desktop.core.common.theme import DEFAULT_THEME, get_theme
+    from grpo_desktop.core.files.animation import (
+        advantage_animation,
+        first_steps_snapshot,
+        training_animation,
+    )
+    from grpo_desktop.core.training.training_config import TrainingConfig
+    from grpo_desktop.views.files.animation_frames import animation_gif_bytes
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    quiet_offscreen_size_hints()
+    app.setApplicationName("GRPO Desktop")
+    theme = get_theme(setup.theme or DEFAULT_THEME)
+    if steps is not None:
+        run = first_steps_snapshot(TrainingConfig(), steps, setup.convention)
+        frames = training_animation(run, theme)
+    else:
+        frames = advantage_animation(lab_snapshot(setup), theme)
+    data = animation_gif_bytes(frames, theme, (size.width, size.height))
+    try:
+        write_bytes_atomically(path, data)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"grpo-desktop: error: cannot write {visible(path)}: {reason}", file=sys.stderr)
+        return 1
+    seconds = sum(frame.duration_ms for frame in frames) / 1000
+    print(
+        f"wrote {visible(path)} ({size.width}x{size.height}, {len(frames)} frames, "
+        f"{seconds:g} s, looping)"
+    )
+    return 0
+
+
+def lab_snapshot(setup: LabSetup):
+    """The group the command line asked for, as the window's lab would compute it."""
+    from grpo_desktop.core import get_convention
+    from grpo_desktop.model.lab_state import LabState
+
+    if setup.scenario is not None:
+        scenario = setup.scenario
+        return scenario.lab_memento().preview(get_convention(scenario.convention))
+    state = LabState(convention=setup.convention)
+    state.set_problem(setup.problem_id, setup.correct)
+    if setup.group_size is not None:
+        state.set_group_size(setup.group_size)
+    if setup.sample_seed is not None:
+        state.sample(setup.sample_seed)
+    return state.snapshot
 
 
 def build_window(
