@@ -51,6 +51,7 @@ from grpo_desktop.model.workspaces import WorkspaceStates
 from grpo_desktop.views.common.announce import announce
 from grpo_desktop.views.common.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar, plain_text
 from grpo_desktop.views.common.spotlight import Spotlight
+from grpo_desktop.window.worksheet_dialog import add_worksheet_action
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
 
@@ -265,6 +266,10 @@ class LessonController(QObject):
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.exit_action)
+        menu.addSeparator()
+        self.worksheet_action = add_worksheet_action(
+            self.window, menu, lambda: self._lesson.id if self._lesson is not None else None
+        )
         self.window.insert_menu(menu)
         self.menu = menu
 
