@@ -158,10 +158,8 @@ def advantage_captions(snapshot: LabSnapshot) -> tuple[str, str, str, str]:
     elif stats.scale == 0:
         second = "Step 2 of 2: the std is 0, so every advantage is 0"
     elif convention.eps:
-        second = (
-            f"Step 2 of 2: divide by the std + {_eps_text(convention.eps)} = {scale}: "
-            f"A = (r {MINUS} mean) / (std + ε)"
-        )
+        # Without "A = …": the longer caption would wrap to two lines on the projector's type.
+        second = f"Step 2 of 2: divide by the std + {_eps_text(convention.eps)} = {scale}"
     else:
         second = f"Step 2 of 2: divide by the std = {scale}: A = (r {MINUS} mean) / std"
     if stats.degenerate:
