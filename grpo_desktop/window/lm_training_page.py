@@ -101,9 +101,16 @@ class LMTrainingPage(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
-            total = self.width() - self.splitter.handleWidth()
-            side = max(self.splitter.widget(1).minimumWidth(), round(total * SIDE_SHARE))
-            self.splitter.setSizes([max(0, total - side), side])
+            self._balance_splitter()
+
+    def _balance_splitter(self) -> None:
+        """The side column SIDE_SHARE of the width, or what the controls need whole (every
+        label beside its field: a projector's larger type needs more on a 1024-px screen)."""
+        total = self.width() - self.splitter.handleWidth()
+        needed = self.controls.minimumSizeHint().width()
+        side = max(self.splitter.widget(1).minimumWidth(), needed, round(total * SIDE_SHARE))
+        side = min(side, total - self.splitter.widget(0).minimumWidth())
+        self.splitter.setSizes([max(0, total - side), side])
 
     # --- the run's keys (the window's actions call these) ------------------------------------
 
@@ -139,6 +146,7 @@ class LMTrainingPage(QWidget):
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
         self.status.setStyleSheet(f"color: {theme.text};")
+        self._balance_splitter()  # the controls' type size changed
 
 
 def lm_training_figure(snapshot: LMRunSnapshot, theme: Theme) -> Figure:

@@ -110,13 +110,16 @@ class LMRunControls(QWidget):
             "batch": _spin(1, 256),
             "learning_rate": _double(0.00001, 0.01, 0.0001, 5),
             "beta": _double(0.0, 10.0, 0.01, 3),
-            "seed": _spin(0, 2**31 - 1),
+            "seed": _spin(0, 999_999),  # six digits: the field fits a 1024-px projector
         }
         self.labels: dict[str, QLabel] = {}
         form = QGridLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setHorizontalSpacing(8)
         form.setVerticalSpacing(4)
+        # The task and the algorithm each get a whole row: their names ("Addition (2-digit)")
+        # would be cut in half a row on a 1024-px projector; the numbers go two to a row.
+        wide = ("task", "algorithm")
         for index, (name, text, tip) in enumerate(SETTINGS):
             field = self.fields[name]
             field.setObjectName(f"lm_{name}")
@@ -125,9 +128,14 @@ class LMRunControls(QWidget):
             label = QLabel(text)
             label.setBuddy(field)
             self.labels[name] = label
-            row, column = divmod(index, 2)
-            form.addWidget(label, row, 2 * column)
-            form.addWidget(field, row, 2 * column + 1)
+            if name in wide:
+                row = wide.index(name)
+                form.addWidget(label, row, 0)
+                form.addWidget(field, row, 1, 1, 3)
+            else:
+                row, column = divmod(index - len(wide), 2)
+                form.addWidget(label, len(wide) + row, 2 * column)
+                form.addWidget(field, len(wide) + row, 2 * column + 1)
             if isinstance(field, QComboBox):
                 field.activated.connect(
                     lambda _index, name=name, combo=field: self._request(name, combo.currentData())
