@@ -162,6 +162,10 @@ class MainWindow(QMainWindow):
         # every action and paint as usual.
         chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
         cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
+        # The worked math is typeset from here on: the typesetter's import stays off the first
+        # screen, which shows the same lines as plain text until now.
+        if self.math_panel.load_typesetting():
+            self.lab_page.balance_right_column()
 
     def _connect(self) -> None:
         workbench = self.workbench

@@ -23,6 +23,7 @@ DEFERRED = (
     "grpo_desktop.views.lab.reward_panel",
     "grpo_desktop.window.export_controller",
     "uuid",
+    "ziamath",  # typesets the math right after the first screen (install_deferred_features)
 )
 
 PROGRAM = """

@@ -148,10 +148,10 @@ def _sum_latex(rewards: list[float], mean: float) -> str:
         for reward in rewards[1:]:
             term = tex_number(_num(abs(reward)))
             terms += f" - {term}" if reward < 0 else f" + {term}"
-        fraction = rf"\frac{{{terms}}}{{{size}}}"
+        fraction = rf"\tfrac{{{terms}}}{{{size}}}"
     else:
-        fraction = rf"\frac{{1}}{{{size}}}\sum_{{j=1}}^{{{size}}} r_j"
-    return rf"{MEAN} = {fraction} = \frac{{{total}}}{{{size}}} = {tex_number(_num(mean))}"
+        fraction = rf"\tfrac{{1}}{{{size}}}\textstyle\sum_{{j=1}}^{{{size}}} r_j"
+    return rf"{MEAN} = {fraction} = \tfrac{{{total}}}{{{size}}} = {tex_number(_num(mean))}"
 
 
 def _lone_verl_answer(stats: core.GroupStats, convention: core.Convention) -> bool:
@@ -191,7 +191,7 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
         lines.append(f"divide by std + {_eps(convention.eps)} = {_num(stats.scale)}")
         squares = rf"\sum_j \left(r_j - {MEAN}\right)^2"
         latex.append(
-            rf"s^2 = \frac{{{squares}}}{{G - 1}} = \frac{{{tex_number(_num(square_sum))}}}"
+            rf"s^2 = \tfrac{{{squares}}}{{G - 1}} = \tfrac{{{tex_number(_num(square_sum))}}}"
             rf"{{{size - 1}}} = {tex_number(_num(variance))}"
         )
         latex.append(
@@ -216,7 +216,7 @@ def _group_step(stats: core.GroupStats, convention: core.Convention) -> Step:
         else:
             lines.append(f"variance = Σ(r {MINUS} mean)² / G = {_num(variance)}")
             latex.append(
-                rf"\sigma^2 = \frac{{1}}{{G}}\sum_j \left(r_j - {MEAN}\right)^2"
+                rf"\sigma^2 = \tfrac{{1}}{{G}}\textstyle\sum_j \left(r_j - {MEAN}\right)^2"
                 rf" = {tex_number(_num(variance))}"
             )
         lines.append(f"std = √{_num(variance)} = {_num(stats.std)}")
@@ -266,7 +266,7 @@ def _advantage_latex(reward: float, stats: core.GroupStats, convention: core.Con
             others = stats.mean + (stats.mean - reward) / (size - 1)
         baseline = tex_number(_num(others))
         return (
-            rf"b = \frac{{1}}{{{size - 1}}}\sum_{{j \ne i}} r_j = {baseline}, \quad"
+            rf"b = \tfrac{{1}}{{{size - 1}}}\textstyle\sum_{{j \ne i}} r_j = {baseline}, \quad"
             rf" A = r - b = {_minus(shown_reward, baseline)} = {tex_number(_adv(reward - others))}"
         )
     if convention.ddof is None:
@@ -280,8 +280,8 @@ def _advantage_latex(reward: float, stats: core.GroupStats, convention: core.Con
             r" \quad \sigma = 0 \;\Rightarrow\; A = 0"
         )
     return (
-        rf"A = \frac{{r - {MEAN}}}{{{scale_symbol(convention)}}}"
-        rf" = \frac{{{_minus(shown_reward, shown_mean)}}}{{{tex_number(_num(stats.scale))}}}"
+        rf"A = \tfrac{{r - {MEAN}}}{{{scale_symbol(convention)}}}"
+        rf" = \tfrac{{{_minus(shown_reward, shown_mean)}}}{{{tex_number(_num(stats.scale))}}}"
         rf" = {tex_number(_adv(centered / stats.scale))}"
     )
 

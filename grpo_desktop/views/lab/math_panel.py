@@ -1,13 +1,17 @@
 """The worked math: the formula, then the live computation with this group's numbers.
 
 Typeset with Qt rich text (no web engine, nothing fetched): the state hands over a ``WorkedMath``
-and this view only lays it out.
+and this view only lays it out. The formula and each line of math are typeset from their LaTeX
+(views/common/math_render.py) once the typesetter is loaded (``load_typesetting``, right after the
+first screen); until then, and for any line it refuses, the plain text shows. The plain text is
+what Ctrl+C copies and a screen reader reads; Ctrl+Shift+L copies the LaTeX.
 """
 
 from __future__ import annotations
 
 import functools
 import html
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
@@ -16,46 +20,115 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QResizeEvent,
+    QTextBlock,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
 )
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtWidgets import QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.lab.explain import WorkedMath
 from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
 from grpo_desktop.views.common.fonts import scaled_font, screen_scale
+from grpo_desktop.views.common.math_render import (
+    OBJECT_CHARACTER,
+    TypesetBrowser,
+    load_typesetter,
+    math_format,
+    math_scale,
+    register_math_objects,
+    set_math_scale,
+    typesetter_loaded,
+)
 from grpo_desktop.views.common.render_cache import CachedScrollBar
 
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
+#: The typeset math may be drawn this much smaller (its text stays) where the box is too short to
+#: show it all: fractions are taller than the plain text's one line.
+LEAST_MATH_SCALE = 0.7
+FORMULA_MATH_SIZE = 1.15  # the typeset formula against the text (its plain text is at 140 %)
 
 
-def _paragraphs(worked: WorkedMath, theme: Theme, hidden: bool) -> list[tuple[str, str]]:
-    """The panel's paragraphs as (style, plain text) pairs, in order."""
+class Paragraph(NamedTuple):
+    """One paragraph of the panel: its style, its plain text and, for math, its LaTeX."""
+
+    style: str
+    text: str
+    latex: str = ""
+    size: float = 1.0  # the typeset math's size against the text
+
+
+def _paragraphs(worked: WorkedMath, theme: Theme, hidden: bool) -> list[Paragraph]:
+    """The panel's paragraphs, in order."""
     paragraphs = [
-        ("margin:0 0 2px 0; font-size:140%; font-weight:600", worked.formula),
-        (
+        Paragraph(
+            "margin:0 0 2px 0; font-size:140%; font-weight:600",
+            worked.formula,
+            worked.formula_latex,
+            FORMULA_MATH_SIZE,
+        ),
+        Paragraph(
             f"margin:0 0 8px 0; color:{theme.muted}",
             f"{worked.convention_label} · {worked.source}",
         ),
     ]
     for index, step in enumerate(worked.steps):
         is_advantage = step.title.startswith("Advantage")
-        paragraphs.append(("margin:6px 0 0 0; font-weight:600", f"{index + 1}. {step.title}"))
-        for line in step.lines:
-            text = "A = ? (predict first, then reveal)" if hidden and is_advantage else line
-            paragraphs.append(("margin:0 0 0 16px", text))
+        paragraphs.append(
+            Paragraph("margin:6px 0 0 0; font-weight:600", f"{index + 1}. {step.title}")
+        )
+        for number, line in enumerate(step.lines):
+            if hidden and is_advantage:
+                paragraphs.append(
+                    Paragraph("margin:0 0 0 16px", "A = ? (predict first, then reveal)")
+                )
+            else:
+                paragraphs.append(Paragraph("margin:0 0 0 16px", line, step.line_latex(number)))
     if not hidden:
-        paragraphs.append((f"margin:10px 0 0 0; color:{theme.text}", worked.comparison))
+        paragraphs.append(Paragraph(f"margin:10px 0 0 0; color:{theme.text}", worked.comparison))
         if worked.loudest_note:
-            paragraphs.append((f"margin:6px 0 0 0; color:{theme.text}", f"★ {worked.loudest_note}"))
+            paragraphs.append(
+                Paragraph(f"margin:6px 0 0 0; color:{theme.text}", f"★ {worked.loudest_note}")
+            )
     return paragraphs
 
 
-def _paragraphs_html(paragraphs: list[tuple[str, str]]) -> str:
-    return "".join(f"<p style='{style}'>{html.escape(text)}</p>" for style, text in paragraphs)
+def _paragraphs_html(paragraphs: list[Paragraph]) -> str:
+    return "".join(f"<p style='{p.style}'>{html.escape(p.text)}</p>" for p in paragraphs)
+
+
+def _put_paragraph(
+    cursor: QTextCursor, block: QTextBlock, paragraph: Paragraph, theme: Theme
+) -> None:
+    """Replace ``block``'s content with ``paragraph``: its typeset math when it has LaTeX the
+    typesetter takes, its plain text otherwise."""
+    text_format = block.begin().fragment().charFormat()
+    if text_format.isImageFormat() or text_format.objectType() != 0:  # math shown there now
+        text_format = _paragraph_formats(paragraph.style)[1]
+    cursor.setPosition(block.position())
+    cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+    math = math_format(
+        paragraph.latex, paragraph.text, theme.text, base=text_format, size=paragraph.size
+    )
+    if math is None:
+        cursor.insertText(paragraph.text, text_format)
+    else:
+        cursor.insertText(OBJECT_CHARACTER, math)
+
+
+def _typeset_math(document: QTextDocument, paragraphs: list[Paragraph], theme: Theme) -> None:
+    """Typeset each math line of ``document``, which holds ``paragraphs`` as plain text."""
+    if not typesetter_loaded() or not any(p.latex for p in paragraphs):
+        return
+    register_math_objects(document)
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()
+    for index, paragraph in enumerate(paragraphs):
+        if paragraph.latex:
+            _put_paragraph(cursor, document.findBlockByNumber(index), paragraph, theme)
+    cursor.endEditBlock()
 
 
 @functools.lru_cache(maxsize=16)
@@ -63,7 +136,7 @@ def _paragraph_formats(style: str) -> tuple[QTextBlockFormat, QTextCharFormat]:
     """The block and character formats Qt gives a paragraph of ``style`` (as ``setHtml`` would),
     for appending one paragraph without typesetting the whole text again."""
     document = QTextDocument()
-    document.setHtml(_paragraphs_html([(style, "x")]))
+    document.setHtml(_paragraphs_html([Paragraph(style, "x")]))
     block = document.firstBlock()
     return block.blockFormat(), block.begin().fragment().charFormat()
 
@@ -73,7 +146,7 @@ def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> 
     return _paragraphs_html(_paragraphs(worked, theme, hidden))
 
 
-class MathPanel(QTextBrowser):
+class MathPanel(TypesetBrowser):
     """Formula, source and the step-by-step computation for the current group and convention."""
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
@@ -92,8 +165,9 @@ class MathPanel(QTextBrowser):
         self._hidden = False
         self._scale = 1.0  # the text's size over the theme's, grown to fill a large box
         self._rendering = False  # new text toggling the scroll bar is not a new box to fit
-        self._shown: list[tuple[str, str]] = []  # the paragraphs the document holds
+        self._shown: list[Paragraph] = []  # the paragraphs the document holds
         self._shown_font: QFont | None = None  # the font they were typeset in
+        self._shown_typeset = False  # whether the math in them was typeset (or is plain text)
         self.document().setUndoRedoEnabled(False)  # text is replaced in place: keep no history
         self.set_theme(theme)
 
@@ -112,7 +186,7 @@ class MathPanel(QTextBrowser):
         """The height (px) that shows all of the text, at its plain size, at ``width``."""
         chrome_w = self.width() - self.viewport().width()
         chrome_h = self.height() - self.viewport().height()
-        height = self._text_height(width - chrome_w, 1.0)
+        height = self._text_height(width - chrome_w, 1.0, 1.0)
         return int(height + 0.999) + chrome_h + 2  # rounding: never one pixel short
 
     def text_scale(self) -> float:
@@ -129,6 +203,17 @@ class MathPanel(QTextBrowser):
 
     def plain_text(self) -> str:
         return self.toPlainText()
+
+    def load_typesetting(self) -> bool:
+        """Load the typesetter (if not yet) and typeset the math shown as plain text so far;
+        False when it cannot be loaded (the plain text stays)."""
+        if not load_typesetter():
+            return False
+        if any(p.latex for p in self._shown) and self._shown_typeset is False:
+            self._shown = []  # typeset the whole text afresh
+            self._render()
+            self._fit_text()
+        return True
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the viewport's paint
         painter = QPainter(self.viewport())
@@ -148,13 +233,13 @@ class MathPanel(QTextBrowser):
     def _font(self, scale: float) -> QFont:
         return scaled_font(1.1 * self._theme.type_scale * scale)
 
-    def _paragraphs(self) -> list[tuple[str, str]]:
+    def _paragraphs(self) -> list[Paragraph]:
         return [] if self._worked is None else _paragraphs(self._worked, self._theme, self._hidden)
 
     def _html(self) -> str:
         return _paragraphs_html(self._paragraphs())
 
-    def _replace_changed(self, paragraphs: list[tuple[str, str]]) -> bool:
+    def _replace_changed(self, paragraphs: list[Paragraph]) -> bool:
         """Put the new numbers into the paragraphs that changed, in place, if the document
         has the same paragraphs in the same styles (a click), give or take paragraphs at the
         end (the ★ note that comes and goes): only those blocks are laid out again, the scroll
@@ -166,15 +251,16 @@ class MathPanel(QTextBrowser):
             self._shown_font != self.font()
             or kept == 0
             or document.blockCount() != len(shown)
-            or any(new[0] != old[0] for new, old in zip(paragraphs[:kept], shown[:kept]))
-            or not all(text for _, text in paragraphs[kept:])
+            or self._shown_typeset != typesetter_loaded()
+            or any(new.style != old.style for new, old in zip(paragraphs[:kept], shown[:kept]))
+            or not all(p.text for p in paragraphs[kept:])
         ):
             return False
-        changed = [i for i in range(kept) if paragraphs[i][1] != shown[i][1]]
+        changed = [i for i in range(kept) if paragraphs[i] != shown[i]]
         blocks = []
         for i in changed:
             block = document.findBlockByNumber(i)
-            if not block.isValid() or not block.text() or not paragraphs[i][1]:
+            if not block.isValid() or not block.text() or not paragraphs[i].text:
                 return False
             blocks.append(block)
         if not changed and len(paragraphs) == len(shown):
@@ -182,22 +268,19 @@ class MathPanel(QTextBrowser):
         cursor = QTextCursor(document)
         cursor.beginEditBlock()
         for block, i in zip(blocks, changed, strict=True):
-            fragment = block.begin().fragment()
-            cursor.setPosition(block.position())
-            cursor.setPosition(
-                block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor
-            )
-            cursor.insertText(paragraphs[i][1], fragment.charFormat())
+            _put_paragraph(cursor, block, paragraphs[i], self._theme)
         if len(shown) > kept:  # paragraphs gone from the end: from the last kept one's end on
             last = document.findBlockByNumber(kept - 1)
             cursor.setPosition(last.position() + last.length() - 1)
             cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
-        for style, text in paragraphs[kept:]:  # new paragraphs at the end, typeset alone
-            block_format, char_format = _paragraph_formats(style)
+        for paragraph in paragraphs[kept:]:  # new paragraphs at the end, typeset alone
+            block_format, char_format = _paragraph_formats(paragraph.style)
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertBlock(block_format, char_format)
-            cursor.insertText(text, char_format)
+            cursor.insertText(paragraph.text, char_format)
+            if paragraph.latex:
+                _put_paragraph(cursor, cursor.block(), paragraph, self._theme)
         cursor.endEditBlock()
         self._shown = paragraphs
         return True
@@ -214,13 +297,17 @@ class MathPanel(QTextBrowser):
         """Let the bar go when the text no longer needs it (a new box or a new text)."""
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
-    def _text_height(self, width: float, scale: float) -> float:
-        """The document's height at ``width`` px with the text at ``scale``."""
+    def _text_height(self, width: float, scale: float, math: float | None = None) -> float:
+        """The document's height at ``width`` px with the text at ``scale`` (and the math
+        ``math`` times its size; the shown document's when None)."""
         document = QTextDocument()
+        set_math_scale(document, math_scale(self.document()) if math is None else math)
         document.setDocumentMargin(self.document().documentMargin())
         document.setDefaultFont(self._font(scale))
-        document.setHtml(self._html())
         document.setTextWidth(max(1.0, float(width)))
+        paragraphs = self._paragraphs()
+        document.setHtml(_paragraphs_html(paragraphs))
+        _typeset_math(document, paragraphs, self._theme)
         return document.size().height()
 
     def _fit_text(self) -> None:
@@ -235,19 +322,26 @@ class MathPanel(QTextBrowser):
             return
         room, width = self.viewport().height() - 2, self.viewport().width()
         scale = 1.0
-        plain = self._text_height(width, 1.0)
+        plain = self._text_height(width, 1.0, 1.0)
         least = round(1.0 / screen_scale(), 2)
         if 0 < plain * 1.1 <= room:
             scale = min(MAX_TEXT_SCALE, int(room / plain * 10) / 10)
-            while scale > 1.0 and self._text_height(width, scale) > room:
+            while scale > 1.0 and self._text_height(width, scale, 1.0) > room:
                 scale = round(scale - 0.1, 1)
-        elif plain > room > 0 and least < 1.0 and self._text_height(width, least) <= room:
+        elif plain > room > 0 and least < 1.0 and self._text_height(width, least, 1.0) <= room:
             # Text height shrinks about as the font does: start near the fit, step up to 1.
             scale = max(least, int(room / plain * 20) / 20)
-            while scale < 1.0 and self._text_height(width, round(scale + 0.05, 2)) <= room:
+            while scale < 1.0 and self._text_height(width, round(scale + 0.05, 2), 1.0) <= room:
                 scale = round(scale + 0.05, 2)
-            while scale > least and self._text_height(width, scale) > room:
+            while scale > least and self._text_height(width, scale, 1.0) > room:
                 scale = max(least, round(scale - 0.05, 2))
+        math = 1.0
+        if self._shown_typeset and self._text_height(width, scale, 1.0) > room > 0:
+            while math > LEAST_MATH_SCALE and self._text_height(width, scale, math) > room:
+                math = round(math - 0.05, 2)
+            if self._text_height(width, scale, math) > room:
+                math = 1.0  # it scrolls all the same: at its full size
+        set_math_scale(self.document(), math)
         if scale != self._scale:
             self._scale = scale
             self.setFont(self._font(scale))
@@ -259,8 +353,10 @@ class MathPanel(QTextBrowser):
             try:
                 if not self._replace_changed(paragraphs):
                     self._release_scroll_bar()
-                    self.setHtml(_paragraphs_html(paragraphs))
+                    self.setHtml(_paragraphs_html(paragraphs))  # the text cursor back at the top
+                    _typeset_math(self.document(), paragraphs, self._theme)
                     self._shown, self._shown_font = paragraphs, self.font()
+                    self._shown_typeset = typesetter_loaded()
             finally:
                 self._rendering = False
             # A click keeps the text's size unless the new text no longer fits (the browser

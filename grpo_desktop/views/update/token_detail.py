@@ -2,7 +2,9 @@
 
 Laid out as Qt rich text in a ``QTextBrowser`` (wraps, scrolls vertically, never sideways) from a
 ``TokenComputation`` the snapshot already computed. Every string in it may come from a trace, so
-each is escaped: a token "<b>" shows as those three characters, never as markup.
+each is escaped: a token "<b>" shows as those three characters, never as markup. An expression
+with LaTeX is typeset (views/common/math_render.py); its plain text stays what Ctrl+C copies and
+a screen reader reads, and Ctrl+Shift+L copies the LaTeX.
 """
 
 from __future__ import annotations
@@ -10,12 +12,18 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextOption
+from PySide6.QtGui import QTextCursor, QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.update.update_snapshot import TokenComputation, UpdateSnapshot
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.math_render import (
+    OBJECT_CHARACTER,
+    TypesetBrowser,
+    load_typesetter,
+    math_format,
+)
 
 __all__ = ["INSTRUCTION", "RESULT_LABELS", "TokenDetailPanel", "token_detail_html"]
 
@@ -29,9 +37,21 @@ INSTRUCTION = (
 )
 
 
+#: An expression may take this share of the column: the value beside it keeps its room.
+EXPRESSION_WIDTH_SHARE = 0.62
+_MATH_ANCHOR = "math-"  # the anchor name an expression with LaTeX carries: math-<row index>
+
+
 def _text(value: str) -> str:
     """Escaped, with line breaks kept: the text shows exactly as it came."""
     return html.escape(value).replace("\n", "<br>")
+
+
+def _expression(expression: str, latex: str, index: int) -> str:
+    """The expression's rich text; one with LaTeX is marked so the panel can typeset it."""
+    if not latex:
+        return _text(expression)
+    return f"<a name='{_MATH_ANCHOR}{index}'>{_text(expression)}</a>"
 
 
 def token_detail_html(computation: TokenComputation | None, theme: Theme) -> str:
@@ -64,7 +84,8 @@ def token_detail_html(computation: TokenComputation | None, theme: Theme) -> str
         parts.append(
             f"<tr><td valign='top' style='{rule}'>"
             f"<span style='font-weight:600'>{_text(row.label)}</span><br>"
-            f"<span style='color:{theme.muted}'>{_text(row.expression)}</span></td>"
+            f"<span style='color:{theme.muted}'>{_expression(row.expression, row.latex, index)}"
+            "</span></td>"
             f"<td valign='top' align='right' style='{rule} font-size:125%; font-weight:600;"
             f" font-family:monospace; white-space:nowrap'>{_text(row.value)}</td></tr>"
         )
@@ -73,7 +94,7 @@ def token_detail_html(computation: TokenComputation | None, theme: Theme) -> str
     return "".join(parts)
 
 
-class TokenDetailPanel(QTextBrowser):
+class TokenDetailPanel(TypesetBrowser):
     """The selected token's computation, or how to select one; a narrow, read-only column."""
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
@@ -117,6 +138,50 @@ class TokenDetailPanel(QTextBrowser):
     def _render(self) -> None:
         self._rendered = True
         self.setHtml(token_detail_html(self._computation, self._theme))
+        self._typeset_expressions()
         self.setAccessibleDescription(
             self._computation.summary if self._computation is not None else INSTRUCTION
         )
+
+    def _typeset_expressions(self) -> None:
+        """Replace each marked expression with its typeset LaTeX (the plain text stays when the
+        typesetter refuses it or cannot load)."""
+        computation = self._computation
+        if computation is None or not any(row.latex for row in computation.rows):
+            return
+        if not load_typesetter():
+            return
+        document = self.document()
+        marked: dict[int, int] = {}  # row index: where its expression starts
+        block = document.begin()
+        while block.isValid():
+            iterator = block.begin()
+            while not iterator.atEnd():
+                fragment = iterator.fragment()
+                for name in fragment.charFormat().anchorNames():  # on the first character
+                    if name.startswith(_MATH_ANCHOR):
+                        marked.setdefault(int(name[len(_MATH_ANCHOR) :]), fragment.position())
+                iterator += 1
+            block = block.next()
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        for index, start in sorted(marked.items(), key=lambda mark: -mark[1]):
+            row = computation.rows[index]
+            cursor.setPosition(start)
+            cursor.setPosition(start + len(row.expression), QTextCursor.MoveMode.KeepAnchor)
+            if cursor.selectedText() != row.expression.replace("\n", "\u2029"):
+                continue  # not the expression as laid out: it stays plain text
+            base = cursor.charFormat()
+            base.setAnchor(False)
+            base.setAnchorNames([])
+            form = math_format(
+                row.latex,
+                row.expression,
+                self._theme.text,
+                base=base,
+                width_share=EXPRESSION_WIDTH_SHARE,
+            )
+            if form is not None:
+                cursor.insertText(OBJECT_CHARACTER, form)
+        cursor.endEditBlock()
+        self.moveCursor(QTextCursor.MoveOperation.Start)

@@ -1,0 +1,338 @@
+"""Typeset mathematics in the views: LaTeX → SVG (ziamath) → Qt's SVG renderer, as vectors.
+
+Why ziamath: pure Python wheels (no compiler, no TeX, no browser: it installs from the package
+registry wherever PySide6 does), MIT, kept up (0.13, 2026), about 4 MB installed with its own
+STIX Two Math font, and it knows the LaTeX the app writes (``\\frac``, ``\\sqrt``, ``\\sum``,
+``\\bar``, ``\\text``, sub- and superscripts). Its SVG is drawn by ``QSvgRenderer`` (QtSvg is in
+PySide6-Essentials) straight into the text's painter, so the math is as crisp as the text at every
+zoom and screen scale. It loads on first use (``load_typesetter``): the first screen shows the
+plain text and typesets right after it, so start-up does not pay for the import.
+
+A typeset line is one inline object in a ``QTextDocument`` (``TypesetBrowser``): its character
+format carries the LaTeX, the plain text and the colour. The plain text stays what Ctrl+C copies
+and what a screen reader reads; Copy as LaTeX (Ctrl+Shift+L, context menu) copies the LaTeX.
+A line the typesetter refuses is shown as its plain text, never as an error.
+"""
+
+from __future__ import annotations
+
+import types
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from PySide6.QtCore import QByteArray, QMimeData, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QAccessible,
+    QAction,
+    QContextMenuEvent,
+    QFontInfo,
+    QGuiApplication,
+    QKeySequence,
+    QPainter,
+    QPyTextObject,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QAccessibleWidget, QTextBrowser, QWidget
+
+from grpo_desktop.views.common import accessible_events
+
+__all__ = [
+    "COPY_LATEX_SHORTCUT",
+    "OBJECT_CHARACTER",
+    "TypesetBrowser",
+    "TypesetMath",
+    "document_latex",
+    "document_plain_text",
+    "load_typesetter",
+    "math_format",
+    "render_count",
+    "typeset",
+    "typesetter_loaded",
+]
+
+#: The character an inline object stands on in a ``QTextDocument``.
+OBJECT_CHARACTER = "\ufffc"
+COPY_LATEX_SHORTCUT = QKeySequence("Ctrl+Shift+L")
+
+MATH_OBJECT = QTextFormat.ObjectTypes.UserObject + 1
+_LATEX = QTextFormat.Property.UserProperty + 1
+_PLAIN = QTextFormat.Property.UserProperty + 2
+_COLOUR = QTextFormat.Property.UserProperty + 3
+_SIZE = QTextFormat.Property.UserProperty + 4  # the math's size over the document's font
+_WIDTH_SHARE = QTextFormat.Property.UserProperty + 5  # the share of the line it may take
+
+#: The size ziamath lays the math out at (px per em); drawing scales it to the text's size.
+_LAYOUT_SIZE = 24.0
+#: STIX Two Math looks smaller than the UI's sans-serif at one em: this matches their x-heights.
+MATH_TO_TEXT = 1.12
+_CACHE_SIZE = 512  # typeset lines kept: every line of a few hundred groups
+
+_typesetter: types.ModuleType | None = None
+_unavailable = False
+_cache: OrderedDict[tuple[str, str], TypesetMath | None] = OrderedDict()
+_renders = 0
+
+
+@dataclass(frozen=True)
+class TypesetMath:
+    """One typeset line: its vector drawing and its size in ems of the text around it."""
+
+    renderer: QSvgRenderer
+    width_em: float
+    height_em: float
+
+
+def typesetter_loaded() -> bool:
+    return _typesetter is not None
+
+
+def load_typesetter() -> bool:
+    """Import ziamath (once); False, and plain text everywhere, if it cannot be imported."""
+    global _typesetter, _unavailable
+    if _typesetter is None and not _unavailable:
+        try:
+            import ziamath
+        except ImportError:
+            _unavailable = True
+            return False
+        ziamath.config.svg2 = False  # SVG 1.1 paths, as Qt's SVG Tiny renderer reads them
+        _typesetter = ziamath
+    return _typesetter is not None
+
+
+def render_count() -> int:
+    """How many lines have been typeset in this process (a cache hit adds none)."""
+    return _renders
+
+
+def typeset(latex: str, colour: str) -> TypesetMath | None:
+    """``latex`` drawn in ``colour``, from the cache when it was drawn before (the size is not
+    part of the key: the drawing is vectors, scaled as it is painted). None when the typesetter
+    is not loaded or refuses the LaTeX."""
+    global _renders
+    key = (latex, colour)
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    if _typesetter is None or not latex:
+        return None
+    _renders += 1
+    math: TypesetMath | None
+    try:
+        svg = _typesetter.Latex(latex, size=_LAYOUT_SIZE, color=colour).svg()
+    except Exception:  # any refusal of the typesetter falls back to plain text
+        math = None
+    else:
+        renderer = QSvgRenderer(QByteArray(svg.encode()))
+        size = renderer.viewBoxF().size()
+        valid = renderer.isValid() and size.width() > 0 and size.height() > 0
+        math = (
+            TypesetMath(renderer, size.width() / _LAYOUT_SIZE, size.height() / _LAYOUT_SIZE)
+            if valid
+            else None
+        )
+    _cache[key] = math
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return math
+
+
+def math_format(
+    latex: str,
+    plain: str,
+    colour: str,
+    base: QTextCharFormat | None = None,
+    size: float = 1.0,
+    width_share: float = 1.0,
+) -> QTextCharFormat | None:
+    """The character format of a typeset line (insert ``OBJECT_CHARACTER`` with it), or None
+    when the line cannot be typeset (not loaded, no LaTeX, refused): show ``plain`` then.
+
+    ``size`` scales it against the document's font (a heading's 140 %); ``width_share`` is the
+    share of the text's width it may take (a table cell's), shrinking it when wider."""
+    if typeset(latex, colour) is None:
+        return None
+    form = QTextCharFormat(base) if base is not None else QTextCharFormat()
+    form.setObjectType(MATH_OBJECT)
+    form.setProperty(_LATEX, latex)
+    form.setProperty(_PLAIN, plain)
+    form.setProperty(_COLOUR, colour)
+    form.setProperty(_SIZE, float(size))
+    form.setProperty(_WIDTH_SHARE, float(width_share))
+    return form
+
+
+def _is_math(form: QTextFormat) -> bool:
+    return form.objectType() == MATH_OBJECT
+
+
+class _MathObject(QPyTextObject):
+    """Sizes and paints a typeset line inside a document's layout."""
+
+    def intrinsicSize(self, document: QTextDocument, position: int, form: QTextFormat) -> QSizeF:
+        math = typeset(str(form.property(_LATEX)), str(form.property(_COLOUR)))
+        if math is None:
+            return QSizeF(0, 0)
+        em = QFontInfo(document.defaultFont()).pixelSize() * MATH_TO_TEXT
+        em *= float(form.property(_SIZE) or 1.0) * math_scale(document)
+        width, height = math.width_em * em, math.height_em * em
+        if document.textWidth() > 0:
+            block = document.findBlock(position).blockFormat()
+            room = document.textWidth() - 2 * document.documentMargin()
+            room -= block.leftMargin() + block.rightMargin() + block.textIndent()
+            room *= float(form.property(_WIDTH_SHARE) or 1.0)
+            if width > room > 0:  # never clipped: a long line is drawn smaller to fit
+                height *= room / width
+                width = room
+        return QSizeF(width, height)
+
+    def drawObject(
+        self,
+        painter: QPainter,
+        rect: QRectF,
+        document: QTextDocument,
+        position: int,
+        form: QTextFormat,
+    ) -> None:
+        math = typeset(str(form.property(_LATEX)), str(form.property(_COLOUR)))
+        if math is not None:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            math.renderer.render(painter, rect)
+            painter.restore()
+
+
+def _pieces(document: QTextDocument, start: int, end: int) -> list[tuple[str, str]]:
+    """(plain, latex) for each run of text between ``start`` and ``end``; latex is "" for text."""
+    pieces: list[tuple[str, str]] = []
+    block = document.findBlock(start)
+    while block.isValid() and block.position() <= end:
+        if pieces:
+            pieces.append(("\n", ""))
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            low = max(start, fragment.position())
+            high = min(end, fragment.position() + fragment.length())
+            if low < high:
+                form = fragment.charFormat()
+                if _is_math(form):
+                    pieces.append((str(form.property(_PLAIN)), str(form.property(_LATEX))))
+                else:
+                    text = fragment.text()[low - fragment.position() : high - fragment.position()]
+                    pieces.append((text, ""))
+            iterator += 1
+        block = block.next()
+    return pieces
+
+
+def document_plain_text(document: QTextDocument, start: int = 0, end: int | None = None) -> str:
+    """The document's text (or that of ``start``..``end``) with every typeset line as its plain
+    text: what a screen reader reads and Ctrl+C copies."""
+    stop = document.characterCount() - 1 if end is None else end
+    text = "".join(plain for plain, _ in _pieces(document, start, stop))
+    return text.replace("\u2029", "\n").replace("\u2028", "\n").replace("\xa0", " ")
+
+
+def document_latex(document: QTextDocument, start: int = 0, end: int | None = None) -> str:
+    """The LaTeX of the typeset lines (of ``start``..``end``), one line each."""
+    stop = document.characterCount() - 1 if end is None else end
+    return "\n".join(latex for _, latex in _pieces(document, start, stop) if latex)
+
+
+class _TypesetAccessible(QAccessibleWidget):
+    """A typeset text as a screen reader meets it: its words (the plain text), not pictures."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget, QAccessible.Role.StaticText, "")
+
+    def text(self, kind: QAccessible.Text) -> str:
+        widget = self.widget()
+        if kind == QAccessible.Text.Value and isinstance(widget, TypesetBrowser):
+            return widget.toPlainText()
+        return super().text(kind)
+
+
+class TypesetBrowser(QTextBrowser):
+    """A read-only rich text whose math lines are typeset; copies plain text or LaTeX."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        accessible_events.register(type(self), _TypesetAccessible)
+        register_math_objects(self.document())
+        self._copy_latex_action = QAction("Copy as LaTeX", self)
+        self._copy_latex_action.setShortcut(COPY_LATEX_SHORTCUT)
+        self._copy_latex_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._copy_latex_action.triggered.connect(self.copy_latex)
+        self.addAction(self._copy_latex_action)
+
+    def toPlainText(self) -> str:  # Qt override (for Python callers): math as its plain text
+        return document_plain_text(self.document())
+
+    def shown_latex(self) -> str:
+        """The LaTeX of the selected math lines, or of all of them when none is selected."""
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            selected = document_latex(
+                self.document(), cursor.selectionStart(), cursor.selectionEnd()
+            )
+            if selected:
+                return selected
+        return document_latex(self.document())
+
+    def copy_latex(self) -> None:
+        """Put ``shown_latex`` on the clipboard (nothing when no line is typeset)."""
+        latex = self.shown_latex()
+        if latex:
+            QGuiApplication.clipboard().setText(latex)
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # Qt override: Ctrl+C, drag
+        cursor = self.textCursor()
+        data = QMimeData()
+        data.setText(
+            document_plain_text(self.document(), cursor.selectionStart(), cursor.selectionEnd())
+        )
+        return data
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # Qt override
+        menu = self.createStandardContextMenu(event.pos())
+        self._copy_latex_action.setEnabled(bool(document_latex(self.document())))
+        menu.addAction(self._copy_latex_action)
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+
+_MATH_SCALE = "grpoMathScale"  # a document's dynamic property: all its math drawn this much smaller
+
+
+def math_scale(document: QTextDocument) -> float:
+    """How much smaller than its size the document draws its math (1: not at all)."""
+    return float(document.property(_MATH_SCALE) or 1.0)
+
+
+def set_math_scale(document: QTextDocument, scale: float) -> None:
+    """Draw all the document's math ``scale`` times its size (a box too short for it)."""
+    if scale != math_scale(document):
+        document.setProperty(_MATH_SCALE, float(scale))
+        document.markContentsDirty(0, document.characterCount())
+
+
+_REGISTERED = "grpoMathObjects"  # a document's dynamic property: its layout knows math objects
+
+
+def register_math_objects(document: QTextDocument) -> None:
+    """Let ``document`` lay out and paint typeset lines (once per document)."""
+    if document.property(_REGISTERED):
+        return
+    handler = _MathObject(document)  # a child of the document: lives as long as it does
+    document.documentLayout().registerHandler(MATH_OBJECT, handler)
+    document.setProperty(_REGISTERED, True)
+
+
+def insert_math(cursor: QTextCursor, form: QTextCharFormat) -> None:
+    """Insert one typeset line at ``cursor``."""
+    cursor.insertText(OBJECT_CHARACTER, form)
