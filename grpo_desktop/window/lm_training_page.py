@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.tinylm.lm_run_snapshot import LMRunSnapshot
@@ -24,13 +24,38 @@ from grpo_desktop.views.training.lm_frontier import LMFrontierPlot
 from grpo_desktop.views.training.lm_run_charts import LMRunCharts
 from grpo_desktop.views.training.lm_run_controls import LMRunControls
 from grpo_desktop.views.training.lm_step_groups import LMStepGroups
+from grpo_desktop.window.layout_helpers import (
+    ColumnScroll,
+    FillHolder,
+    FittedColumn,
+    column_height,
+)
 
 if TYPE_CHECKING:  # the export's figure loads when a chart is exported
     from grpo_desktop.core.files.chart_figure import Figure
 
-CHART_MIN_HEIGHT = 110  # each chart over steps: lines and axes a room can follow
-FRONTIER_MIN_HEIGHT = 170
+# Plot heights in lines of the page's text, so they grow with the zoom, the projector's type and
+# the screen (fixed pixels flattened the plots at 200 %, their tick labels piled up).
+CHART_MIN_LINES = 7  # each chart over steps: lines and axes a room can follow
+FRONTIER_MIN_LINES = 11
 SIDE_SHARE = 0.4  # of the page's width, for the controls and the frontier
+
+
+class _WrappedHolder(FillHolder):
+    """The step's groups at the height their wrapped title and list need at the width they
+    have, never more: a wrapped label's own minimum is its height at its narrowest, which left
+    a blank band between the title and the list."""
+
+    def __init__(self, view: QWidget, name: str) -> None:
+        super().__init__(view, name)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        width = self.width() if self.width() > 0 else self.view.sizeHint().width()
+        return QSize(self.view.minimumSizeHint().width(), column_height(self.view, width))
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return self.minimumSizeHint()
 
 
 class LMTrainingPage(QWidget):
@@ -62,25 +87,31 @@ class LMTrainingPage(QWidget):
         self.set_theme(theme)
         self.render(state.snapshot)
 
-    def _build_layout(self) -> None:
+    def _fit_plot_heights(self, theme: Theme) -> None:
+        line = QFontMetricsF(scaled_font(theme.type_scale)).height()
         for plot in self.charts.plots():
-            plot.setMinimumHeight(CHART_MIN_HEIGHT)
-        self.frontier.plot_widget.setMinimumHeight(FRONTIER_MIN_HEIGHT)
-        left = QWidget(objectName="lmChartsColumn")
+            plot.setMinimumHeight(round(CHART_MIN_LINES * line))
+        self.frontier.plot_widget.setMinimumHeight(round(FRONTIER_MIN_LINES * line))
+
+    def _build_layout(self) -> None:
+        left = FittedColumn(objectName="lmChartsColumn")
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
         left_column.setSpacing(6)
-        left_column.addWidget(self.charts, 1)
-        left_column.addWidget(self.groups)
-        side = QWidget(objectName="lmSideColumn")
+        left_column.addWidget(FillHolder(self.charts, "lmChartsHolder"), 1)
+        left_column.addWidget(_WrappedHolder(self.groups, "lmGroupsHolder"))
+        side = FittedColumn(objectName="lmSideColumn")
         side_column = QVBoxLayout(side)
         side_column.setContentsMargins(0, 0, 0, 0)
         side_column.setSpacing(8)
         side_column.addWidget(self.controls)
-        side_column.addWidget(self.frontier, 1)
+        side_column.addWidget(FillHolder(self.frontier, "lmFrontierHolder"), 1)
+        # Each column scrolls rather than squeezes on a screen too short for it (1024×768 on a
+        # projector, a 200 % zoom): squeezed, the charts and the frontier flattened to a few
+        # pixels with their tick labels piled up.
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="lmTrainingSplitter")
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(side)
+        self.splitter.addWidget(ColumnScroll(left, "lmChartsScroll"))
+        self.splitter.addWidget(ColumnScroll(side, "lmSideScroll"))
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -146,6 +177,7 @@ class LMTrainingPage(QWidget):
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
         self.status.setStyleSheet(f"color: {theme.text};")
+        self._fit_plot_heights(theme)
         self._balance_splitter()  # the controls' type size changed
 
 

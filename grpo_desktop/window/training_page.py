@@ -25,7 +25,7 @@ from grpo_desktop.views.training.frontier_plot import FrontierPlot
 from grpo_desktop.views.training.step_groups import StepGroups
 from grpo_desktop.views.training.training_charts import TrainingCharts
 from grpo_desktop.views.training.training_controls import TrainingControls
-from grpo_desktop.window.layout_helpers import ColumnScroll
+from grpo_desktop.window.layout_helpers import ColumnScroll, FillHolder, column_height
 
 CHART_PLOT_MIN_HEIGHT = 120  # each chart over steps: lines and axes a room can follow
 FRONTIER_PLOT_MIN_HEIGHT = 180  # the frontier's curves, labels and dots: below it they pile up
@@ -62,66 +62,13 @@ def play_or_advance(state: TrainingState) -> None:
         state.set_playing(not state.playing)
 
 
-class _Fill(QWidget):
-    """Holds a view that fills whatever height is left (the charts, the frontier).
-
-    Those views wrap their titles, so they report a height for their width: the height they
-    would like, which a vertical layout then treats as their minimum, squeezing every other
-    part (the controls' fields, below their minimum) when the screen is shorter than all the
-    wishes together. Held in here they ask for their real minimum and take the rest.
-    """
-
-    def __init__(self, view: QWidget, name: str) -> None:
-        super().__init__(objectName=name)
-        self.view = view
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(view)
-
-    def hasHeightForWidth(self) -> bool:  # Qt override
-        return False
-
-    def minimumSizeHint(self) -> QSize:  # Qt override
-        """The view's wrapped titles at the width it has, over its plots' minimum heights."""
-        width = self.width() if self.width() > 0 else self.view.sizeHint().width()
-        least = self.view.minimumSizeHint().expandedTo(self.view.minimumSize())
-        return QSize(least.width(), max(least.height(), _column_height(self.view, width)))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():
-            self.updateGeometry()  # its titles wrap differently: a new minimum height
-
-
-def _column_height(view: QWidget, width: int) -> int:
-    """The least height of ``view``'s vertical layout at ``width``: each wrapped title or caption
-    at its wrapped height, everything else (plots, the legend) at its minimum."""
-    layout = view.layout()
-    margins = layout.contentsMargins()
-    inner = width - margins.left() - margins.right()
-    heights = []
-    for index in range(layout.count()):
-        item = layout.itemAt(index)
-        widget = item.widget()
-        if widget is not None and widget.isHidden():
-            continue
-        if item.isEmpty() and widget is None:
-            continue
-        if item.hasHeightForWidth():
-            heights.append(item.heightForWidth(inner))
-        else:
-            heights.append(item.minimumSize().height())
-    spacing = layout.spacing() * max(0, len(heights) - 1)
-    return sum(heights) + spacing + margins.top() + margins.bottom()
-
-
 class _Column(QWidget):
     """A column of parts whose minimum height counts its wrapped text at its width."""
 
     def minimumSizeHint(self) -> QSize:  # Qt override
         least = super().minimumSizeHint()
         width = self.width() if self.width() > 0 else self.sizeHint().width()
-        return QSize(least.width(), max(least.height(), _column_height(self, width)))
+        return QSize(least.width(), max(least.height(), column_height(self, width)))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
@@ -184,7 +131,7 @@ class TrainingPage(QWidget):
         left_column.addWidget(self.reward)
         for plot in self.charts.plots():
             plot.setMinimumHeight(CHART_PLOT_MIN_HEIGHT)
-        left_column.addWidget(_Fill(self.charts, "trainingChartsHolder"), 1)
+        left_column.addWidget(FillHolder(self.charts, "trainingChartsHolder"), 1)
         left_column.addWidget(self.groups)  # the clicked step's groups, under its charts
 
         side = QWidget(objectName="trainingSideColumn")
@@ -192,7 +139,7 @@ class TrainingPage(QWidget):
         side_column.setContentsMargins(0, 0, 0, 0)
         side_column.setSpacing(8)
         side_column.addWidget(self.controls)
-        side_column.addWidget(_Fill(self.frontier, "frontierHolder"), 1)
+        side_column.addWidget(FillHolder(self.frontier, "frontierHolder"), 1)
         self.frontier.plot_widget.setMinimumHeight(FRONTIER_PLOT_MIN_HEIGHT)
         # The controls whole, the frontier's title and caption over a plot at least
         # FRONTIER_PLOT_MIN_HEIGHT tall: a screen too short for both (1024×768 on a projector,
@@ -243,7 +190,7 @@ class TrainingPage(QWidget):
         the screen is chosen from this)."""
         least = super().minimumSizeHint()
         width = self.width() if self.width() > 0 else self.sizeHint().width()
-        return QSize(least.width(), max(least.height(), _column_height(self, width)))
+        return QSize(least.width(), max(least.height(), column_height(self, width)))
 
     # --- requests ---------------------------------------------------------------------------
 
