@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
         "'grpo-desktop train' to run the toy training of six algorithms side by side, "
         "'grpo-desktop rollouts PATH' to summarise a real verl or TRL run's logged groups, "
         "'grpo-desktop step --rewards 1,0,0,1' to see one GRPO step make each answer more or "
-        "less likely, or "
+        "less likely, 'grpo-desktop worksheet --lesson ID --out FILE.pdf' to print a lesson's "
+        "worksheet, or "
         "'grpo-desktop lm eval|sample|train' to evaluate, sample or GRPO-train the tiny "
         "language model.",
     )
