@@ -22,7 +22,9 @@ File format (schema 1; unknown fields are rejected everywhere)::
           "lab": {"problem_id": "mult-23x47", "correct": [1, 0, 0, 1], "convention": "textbook"},
           "highlight": "stats",            # one of HIGHLIGHTS
           "view": "reward",                # "advantage" or "reward"
-          "hide_advantages": false         # optional, default false (predict-then-reveal)
+          "hide_advantages": false,        # optional, default false (predict-then-reveal)
+          "notes": "Ask the room: …"       # optional: the lecturer's own words, plain text up to
+                                           # 800 characters; the presenter console shows them
         },
         {"title": "…", "text": "…", "compare": [{…lab…}, {…lab…}], "highlight": "compare", …},
         {
@@ -97,7 +99,7 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -223,7 +225,9 @@ _STEP_FIELDS = (
     "training_steps",
     "metric",
     "focus",
+    "notes",
 )
+_MAX_NOTES_CHARS = 800
 _LAB_REQUIRED = ("problem_id", "correct")
 _LAB_FIELDS = (*_LAB_REQUIRED, "convention")
 
@@ -277,6 +281,9 @@ class LessonStep:
     # A training step's run is given this convention for GRPO's and DAPO's advantages (the
     # file's ``training.convention``); a step with groups takes its labs' convention instead.
     training_convention: str = "textbook"
+    #: The lecturer's own words for the step (the presenter console shows them, the room never
+    #: does): what to ask the room, what to point at; plain text, "" when the file has none.
+    notes: str = ""
 
     def __post_init__(self) -> None:
         # Every group on screen shares one advantage convention; parse_lesson words this for a
@@ -524,7 +531,13 @@ def _parse_step(value: object, source: str, field: str) -> LessonStep:
     if not isinstance(value, dict):
         raise _fail(source, field, f"must be an object, got {json_type_name(value)}")
     _check_keys(value, source, field, _STEP_REQUIRED, _STEP_FIELDS)
+    notes = ""
+    if "notes" in value:
+        notes = _string(value["notes"], source, f"{field}.notes", _MAX_NOTES_CHARS, multiline=True)
+    return replace(_parse_step_body(value, source, field), notes=notes)
 
+
+def _parse_step_body(value: dict, source: str, field: str) -> LessonStep:
     title = _string(value["title"], source, f"{field}.title", _MAX_STEP_TITLE_CHARS)
     text = _text(value["text"], source, f"{field}.text")
 

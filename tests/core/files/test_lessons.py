@@ -404,9 +404,9 @@ BAD_FIELDS = [
         id="unknown-lab-field",
     ),
     pytest.param(
-        _set("steps.3.notes", "x"),
+        _set("steps.3.remarks", "x"),
         "steps[3]",
-        "unknown field(s) ['notes']",
+        "unknown field(s) ['remarks']",
         id="unknown-step-field",
     ),
     pytest.param(_delete("steps.0.title"), "steps[0].title", "missing", id="missing-step-title"),
@@ -788,9 +788,9 @@ BAD_UPDATE_FIELDS = [
         id="update-step-spoils-a-later-prediction",
     ),
     pytest.param(
-        _update_step(2, notes="x"),
+        _update_step(2, remarks="x"),
         "steps[2]",
-        "unknown field(s) ['notes']",
+        "unknown field(s) ['remarks']",
         id="unknown-field-on-an-update-step",
     ),
 ]
@@ -1188,9 +1188,9 @@ BAD_TRAINING_FIELDS = [
         _training_step(2, view="tokens"), "steps[2].view", "'advantage'", id="training-bad-view"
     ),
     pytest.param(
-        _training_step(2, notes="x"),
+        _training_step(2, remarks="x"),
         "steps[2]",
-        "unknown field(s) ['notes']",
+        "unknown field(s) ['remarks']",
         id="unknown-field-on-a-training-step",
     ),
 ]
@@ -1432,3 +1432,27 @@ def test_the_stall_lessons_bigger_group_widens_the_frontier_and_delays_the_stall
     assert sixteen.mean() < eight.mean()
     assert first_above_half(sixteen) > first_above_half(eight) + 10  # "climbs later"
     assert "twice the answers" in big.text  # G = 16 samples twice G = 8's answers per group
+
+
+def test_every_shipped_step_has_notes_for_the_lecturer():
+    for lesson in load_lessons():
+        for step in lesson.steps:
+            assert step.notes.strip(), (lesson.id, step.title)
+            assert "<" not in step.notes  # plain text: the console shows it as written
+
+
+@pytest.mark.parametrize(
+    ("notes", "words"),
+    [
+        (3, "non-empty string"),
+        ("", "non-empty string"),
+        ("x" * 801, "at most 800"),
+        ("a\u202eb", ""),
+    ],
+)
+def test_bad_notes_name_the_field(notes, words):
+    document = _shipped_data()
+    document["steps"][0]["notes"] = notes
+    with pytest.raises(LessonError) as info:
+        parse_lesson(document, "group-is-baseline.json")
+    assert "steps[0].notes" in str(info.value) and words in str(info.value)
