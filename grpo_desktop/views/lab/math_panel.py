@@ -47,7 +47,7 @@ from grpo_desktop.views.common.render_cache import CachedScrollBar
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 #: The typeset math may be drawn this much smaller (its text stays) where the box is too short to
 #: show it all: fractions are taller than the plain text's one line.
-LEAST_MATH_SCALE = 0.7
+LEAST_MATH_SCALE = 0.85
 FORMULA_MATH_SIZE = 1.15  # the typeset formula against the text (its plain text is at 140 %)
 
 
