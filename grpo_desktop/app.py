@@ -158,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="no animation or playback: each step shows at once (this run only)",
     )
     parser.add_argument(
+        "--presenter",
+        action="store_true",
+        help="the presenter view: the lab full screen on the second screen (when there is one) "
+        "and a console with the lesson's notes, the next step and a timer",
+    )
+    parser.add_argument(
         "--zoom", type=parse_zoom, metavar="PERCENT", help="75 to 300 (this run only)"
     )
     parser.add_argument(
@@ -264,6 +270,7 @@ class LabSetup:
     scenario_path: Path | None = None
     rollouts: Path | None = None  # --open-rollouts: read once the window exists (with progress)
     reduce_motion: bool = False  # --reduce-motion: this run only (View ▸ Reduce motion)
+    presenter: bool = False  # --presenter: the presenter view once the window shows
 
 
 def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
@@ -332,6 +339,7 @@ def check_lab_arguments(args: argparse.Namespace) -> LabSetup:
         args.scenario,
         rollouts,
         args.reduce_motion,
+        args.presenter,
     )
 
 
@@ -617,6 +625,10 @@ def build_window(
     if setup.lesson is not None:
         window.install_deferred_features()
         window.lessons.start(setup.lesson)
+    if setup.presenter:  # once the window shows: the audience window takes its screen
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, window, window.presenter.start)
     if setup.rollouts is not None:  # once the event loop runs: the window shows while it reads
         from PySide6.QtCore import QTimer
 

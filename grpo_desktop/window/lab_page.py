@@ -55,6 +55,7 @@ class LabPage(QWidget):
         self._one_step: OneStepState | None = None
         self._lab_gate = gate
         self._math_ringed = False  # a lesson step rings the worked math: it gets its height
+        self._emphasis: QWidget | None = None  # the presenter view's ringed part: more room
         self._build()
         lab = workbench.lab
         # The worked math follows the lab while it is on screen; the Rewards tab while it is
@@ -212,12 +213,28 @@ class LabPage(QWidget):
         if self.one_step_panel is not None:
             self.one_step_panel.set_theme(theme)
 
+    def emphasize(self, target: QWidget | None) -> None:
+        """The presenter view: the part a lesson step rings (the cards, the chart or the
+        explanations) gets the larger share of the page for the room; None: the usual shares."""
+        parts = (self.lab.trace_grid, self.lab.chart, self.explain_tabs)
+        emphasis = target if target in parts else None
+        if emphasis is not self._emphasis:
+            self._emphasis = emphasis
+            self.balance_splitter()
+            self.balance_right_column()
+
     def balance_splitter(self) -> None:
         """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes
-        (a larger zoom would otherwise hand the cards everything and squeeze the chart)."""
+        (a larger zoom would otherwise hand the cards everything and squeeze the chart); in the
+        presenter view the ringed side gets 70 %."""
         total = sum(self.lab_splitter.sizes()) or self.lab_splitter.width()
+        share = 0.6
+        if self._emphasis is self.lab.trace_grid:
+            share = 0.7
+        elif self._emphasis is not None:
+            share = 0.3
         if total > 0:
-            self.lab_splitter.setSizes([round(total * 0.6), total - round(total * 0.6)])
+            self.lab_splitter.setSizes([round(total * share), total - round(total * share)])
 
     def balance_right_column(self, *_tab: int) -> None:
         """The worked math gets at least the height that shows all of it (its text grows into
@@ -227,7 +244,11 @@ class LabPage(QWidget):
         total = sum(self.right_splitter.sizes())
         if total <= 0:
             return
-        if not self._tab_shown("math"):  # a drawing or the reward controls
+        if self._emphasis is self.lab.chart:  # the presenter view rings the chart
+            chart = round(total * 0.7)
+        elif self._emphasis is self.explain_tabs:
+            chart = round(total * MATH_FIRST_CHART_SHARE)
+        elif not self._tab_shown("math"):  # a drawing or the reward controls
             chart = round(total * 0.45)
         else:
             panel = self.math_panel

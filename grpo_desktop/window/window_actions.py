@@ -29,6 +29,7 @@ from grpo_desktop.model.settings import ANIMATION_STEP_CHOICES_MS
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE
 from grpo_desktop.views.common.render_cache import CachedToolBar
 from grpo_desktop.window.policy_menu import PolicyMenu
+from grpo_desktop.window.presenter_view import PresenterMode
 
 #: The window these build on: a ``MainWindow`` (not imported: it imports this module).
 MainWindow = Any
@@ -261,6 +262,19 @@ def build_menus_and_toolbar(window: MainWindow) -> None:
     window.view_menu.addAction(window.experiment_action)
     window.view_menu.addSeparator()
     window.presentation.add_to_menu(window.view_menu)
+    window.presenter = PresenterMode(window)
+    window.presenter_action = action(
+        window,
+        "Presenter view",
+        "presenterAction",
+        "F5",
+        "The room sees the lab without menus (on the second screen when there is one); you see "
+        "the lesson's notes, the next step and a timer",
+    )
+    window.presenter_action.setCheckable(True)
+    window.presenter_action.triggered.connect(lambda _on=False: window.presenter.toggle())
+    window.presenter.active_changed.connect(window.presenter_action.setChecked)
+    window.view_menu.addAction(window.presenter_action)
     window.view_menu.addSeparator()
     window.policy_menu.add_to_menu(window.view_menu)
     convention_menu = window.view_menu.addMenu("Convention")
