@@ -650,6 +650,7 @@ def save_screenshot(window, size: WindowSize, path: Path) -> WindowSize:
     from grpo_desktop.window.export_controller import png_bytes
 
     window.install_deferred_features()  # the picture shows the complete menu bar
+    window.math_panel.finish_typesetting()  # and the worked math typeset, not plain text
     window.resize(size.width, size.height)
     window.show()
     for _ in range(3):

@@ -196,6 +196,12 @@ class LabPage(QWidget):
             self.one_step_state()  # built the first time its tab shows
         self._step_gate.set_shown(shown)
 
+    def load_typesetting(self) -> None:
+        """The worked math is typeset from now on (after the first paint: the typesetter's
+        import stays off the first screen, which shows the same lines as plain text)."""
+        if self.math_panel.load_typesetting():
+            self.balance_right_column()
+
     def ring_math(self, ringed: bool) -> None:
         """A lesson rings the worked math (it gets its whole height) or no longer does."""
         if ringed or self._math_ringed:

@@ -156,16 +156,12 @@ class MainWindow(QMainWindow):
             self.lessons.active_changed.connect(
                 lambda active: [ws.set_narrated(active) for ws in self.workspaces.values()]
             )
-        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
-        # and tabs) blits its looks from then on, instead of drawing its text on every repaint
-        # of the window. Their looks change rarely; other workspaces' labels are rewritten on
-        # every action and paint as usual.
+        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons and
+        # tabs) blits its looks from then on instead of drawing its text on every repaint; other
+        # workspaces' labels are rewritten on every action and paint as usual.
         chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
         cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
-        # The worked math is typeset from here on: the typesetter's import stays off the first
-        # screen, which shows the same lines as plain text until now.
-        if self.math_panel.load_typesetting():
-            self.lab_page.balance_right_column()
+        self.lab_page.load_typesetting()  # the worked math, typeset from here on
 
     def _connect(self) -> None:
         workbench = self.workbench

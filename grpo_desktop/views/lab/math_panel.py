@@ -35,6 +35,7 @@ from grpo_desktop.views.common.fonts import scaled_font, screen_scale
 from grpo_desktop.views.common.math_render import (
     OBJECT_CHARACTER,
     TypesetBrowser,
+    TypesetLater,
     load_typesetter,
     math_format,
     math_scale,
@@ -100,17 +101,27 @@ def _paragraphs_html(paragraphs: list[Paragraph]) -> str:
 
 
 def _put_paragraph(
-    cursor: QTextCursor, block: QTextBlock, paragraph: Paragraph, theme: Theme
+    cursor: QTextCursor,
+    block: QTextBlock,
+    paragraph: Paragraph,
+    theme: Theme,
+    later: TypesetLater | None = None,
 ) -> None:
     """Replace ``block``'s content with ``paragraph``: its typeset math when it has LaTeX the
-    typesetter takes, its plain text otherwise."""
+    typesetter takes (with ``later``: only when it was typeset before; otherwise plain text
+    now, typeset after the frame), its plain text otherwise."""
     text_format = block.begin().fragment().charFormat()
     if text_format.isImageFormat() or text_format.objectType() != 0:  # math shown there now
         text_format = _paragraph_formats(paragraph.style)[1]
     cursor.setPosition(block.position())
     cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
     math = math_format(
-        paragraph.latex, paragraph.text, theme.text, base=text_format, size=paragraph.size
+        paragraph.latex,
+        paragraph.text,
+        theme.text,
+        base=text_format,
+        size=paragraph.size,
+        later=later,
     )
     if math is None:
         cursor.insertText(paragraph.text, text_format)
@@ -118,8 +129,14 @@ def _put_paragraph(
         cursor.insertText(OBJECT_CHARACTER, math)
 
 
-def _typeset_math(document: QTextDocument, paragraphs: list[Paragraph], theme: Theme) -> None:
-    """Typeset each math line of ``document``, which holds ``paragraphs`` as plain text."""
+def _typeset_math(
+    document: QTextDocument,
+    paragraphs: list[Paragraph],
+    theme: Theme,
+    later: TypesetLater | None = None,
+) -> None:
+    """Typeset each math line of ``document``, which holds ``paragraphs`` as plain text (with
+    ``later``: the lines typeset before now, the others after the frame)."""
     if not typesetter_loaded() or not any(p.latex for p in paragraphs):
         return
     register_math_objects(document)
@@ -127,7 +144,7 @@ def _typeset_math(document: QTextDocument, paragraphs: list[Paragraph], theme: T
     cursor.beginEditBlock()
     for index, paragraph in enumerate(paragraphs):
         if paragraph.latex:
-            _put_paragraph(cursor, document.findBlockByNumber(index), paragraph, theme)
+            _put_paragraph(cursor, document.findBlockByNumber(index), paragraph, theme, later)
     cursor.endEditBlock()
 
 
@@ -168,6 +185,8 @@ class MathPanel(TypesetBrowser):
         self._shown: list[Paragraph] = []  # the paragraphs the document holds
         self._shown_font: QFont | None = None  # the font they were typeset in
         self._shown_typeset = False  # whether the math in them was typeset (or is plain text)
+        # New lines are typeset after the frame that asked for them, one per turn of the loop.
+        self._later = TypesetLater(self._typeset_arrived, self)
         self.document().setUndoRedoEnabled(False)  # text is replaced in place: keep no history
         self.set_theme(theme)
 
@@ -268,7 +287,7 @@ class MathPanel(TypesetBrowser):
         cursor = QTextCursor(document)
         cursor.beginEditBlock()
         for block, i in zip(blocks, changed, strict=True):
-            _put_paragraph(cursor, block, paragraphs[i], self._theme)
+            _put_paragraph(cursor, block, paragraphs[i], self._theme, self._later)
         if len(shown) > kept:  # paragraphs gone from the end: from the last kept one's end on
             last = document.findBlockByNumber(kept - 1)
             cursor.setPosition(last.position() + last.length() - 1)
@@ -280,10 +299,28 @@ class MathPanel(TypesetBrowser):
             cursor.insertBlock(block_format, char_format)
             cursor.insertText(paragraph.text, char_format)
             if paragraph.latex:
-                _put_paragraph(cursor, cursor.block(), paragraph, self._theme)
+                _put_paragraph(cursor, cursor.block(), paragraph, self._theme, self._later)
         cursor.endEditBlock()
         self._shown = paragraphs
         return True
+
+    def _typeset_arrived(self) -> None:
+        """The lines typeset after the frame: put each where its plain text stands in."""
+        document = self.document()
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        for index, paragraph in enumerate(self._shown):
+            block = document.findBlockByNumber(index)
+            if paragraph.latex and block.isValid() and block.text() == paragraph.text:
+                _put_paragraph(cursor, block, paragraph, self._theme, self._later)
+        cursor.endEditBlock()
+        if self._scale != 1.0 and self.document().size().height() > self.viewport().height():
+            self._fit_text()  # the typeset lines are taller than their plain text
+
+    def finish_typesetting(self) -> None:
+        """Typeset every line waiting now (before a screenshot or an export)."""
+        if self._later.waiting:
+            self._later.finish()
 
     def _keep_scroll_bar(self, _minimum: int, maximum: int) -> None:
         """Once the text needs the scroll bar in this box, the bar stays for the clicks that
@@ -307,7 +344,7 @@ class MathPanel(TypesetBrowser):
         document.setTextWidth(max(1.0, float(width)))
         paragraphs = self._paragraphs()
         document.setHtml(_paragraphs_html(paragraphs))
-        _typeset_math(document, paragraphs, self._theme)
+        _typeset_math(document, paragraphs, self._theme, self._later)  # measured as shown
         return document.size().height()
 
     def _fit_text(self) -> None:
@@ -354,7 +391,7 @@ class MathPanel(TypesetBrowser):
                 if not self._replace_changed(paragraphs):
                     self._release_scroll_bar()
                     self.setHtml(_paragraphs_html(paragraphs))  # the text cursor back at the top
-                    _typeset_math(self.document(), paragraphs, self._theme)
+                    _typeset_math(self.document(), paragraphs, self._theme, self._later)
                     self._shown, self._shown_font = paragraphs, self.font()
                     self._shown_typeset = typesetter_loaded()
             finally:

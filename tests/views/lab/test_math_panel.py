@@ -31,6 +31,7 @@ def shown(qtbot, rewards, theme, size) -> MathPanel:
     panel.show_snapshot(snapshot(rewards))
     panel.show()
     QApplication.processEvents()
+    panel.finish_typesetting()  # every line typeset, as a moment after a click
     return panel
 
 
@@ -40,6 +41,7 @@ def test_numbers_put_in_place_read_and_look_as_the_whole_text_typeset_afresh(qtb
         for rewards in REWARDS[1:] + REWARDS[:1]:
             panel.show_snapshot(snapshot(rewards))
             QApplication.processEvents()
+            panel.finish_typesetting()  # new lines are typeset after the click's frame
             fresh = shown(qtbot, rewards, theme, panel_size)
             assert panel.toPlainText() == fresh.toPlainText()
             assert panel.grab().toImage() == fresh.grab().toImage(), (theme.name, rewards)
@@ -96,6 +98,7 @@ def test_the_note_that_comes_and_goes_is_put_in_place_and_looks_as_typeset_afres
         for rewards in (seven, half, nine, seven, half):
             panel.show_snapshot(snapshot(rewards))
             QApplication.processEvents()
+            panel.finish_typesetting()  # new lines are typeset after the click's frame
             fresh = shown(qtbot, rewards, theme, panel_size)
             assert panel.toPlainText() == fresh.toPlainText()
             assert panel.grab().toImage() == fresh.grab().toImage(), (theme.name, rewards)
