@@ -73,6 +73,7 @@ _LAYOUT_SIZE = 24.0
 #: STIX Two Math looks smaller than the UI's sans-serif at one em: this matches their x-heights.
 MATH_TO_TEXT = 1.12
 _CACHE_SIZE = 512  # typeset lines kept: every line of a few hundred groups
+FIRST_LINE_DELAY_MS = 20  # after a click's 60 Hz frame: its plain text shows, then the math
 
 _typesetter: types.ModuleType | None = None
 _unavailable = False
@@ -160,7 +161,6 @@ class TypesetLater(QObject):
         self._queue: dict[tuple[str, str], None] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
         self._timer.timeout.connect(self._next)
 
     @property
@@ -171,7 +171,7 @@ class TypesetLater(QObject):
         if latex and not is_typeset(latex, colour):
             self._queue[(latex, colour)] = None
             if not self._timer.isActive():
-                self._timer.start()
+                self._timer.start(FIRST_LINE_DELAY_MS)  # the click's frame is painted first
 
     def finish(self) -> None:
         """Typeset everything asked for now (a screenshot, a test), then ``ready``."""
@@ -187,7 +187,7 @@ class TypesetLater(QObject):
         del self._queue[(latex, colour)]
         typeset(latex, colour)
         if self._queue:
-            self._timer.start()
+            self._timer.start(0)  # the next line at the next turn: input between lines
         else:
             self._ready()
 
