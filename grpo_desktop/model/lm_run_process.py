@@ -70,7 +70,8 @@ def worker_command() -> tuple[str, list[str]]:
     or, in a frozen (PyInstaller) app, the app itself with the ``lm worker`` command."""
     if getattr(sys, "frozen", False):
         return sys.executable, ["lm", "worker"]
-    return sys.executable, ["-m", "grpo_desktop", "lm", "worker"]
+    # -I: the installed package, never a folder named grpo_desktop where the app was started
+    return sys.executable, ["-I", "-m", "grpo_desktop", "lm", "worker"]
 
 
 class LMRunProcess(QObject):

@@ -52,9 +52,10 @@ def test_settings_that_are_not_a_run_are_refused():
     assert json.loads(out.getvalue())["failed"].startswith("The tiny model's run was not started")
 
 
-def test_the_command_runs_as_a_module_and_ends_with_its_input():
+def test_the_command_runs_as_a_module_and_ends_with_its_input(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "grpo_desktop", "lm", "worker"],
+        cwd=tmp_path,  # the installed package, not the repository's source folder
         input=json.dumps({"config": CONFIG, "checkpoint": None}) + "\n",
         capture_output=True,
         text=True,
