@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
 
 from grpo_desktop.views.common.shortcuts_dialog import shortcut_rows
 from grpo_desktop.window.main_window import MainWindow
@@ -71,7 +72,7 @@ def enabled_bindings(window: MainWindow) -> dict[str, list[str]]:
     bindings: dict[str, list[str]] = defaultdict(list)
     actions = {id(a): a for a in (*window.actions(), *window.findChildren(QAction))}
     for action in actions.values():
-        if action.isEnabled():
+        if action.isEnabled() and _can_fire(action):
             for sequence in action.shortcuts():
                 name = action.objectName() or action.text().replace("&", "")
                 bindings[sequence.toString()].append(name)
@@ -82,6 +83,16 @@ def enabled_bindings(window: MainWindow) -> dict[str, list[str]]:
                 bindings[sequence.toString()].append(f"QShortcut {sequence.toString()}")
     bindings.pop("", None)
     return bindings
+
+
+def _can_fire(action: QAction) -> bool:
+    """A widget's own shortcut (Copy as LaTeX in the worked math and in the token detail) fires
+    only while its widget shows and has the focus: two of them on different pages never meet."""
+    scoped = (Qt.ShortcutContext.WidgetShortcut, Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    if action.shortcutContext() not in scoped:
+        return True
+    parent = action.parent()
+    return isinstance(parent, QWidget) and parent.isVisible()
 
 
 def conflicts(window: MainWindow) -> dict[str, list[str]]:

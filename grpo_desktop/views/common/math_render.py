@@ -17,6 +17,7 @@ A line the typesetter refuses is shown as its plain text, never as an error.
 from __future__ import annotations
 
 import types
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,6 +99,9 @@ def load_typesetter() -> bool:
     """Import ziamath (once); False, and plain text everywhere, if it cannot be imported."""
     global _typesetter, _unavailable
     if _typesetter is None and not _unavailable:
+        # ziamath finds its font with importlib's deprecated path(): a warning to its makers,
+        # not to a lecturer (nor a line in our log on every start).
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"ziamath(\.|$)")
         try:
             import ziamath
         except ImportError:
