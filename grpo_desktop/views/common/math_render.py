@@ -16,6 +16,7 @@ A line the typesetter refuses is shown as its plain text, never as an error.
 
 from __future__ import annotations
 
+import logging
 import types
 import warnings
 from collections import OrderedDict
@@ -104,7 +105,8 @@ def load_typesetter() -> bool:
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"ziamath(\.|$)")
         try:
             import ziamath
-        except ImportError:
+        except Exception:  # not installed, or broken (a data file missing): plain text stays
+            logging.getLogger(__name__).warning("typeset math unavailable", exc_info=True)
             _unavailable = True
             return False
         ziamath.config.svg2 = False  # SVG 1.1 paths, as Qt's SVG Tiny renderer reads them
