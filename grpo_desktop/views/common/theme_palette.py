@@ -6,12 +6,12 @@ own window's theme whatever the application's palette is (the problem editor).
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QPen
 
 from grpo_desktop.core.common.contrast import best_text_on
 from grpo_desktop.core.common.theme import Theme
 
-__all__ = ["palette_for"]
+__all__ = ["cosmetic_pen", "palette_for"]
 
 
 def palette_for(theme: Theme) -> QPalette:
@@ -44,3 +44,11 @@ def palette_for(theme: Theme) -> QPalette:
     ):
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(theme.muted))
     return palette
+
+
+def cosmetic_pen(colour: str, width: float) -> QPen:
+    """A pen ``width`` px wide on screen whatever the plot's scale (every chart's lines)."""
+    pen = QPen(QColor(colour))
+    pen.setWidthF(width)
+    pen.setCosmetic(True)
+    return pen

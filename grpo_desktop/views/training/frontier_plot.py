@@ -16,7 +16,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
@@ -26,6 +26,7 @@ from grpo_desktop.core.training.training_snapshot import FrontierDot, TrainingSn
 from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
+from grpo_desktop.views.common.theme_palette import cosmetic_pen
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 
@@ -79,13 +80,6 @@ def dot_tooltip(dot: FrontierDot, group_size: int, focus_label: str) -> str:
 def _as_rich(text: str) -> str:
     """Plain text as tooltip markup that shows it verbatim ("<b>" stays three characters)."""
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
-
-
-def _pen(colour: str, width: float) -> QPen:
-    pen = QPen(QColor(colour))
-    pen.setWidthF(width)
-    pen.setCosmetic(True)
-    return pen
 
 
 class FrontierPlot(QWidget):
@@ -204,7 +198,7 @@ class FrontierPlot(QWidget):
             self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
             self.plot_widget.setBackground(theme.surface)
             tick_font = scaled_font(0.95 * scale)
-            axis_pen = _pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
+            axis_pen = cosmetic_pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
             style = {"font-size": f"{tick_font.pointSizeF():.1f}pt"}
             for name, text in (("bottom", "pass rate p"), ("left", "groups that teach")):
                 axis = self.plot.getAxis(name)
@@ -306,7 +300,7 @@ class FrontierPlot(QWidget):
             own = index < len(self._sizes) and self._sizes[index] == self._run_size
             colour = theme.text if own else theme.muted
             width = theme.stroke_width * (1.7 if own else 0.7)
-            curve.setPen(_pen(colour, width))
+            curve.setPen(cosmetic_pen(colour, width))
             curve.setZValue(6 if own else 5)
             font = scaled_font(0.9 * theme.type_scale, bold=own)
             label.setFont(font)
@@ -320,7 +314,7 @@ class FrontierPlot(QWidget):
         focus = self._focus if self._focus in ALGORITHMS else None
         colour = theme.series[ALGORITHMS.index(focus) % len(theme.series)] if focus else theme.text
         size = DOT_PX * theme.type_scale * (1.25 if theme.stroke_width > 2 else 1.0)
-        self.dots.setPen(_pen(theme.surface, max(1.0, theme.stroke_width * 0.7)))
+        self.dots.setPen(cosmetic_pen(theme.surface, max(1.0, theme.stroke_width * 0.7)))
         self.dots.setBrush(QColor(colour))
         self.dots.setSize(size)
         set_hover_size(self.dots, size * 1.4)

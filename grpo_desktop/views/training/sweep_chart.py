@@ -11,21 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.training.sweep import SweepResult
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.theme_palette import cosmetic_pen
 
 __all__ = ["SweepChart"]
-
-
-def _pen(colour: str, width: float) -> QPen:
-    pen = QPen(QColor(colour))
-    pen.setWidthF(width)
-    pen.setCosmetic(True)
-    return pen
 
 
 class SweepChart(QWidget):
@@ -103,16 +97,16 @@ class SweepChart(QWidget):
         self.plot_widget.setBackground(QColor(theme.surface))
         for name in ("left", "bottom"):
             axis = self.plot.getAxis(name)
-            axis.setPen(_pen(theme.muted, 1.0))
-            axis.setTextPen(_pen(theme.text, 1.0))
+            axis.setPen(cosmetic_pen(theme.muted, 1.0))
+            axis.setTextPen(cosmetic_pen(theme.text, 1.0))
             axis.setStyle(tickFont=scaled_font(0.85 * theme.type_scale))
         fill = QColor(theme.neutral)
         fill.setAlphaF(0.45)
-        self.bars.setOpts(brush=fill, pen=_pen(theme.neutral, 1.0))
+        self.bars.setOpts(brush=fill, pen=cosmetic_pen(theme.neutral, 1.0))
         accent = theme.series[2] if len(theme.series) > 2 else theme.up
-        self.whiskers.setData(pen=_pen(theme.text, theme.stroke_width))
+        self.whiskers.setData(pen=cosmetic_pen(theme.text, theme.stroke_width))
         self.dots.setBrush(QColor(accent))
-        self.dots.setPen(_pen(theme.text, 1.0))
+        self.dots.setPen(cosmetic_pen(theme.text, 1.0))
         self.legend.setFont(scaled_font(0.9 * theme.type_scale))
         self.legend.setStyleSheet(f"color: {theme.text};")
         self.show_result(self._result)

@@ -15,7 +15,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.formatting import signed
@@ -23,6 +23,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.update.update_snapshot import Spillover
 from grpo_desktop.views.common.advantage_plot import MIN_HALF_RANGE, SignedAxis, nice_ceiling
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.theme_palette import cosmetic_pen
 
 __all__ = ["SpilloverChart"]
 
@@ -30,13 +31,6 @@ TITLE = "Spill-over: Δ log p after the step, in the batch and on held-out promp
 BAR_WIDTH = 0.7
 GAP = 2.0  # answer widths between the batch's bars and the held-out ones
 HEADROOM = 1.1
-
-
-def _pen(colour: str, width: float) -> QPen:
-    pen = QPen(QColor(colour))
-    pen.setWidthF(width)
-    pen.setCosmetic(True)
-    return pen
 
 
 class SpilloverChart(QWidget):
@@ -123,7 +117,7 @@ class SpilloverChart(QWidget):
             self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
             self.plot_widget.setBackground(theme.surface)
             tick_font = scaled_font(1.0 * scale)
-            axis_pen = _pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
+            axis_pen = cosmetic_pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
             for name in ("left", "bottom"):
                 axis = self.plot.getAxis(name)
                 axis.setPen(axis_pen)
@@ -137,8 +131,8 @@ class SpilloverChart(QWidget):
             )
             pad = math.ceil(tick_font.pointSizeF()) + 4
             self.plot.setContentsMargins(2, pad, 2, 2)
-            self.zero_line.setPen(_pen(theme.text, theme.stroke_width))
-            divider = _pen(theme.muted, 1.0)
+            self.zero_line.setPen(cosmetic_pen(theme.text, theme.stroke_width))
+            divider = cosmetic_pen(theme.muted, 1.0)
             divider.setStyle(Qt.PenStyle.DashLine)
             self.divider.setPen(divider)
         finally:
@@ -200,7 +194,7 @@ class SpilloverChart(QWidget):
                 height=list(values),
                 width=BAR_WIDTH,
                 brushes=[QBrush(QColor(c)) for c in colours],
-                pens=[_pen(c, theme.stroke_width) for c in colours],
+                pens=[cosmetic_pen(c, theme.stroke_width) for c in colours],
             )
         right = (held_x[-1] if held_x else (batch_x[-1] if batch_x else 1.0)) + 1.0
         self._viewbox.setXRange(0.0, right, padding=0)
