@@ -36,14 +36,16 @@ def xvfb_run() -> str:
     return found
 
 
-def test_the_window_on_a_real_x11_display(tmp_path):
+def run_checks_under_xvfb(checks: Path, tmp_path: Path, screens: str) -> None:
+    """``checks`` in a second pytest on Qt's xcb platform under Xvfb with ``screens`` (Xvfb's
+    ``-screen`` arguments); fails with the whole report."""
     env = dict(os.environ, QT_QPA_PLATFORM="xcb")
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"):
         env.pop(name, None)  # xvfb-run sets its own; never a real desktop
     command = [
         xvfb_run(),
         "--auto-servernum",
-        "--server-args=-screen 0 1920x1080x24 -nolisten tcp",
+        f"--server-args={screens} -nolisten tcp",
         sys.executable,
         "-m",
         "pytest",
@@ -52,7 +54,7 @@ def test_the_window_on_a_real_x11_display(tmp_path):
         "no:cacheprovider",
         "-o",
         "addopts=-ra",
-        str(CHECKS),
+        str(checks),
     ]
     # Run outside the repository: `python -m pytest` puts its folder first on sys.path, and the
     # source tree's grpo_desktop has no resources package (the installed one does).
@@ -62,3 +64,7 @@ def test_the_window_on_a_real_x11_display(tmp_path):
     report = f"$ {' '.join(command)}\n{result.stdout}\n{result.stderr}"
     assert result.returncode == 0, report
     assert " passed" in result.stdout and "skipped" not in result.stdout, report
+
+
+def test_the_window_on_a_real_x11_display(tmp_path):
+    run_checks_under_xvfb(CHECKS, tmp_path, "-screen 0 1920x1080x24")
