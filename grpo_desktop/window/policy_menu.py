@@ -76,7 +76,10 @@ class PolicyMenu:
         model = self.actions[TINY_LM]
         name = Path(policy.checkpoint).name if policy.checkpoint else ""
         model.setText(
-            f"{POLICY_LABELS[TINY_LM]} ({visible(name)})" if name else POLICY_LABELS[TINY_LM]
+            # a file's "&" is a letter, not a menu mnemonic
+            f"{POLICY_LABELS[TINY_LM]} ({visible(name).replace('&', '&&')})"
+            if name
+            else POLICY_LABELS[TINY_LM]
         )
 
     def _chosen(self, chosen: QAction) -> None:

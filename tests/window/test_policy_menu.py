@@ -39,3 +39,14 @@ def test_a_file_that_is_not_a_checkpoint_is_one_plain_message_and_nothing_change
     assert "<b>notes.npz" in shown[0]  # the name as it is, for a plain-text message box
     assert window.workbench.policy == PolicyChoice("toy")
     assert window.workbench.undo_stack.count() == 0
+
+
+def test_a_checkpoint_named_with_an_ampersand_is_named_as_it_is(window, tmp_path):
+    from grpo_desktop.core.tinylm import load_model
+
+    path = tmp_path / "a&b.npz"
+    load_model().save(path)
+    assert window.policy_menu.open_checkpoint(str(path))
+    action = window.policy_menu.actions["tinylm"]
+    assert action.text() == "Tiny language model (a&&b.npz)"  # shown as "a&b.npz"
+    assert action.iconText() == "Tiny language model (a&b.npz)"
