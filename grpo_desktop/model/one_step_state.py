@@ -10,18 +10,13 @@ model for a group it sampled. Computed only while its tab shows (a gate, as ever
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from grpo_desktop.core.lab.recorded_group import SHIPPED_TINYLM_CHECKPOINT
 from grpo_desktop.core.training.one_step import OneStepPicture
 from grpo_desktop.model import commands
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
-
-if TYPE_CHECKING:
-    from grpo_desktop.core.tinylm import TinyLM
 
 __all__ = ["OneStepState"]
 
@@ -38,7 +33,6 @@ class OneStepState(QObject):
         self._workbench = workbench
         self._taken = False
         self._picture = OneStepPicture(taken=False)
-        self._models: dict[str, TinyLM] = {}  # checkpoint → model, read once
         self.gate = gate if gate is not None else ShownGate(parent=self)
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.convention_changed.connect(self._invalidate)
@@ -81,9 +75,10 @@ class OneStepState(QObject):
         rewards = [card.reward for card in snapshot.cards]
         try:
             if recorded is not None and recorded.from_model:
+                from grpo_desktop.core.tinylm.lab_group import group_model
                 from grpo_desktop.core.tinylm.one_step import DEFAULT_MODEL_STEP_LR, model_one_step
 
-                model = self._model(recorded.file_name)
+                model = group_model(recorded.file_name)
                 step = model_one_step(
                     model,
                     recorded.prompt,
@@ -127,11 +122,3 @@ class OneStepState(QObject):
             return OneStepPicture(taken=True, unavailable=f"No step for this group: {error}")
         return OneStepPicture(True, step, policy, step_caption(step))
 
-    def _model(self, checkpoint: str) -> TinyLM:
-        """The checkpoint's model, read the first time it is asked for."""
-        from grpo_desktop.core.tinylm import load_model
-
-        if checkpoint not in self._models:
-            path = None if checkpoint == SHIPPED_TINYLM_CHECKPOINT else checkpoint
-            self._models[checkpoint] = load_model(path)
-        return self._models[checkpoint]

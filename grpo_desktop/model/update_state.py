@@ -47,7 +47,6 @@ class UpdateState(QObject):
         self._snapshot: UpdateSnapshot | None = None
         self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
-        self._models: dict[str, TinyLM] = {}  # checkpoint name → its model
         self._start: tuple[tuple, LMUpdateStart | str] | None = None  # the group's, once
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.update_settings_changed.connect(self._invalidate)
@@ -133,13 +132,9 @@ class UpdateState(QObject):
     def _model_for(self, file_name: str) -> TinyLM | str:
         """The checkpoint's model, loaded once per name, or why it cannot be (a failure is tried
         again with the next group: the file may have been put right)."""
-        found = self._models.get(file_name)
-        if found is None:
-            from grpo_desktop.core.tinylm.lm_update import checkpoint_path
-            from grpo_desktop.core.tinylm.model import load_model
+        from grpo_desktop.core.tinylm.lab_group import group_model
 
-            try:
-                found = self._models[file_name] = load_model(checkpoint_path(file_name))
-            except ValueError as error:  # CheckpointError: one line that names the file
-                return f"The group's checkpoint cannot be loaded ({error})"
-        return found
+        try:
+            return group_model(file_name)
+        except (ValueError, OSError) as error:  # CheckpointError: one line that names the file
+            return f"The group's checkpoint cannot be loaded ({error})"

@@ -6,8 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from grpo_desktop.core.tinylm import load_model
-from grpo_desktop.core.tinylm import model as model_module
+from grpo_desktop.core.tinylm import lab_group, load_model
 from grpo_desktop.core.tinylm.lab_group import sample_lab_group
 from grpo_desktop.core.tinylm.lm_update import END_CHIP
 from grpo_desktop.model.update_state import UpdateState
@@ -30,13 +29,14 @@ def test_the_models_group_is_stepped_on_the_model(workbench):
 
 def test_each_checkpoint_is_loaded_once(workbench, monkeypatch):
     loads = []
-    real = model_module.load_model
+    real = lab_group.load_model
 
     def counting(path=None):
         loads.append(path)
         return real(path)
 
-    monkeypatch.setattr(model_module, "load_model", counting)
+    monkeypatch.setattr(lab_group, "load_model", counting)
+    lab_group.group_model.cache_clear()  # every workspace shares the loaded models
     state = UpdateState(workbench)
     state.set_shown(True)
     workbench.open_recorded_group(_group())

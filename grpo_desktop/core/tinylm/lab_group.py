@@ -8,6 +8,7 @@ with the lab's weights as :mod:`grpo_desktop.core.tinylm.rewards` sums them for 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,14 +17,34 @@ from grpo_desktop.core.formulas.reward_functions import combine_rewards
 from grpo_desktop.core.lab.lab_limits import check_group_size
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.lab.recorded_group import TINYLM_FORMAT, RecordedGroup
-from grpo_desktop.core.tinylm.model import DEFAULT_CHECKPOINT, TinyLM
+from grpo_desktop.core.tinylm.model import DEFAULT_CHECKPOINT, TinyLM, load_model
 from grpo_desktop.core.tinylm.rewards import reward_components
 from grpo_desktop.core.tinylm.tasks import TASKS, Task
 
-__all__ = ["EXAMPLE_PROMPTS", "owning_task", "sample_lab_group"]
+__all__ = [
+    "EXAMPLE_PROMPTS",
+    "checkpoint_path",
+    "group_model",
+    "owning_task",
+    "sample_lab_group",
+]
 
 #: Prompts a lecturer can pick: training and held-out sums, a carry, three digits, a sort.
 EXAMPLE_PROMPTS = ("23+45=", "38+47=", "7+8=", "99+1=", "123+456=", "sort 5203=", "sort 91827=")
+
+
+def checkpoint_path(file_name: str) -> str | None:
+    """What :func:`~grpo_desktop.core.tinylm.model.load_model` takes for a group's checkpoint
+    name: None for the shipped checkpoint, else the name as a path."""
+    return None if file_name == DEFAULT_CHECKPOINT else file_name
+
+
+@functools.lru_cache(maxsize=4)
+def group_model(file_name: str) -> TinyLM:
+    """The model that wrote a group (its checkpoint as the group records it), read once for
+    every workspace that steps it. Callers step copies; a file that cannot be read raises a
+    CheckpointError (a ValueError) or OSError each time it is asked: it may be put right."""
+    return load_model(checkpoint_path(file_name))
 
 
 def owning_task(prompt: str) -> Task | None:

@@ -37,7 +37,7 @@ from grpo_desktop.core.tinylm.adam import Adam
 from grpo_desktop.core.tinylm.batch import CompletionPass, completion_pass, teacher_batch
 from grpo_desktop.core.tinylm.blas import use_one_blas_thread
 from grpo_desktop.core.tinylm.lab_group import owning_task
-from grpo_desktop.core.tinylm.model import DEFAULT_CHECKPOINT, TinyLM
+from grpo_desktop.core.tinylm.model import TinyLM
 from grpo_desktop.core.tinylm.tasks import DEFAULT_TASK, AdditionTask, Task, get_task
 from grpo_desktop.core.tinylm.vocab import END, encode
 from grpo_desktop.core.update import update_step
@@ -56,7 +56,6 @@ __all__ = [
     "SPILLOVER_PROMPTS",
     "LMUpdateStart",
     "build_lm_update_snapshot",
-    "checkpoint_path",
     "describe_model",
     "model_learning_rate",
 ]
@@ -75,12 +74,6 @@ _TASK_SKILLS = {"add": "addition", "add3": "addition", "sort": "digit sorting"}
 def model_learning_rate(setting: float) -> float:
     """Adam's learning rate for the Update workspace's learning-rate ``setting``."""
     return setting * MODEL_LR_PER_UNIT
-
-
-def checkpoint_path(file_name: str) -> str | None:
-    """What :func:`~grpo_desktop.core.tinylm.model.load_model` takes for a group's checkpoint
-    name: None for the shipped checkpoint, else the name as a path."""
-    return None if file_name == DEFAULT_CHECKPOINT else file_name
 
 
 def describe_model(model: TinyLM) -> str:

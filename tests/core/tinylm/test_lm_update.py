@@ -11,13 +11,12 @@ import pytest
 from grpo_desktop.core.formulas.clipped_loss import policy_loss
 from grpo_desktop.core.lab.lab_snapshot import build_snapshot
 from grpo_desktop.core.tinylm import load_model
-from grpo_desktop.core.tinylm.lab_group import sample_lab_group
+from grpo_desktop.core.tinylm.lab_group import checkpoint_path, sample_lab_group
 from grpo_desktop.core.tinylm.lm_update import (
     END_CHIP,
     SPILLOVER_PROMPTS,
     LMUpdateStart,
     build_lm_update_snapshot,
-    checkpoint_path,
     model_learning_rate,
 )
 from grpo_desktop.core.tinylm.model import DEFAULT_CHECKPOINT
