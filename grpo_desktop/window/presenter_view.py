@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.lesson_bar import plain_text
 
 __all__ = ["KEYS_TEXT", "PresenterConsole", "PresenterMode", "elapsed_text"]
 
@@ -324,8 +325,8 @@ class PresenterMode(QObject):
         next_title = None if last else lesson.steps[index + 1].title
         console.show_step(
             f"{lesson.title} · step {index + 1} of {len(lesson.steps)}: {step.title}",
-            step.notes or _plain(step.text),
-            _plain(step.text) if step.notes else "",
+            step.notes or plain_text(step.text),
+            plain_text(step.text) if step.notes else "",
             next_title,
             lessons.can_reveal,
             in_lesson=True,
@@ -340,10 +341,3 @@ def _screen_index(widget: QWidget) -> int:
     screens = QGuiApplication.screens()
     screen = widget.screen()
     return screens.index(screen) if screen in screens else 0
-
-
-def _plain(text: str) -> str:
-    """A step's text without its <b>/<i> markup (the console shows plain text)."""
-    for tag in ("<b>", "</b>", "<i>", "</i>"):
-        text = text.replace(tag, "")
-    return text
