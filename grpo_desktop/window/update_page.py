@@ -113,6 +113,7 @@ class UpdatePage(QWidget):
         self.spillover.setVisible(False)
         self.left_split = tokens_and_spillover
         AfterResize(tokens_and_spillover, self._balance_left)
+        AfterResize(self.spillover, self._fit_chart)
         left_column.addWidget(tokens_and_spillover, 1)
 
         # Controls, chart and detail share the column in a splitter (drag to give the chart or
@@ -224,11 +225,12 @@ class UpdatePage(QWidget):
         bar.setValue(min(value, top))  # a part taller than the view shows its top
 
     def _fit_chart(self) -> None:
-        """The chart's minimum: its wrapped text at its width over a plot of the least height."""
-        layout = self.chart.layout()
-        needed = layout.totalMinimumHeightForWidth(self.chart.width())
-        if needed != self.chart.minimumHeight():
-            self.chart.setMinimumHeight(needed)
+        """Each chart's minimum (the push chart's, the spill-over's): its wrapped text at its
+        width over a plot of the least height, so a short screen never cuts its caption."""
+        for chart in (self.chart, self.spillover):
+            needed = chart.layout().totalMinimumHeightForWidth(chart.width())
+            if needed != chart.minimumHeight():
+                chart.setMinimumHeight(needed)
 
     # --- requests ---------------------------------------------------------------------------
 
