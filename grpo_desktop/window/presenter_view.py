@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.views.common.fonts import scaled_font
-from grpo_desktop.views.common.lesson_bar import plain_text
 
 __all__ = ["KEYS_TEXT", "PresenterConsole", "PresenterMode", "elapsed_text"]
 
@@ -320,6 +319,8 @@ class PresenterMode(QObject):
             )
             self.window.lab_page.emphasize(None)
             return
+        from grpo_desktop.views.common.lesson_bar import plain_text  # lessons: after first paint
+
         lesson, index = lessons.lesson, lessons.step_index
         last = index == len(lesson.steps) - 1
         next_title = None if last else lesson.steps[index + 1].title
