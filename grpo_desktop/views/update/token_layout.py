@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
@@ -194,12 +195,20 @@ class TokenStyle:
 @dataclass(frozen=True, eq=False)
 class RowShape:
     """What one row's chip positions depend on, token by token: the same for every click that
-    only re-scores the answer (compared by identity: the view keeps one per text and marks)."""
+    only re-scores the answer (compared by identity: the view keeps one per text and marks).
+
+    The widths, rooms and breaks are read-only numpy arrays, so a row of thousands of chips
+    flows in a few vector passes (:func:`flow_row`)."""
 
     labels: tuple[str, ...]  # what each chip reads (whitespace made visible)
-    widths: tuple[int, ...]  # natural width in px (before clamping to a narrow widget)
-    rooms: tuple[int, ...]  # the part of each width that is not the label: padding and ✂
-    breaks: tuple[bool, ...]  # a newline token: the flow continues on the next line
+    widths: np.ndarray  # int64, natural width in px (before clamping to a narrow widget)
+    rooms: np.ndarray  # int64, the part of each width that is not the label: padding and ✂
+    breaks: np.ndarray  # bool, a newline token: the flow continues on the next line
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 @dataclass(frozen=True)
@@ -248,19 +257,27 @@ def plain_shape(
                 "\n" in text,
             )
         entries.append(entry)
+    count = len(entries)
     if not entries:
-        return RowShape((), (), (), ())
+        empty = _frozen(np.zeros(0, dtype=np.int64))
+        return RowShape((), empty, empty, _frozen(np.zeros(0, dtype=bool)))
     shown, widths, breaks = zip(*entries, strict=True)
-    return RowShape(shown, widths, (extra,) * len(texts), breaks)
+    return RowShape(
+        shown,
+        _frozen(np.fromiter(widths, dtype=np.int64, count=count)),
+        _frozen(np.full(count, extra, dtype=np.int64)),
+        _frozen(np.fromiter(breaks, dtype=bool, count=count)),
+    )
 
 
-def marked_shape(plain: RowShape, marks: tuple[bool, ...], style: TokenStyle) -> RowShape:
-    """``plain`` with a ✂ on the marked chips: a mark only widens its chip."""
-    extra, scissors = 2 * style.pad_x, style.scissors_w
+def marked_shape(plain: RowShape, marks: np.ndarray, style: TokenStyle) -> RowShape:
+    """``plain`` with a ✂ on the chips ``marks`` (a bool per token) marks: a mark only widens
+    its chip."""
+    widen = np.asarray(marks, dtype=bool) * np.int64(style.scissors_w)
     return RowShape(
         plain.labels,
-        tuple(w + scissors if m else w for w, m in zip(plain.widths, marks, strict=True)),
-        tuple(extra + scissors if m else extra for m in marks),
+        _frozen(plain.widths + widen),
+        _frozen(plain.rooms + widen),
         plain.breaks,
     )
 
@@ -321,13 +338,19 @@ def legend_rect(style: TokenStyle, width: int) -> QRect:
 def flow_row(
     shape: RowShape, header: RowHeader, left: int, right: int, style: TokenStyle
 ) -> RowLayout:
-    """One row's header and chips flowed between ``left`` and ``right``, from y = 0."""
+    """One row's header and chips flowed between ``left`` and ``right``, from y = 0.
+
+    Chips flow like words: a chip starts a new line when it would cross ``right`` (unless it is
+    the line's first) or follows a newline token; one wider than the view is elided to fit.
+    Vectorised: with ``end[k]`` the right edge of chip k measured along the unbroken chain of
+    chips, the line that starts at chip s ends before the first chip whose ``end`` passes
+    ``start[s] + available`` (one ``np.searchsorted`` per line), or after the next newline.
+    """
     available = right - left
     line_step = style.chip_h + style.line_gap
     gap_x = style.gap_x
     header_h = round(style.header_fm.lineSpacing())
     header_ascent = round(style.header_fm.ascent())
-    fm = style.chip_fm
     y = 0
     # Header items flow like words: they wrap as units on a narrow view.
     placed: list[tuple[int, int, int]] = []
@@ -339,27 +362,42 @@ def flow_row(
         placed.append((x, y + header_ascent, item))
         x += item_w + style.item_gap
     y += header_h + style.header_gap
-    line_tops = [y] if shape.widths else []
-    line_starts = [0] if shape.widths else []
-    placed_chips: list[tuple[int, int, int, str]] = []
-    x = left
-    broke = False
-    for column, w in enumerate(shape.widths):
-        if (broke or x + w > right) and x > left:
-            x = left
-            y += line_step
-            line_tops.append(y)
-            line_starts.append(column)
-        label = shape.labels[column]
-        if w > available:  # one token wider than the view: elide it to fit
-            w = available
-            label = fm.elidedText(label, Qt.TextElideMode.ElideRight, w - shape.rooms[column])
-        placed_chips.append((x, y, w, label))
-        x += w + gap_x
-        broke = shape.breaks[column]
-    if shape.widths:
-        y += line_step
-    return RowLayout(y, tuple(placed), line_tops, line_starts, placed_chips)
+    count = len(shape.widths)
+    if not count:
+        return RowLayout(y, tuple(placed), [], [], [])
+    widths = np.minimum(shape.widths, available)  # one token wider than the view: elided
+    # start[k]: where chip k would begin on one endless line; end[k]: where it would end.
+    start = np.zeros(count, dtype=np.int64)
+    np.cumsum(widths[:-1] + gap_x, out=start[1:])
+    end = start + widths
+    newlines = np.flatnonzero(shape.breaks)  # a chip after one of these starts a line
+    starts = [0]
+    first = 0
+    while True:
+        last = int(np.searchsorted(end, start[first] + available, side="right"))
+        following = int(np.searchsorted(newlines, first))
+        if following < len(newlines):
+            last = min(last, int(newlines[following]) + 1)
+        first = max(last, first + 1)
+        if first >= count:
+            break
+        starts.append(first)
+    bounds = np.array([*starts, count])
+    lines = np.repeat(np.arange(len(starts)), np.diff(bounds))
+    xs = (left + start - start[bounds[lines]]).tolist()
+    line_tops = [y + line * line_step for line in range(len(starts))]
+    ys = (y + lines * line_step).tolist()
+    labels: list[str] | tuple[str, ...] = shape.labels
+    wide = np.flatnonzero(shape.widths > available)
+    if len(wide):
+        labels = list(labels)
+        fm = style.chip_fm
+        for column in wide.tolist():
+            labels[column] = fm.elidedText(
+                labels[column], Qt.TextElideMode.ElideRight, available - int(shape.rooms[column])
+            )
+    chips = list(zip(xs, ys, widths.tolist(), labels, strict=True))
+    return RowLayout(y + len(starts) * line_step, tuple(placed), line_tops, starts, chips)
 
 
 # -- where the keys go --------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import bisect
 import math
-import operator
 from typing import NamedTuple
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 
@@ -91,7 +91,8 @@ class TokenRowsPainter:
         self._chips: list[list[Chip | None]] = []  # per row and token, made when first painted
         self._shapes: list[RowShape] = []
         self.headers: list[RowHeader] = []
-        self.row_shapes: dict[tuple, RowShape] = {}  # (texts, clip marks) → shape
+        # (texts, clip marks as bytes, b"" for none) → shape
+        self.row_shapes: dict[tuple[tuple[str, ...], bytes], RowShape] = {}
         self._layouts: dict[int, RowsLayout] = {}
         self.row_layouts: dict[tuple, RowLayout] = {}  # (shape, header widths, width) → layout
         self._geometry: tuple | None = None  # what chip positions depend on, last prepared
@@ -178,7 +179,7 @@ class TokenRowsPainter:
             self.row_shapes = {
                 k: v
                 for k, v in self.row_shapes.items()
-                if id(v) in shown or (k[0] in texts and not any(k[1]))
+                if id(v) in shown or (k[0] in texts and not k[1])
             }
             self.row_layouts = {k: v for k, v in self.row_layouts.items() if id(k[0]) in shown}
         self.headers = [row_header(answer, style, self._slot_width) for answer in snapshot.rows]
@@ -193,18 +194,19 @@ class TokenRowsPainter:
         A ✂ only widens its chip, so a new set of marks (clipping moves with ε and the inner
         steps) starts from the row's unmarked shape instead of measuring every token again.
         """
-        marks = tuple(map(operator.or_, tokens.clipped, tokens.dual_clipped))
-        key = (tokens.texts, marks)
+        count = len(tokens)
+        marks = np.fromiter(tokens.clipped, dtype=bool, count=count)
+        marks |= np.fromiter(tokens.dual_clipped, dtype=bool, count=count)
+        marked = bool(marks.any())
+        key = (tokens.texts, marks.tobytes() if marked else b"")
         shape = self.row_shapes.get(key)
         if shape is not None:
             return shape
-        unmarked = (False,) * len(marks)
-        plain = self.row_shapes.get((tokens.texts, unmarked))
+        unmarked = (tokens.texts, b"")
+        plain = self.row_shapes.get(unmarked)
         if plain is None:
-            plain = self.row_shapes[(tokens.texts, unmarked)] = plain_shape(
-                tokens.texts, style, self._labels
-            )
-        if marks == unmarked:
+            plain = self.row_shapes[unmarked] = plain_shape(tokens.texts, style, self._labels)
+        if not marked:
             return plain
         shape = self.row_shapes[key] = marked_shape(plain, marks, style)
         return shape

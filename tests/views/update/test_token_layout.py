@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 
 from grpo_desktop.core.common.theme import LIGHT, PROJECTOR
 from grpo_desktop.core.update.update_snapshot import AnswerRow, TokenView
 from grpo_desktop.views.update.token_layout import (
     RowHeader,
+    RowShape,
     TokenStyle,
     display_label,
     flow_row,
@@ -77,13 +81,13 @@ def test_labels_show_whitespace_and_a_mark_only_widens_its_chip(style):
     assert display_label(" a\n\t\x00") == "␣a↵→␀"
     labels: dict = {}
     plain = plain_shape((" a", "\n", "bb"), style, labels)
-    assert plain.labels == ("␣a", "↵", "bb") and plain.breaks == (False, True, False)
+    assert plain.labels == ("␣a", "↵", "bb") and plain.breaks.tolist() == [False, True, False]
     assert set(labels) == {" a", "\n", "bb"}  # measured once, kept by the caller
     assert all(w >= style.min_chip_w for w in plain.widths)
-    marked = marked_shape(plain, (False, True, False), style)
+    marked = marked_shape(plain, np.array([False, True, False]), style)
     assert marked.widths[1] == plain.widths[1] + style.scissors_w
     assert (marked.widths[0], marked.widths[2]) == (plain.widths[0], plain.widths[2])
-    assert plain_shape((), style, labels).widths == ()  # no tokens: an empty row
+    assert len(plain_shape((), style, labels).widths) == 0  # no tokens: an empty row
 
 
 def test_a_row_flows_between_its_margins_breaks_after_a_newline_and_elides_a_giant(style):
@@ -98,6 +102,73 @@ def test_a_row_flows_between_its_margins_breaks_after_a_newline_and_elides_a_gia
     giant = row.chips[4]
     assert giant[2] == right - left and giant[3].endswith("…")
     assert row.height == row.line_tops[-1] + style.chip_h + style.line_gap
+
+
+def _loop_flow(shape, left, right, style, top):
+    """The chip positions as the flow computed them chip by chip before it was vectorised:
+    the reference the searchsorted flow must match."""
+    available = right - left
+    line_step = style.chip_h + style.line_gap
+    y, x, broke = top, left, False
+    line_starts, chips = [0], []
+    for column, w in enumerate(shape.widths.tolist()):
+        if (broke or x + w > right) and x > left:
+            x, y = left, y + line_step
+            line_starts.append(column)
+        label = shape.labels[column]
+        if w > available:
+            w = available
+            label = style.chip_fm.elidedText(
+                label, Qt.TextElideMode.ElideRight, w - int(shape.rooms[column])
+            )
+        chips.append((x, y, w, label))
+        x += w + style.gap_x
+        broke = bool(shape.breaks[column])
+    return chips, line_starts
+
+
+# The style fixture is read-only fonts and sizes: sharing it between examples is safe.
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    widths=st.lists(st.integers(min_value=1, max_value=260), min_size=1, max_size=300),
+    newline_every=st.integers(min_value=0, max_value=40),
+    right=st.integers(min_value=40, max_value=900),
+)
+def test_the_searchsorted_flow_places_every_chip_where_the_chip_by_chip_loop_did(
+    style, widths, newline_every, right
+):
+    count = len(widths)
+    breaks = np.zeros(count, dtype=bool)
+    if newline_every:
+        breaks[newline_every - 1 :: newline_every] = True
+    shape = RowShape(
+        tuple(f"t{i}" for i in range(count)),
+        np.array(widths, dtype=np.int64),
+        np.full(count, 2 * style.pad_x, dtype=np.int64),
+        breaks,
+    )
+    header = RowHeader((("#1", True, 2),), (30,))
+    left = 7
+    row = flow_row(shape, header, left, right, style)
+    top = row.line_tops[0]
+    chips, line_starts = _loop_flow(shape, left, right, style, top)
+    assert row.chips == chips
+    assert row.line_starts == line_starts
+    assert row.line_tops == sorted({y for _, y, _, _ in chips})
+    assert row.height == row.line_tops[-1] + style.chip_h + style.line_gap
+
+
+def test_a_row_of_thousands_of_random_chips_flows_as_the_loop_did(style):
+    rng = np.random.default_rng(31)
+    labels: dict = {}
+    texts = tuple(rng.choice([" the", "\n", " 1081", "=", " answer", "x" * 90], size=4000))
+    shape = plain_shape(texts, style, labels)
+    marks = rng.random(4000) < 0.1
+    for chosen in (shape, marked_shape(shape, marks, style)):
+        row = flow_row(chosen, RowHeader((), ()), 12, 612, style)
+        assert (row.chips, row.line_starts) == _loop_flow(chosen, 12, 612, style, row.line_tops[0])
 
 
 def test_header_items_are_as_wide_as_any_value_of_their_digits_and_either_sign(style):
