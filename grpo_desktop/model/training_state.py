@@ -2,16 +2,22 @@
 
 A plain QObject (no widget), made by :class:`~grpo_desktop.model.workspaces.WorkspaceStates`.
 The run itself is pure numpy (:mod:`grpo_desktop.core.training.run`);
-this object plays it with a timer in chunks that fit a frame, so clicks and keys stay responsive
-and closing the window mid-run just stops the timer. One snapshot per frame, and only while its
-gate (the workspace shown) is open; a hidden run pauses. Playing, the speed and what is looked
+this object plays it with a timer that keeps time: each 60 Hz tick takes the steps the wall clock
+says are due (a late tick takes the ones it missed), within a budget that leaves the frame to
+clicks and drawing, and closing the window mid-run just stops the timer. At most one snapshot per
+frame, built in an event-loop turn of its own after the steps (a click waits behind one or the
+other, never both), and none while the run is behind the clock: a late frame drops a draw, never
+a step. Snapshots are built only while its gate (the workspace shown) is open; a hidden run
+pauses. Playing, the speed and what is looked
 at are presentation, not edits; the run's configuration lives in the workbench, as an undoable
 edit that restarts the run.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -24,7 +30,11 @@ from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 FRAME_S = 1 / 60  # one 60 Hz frame: ticks keep to it exactly (16 ms ticks drift 4 % ahead)
-STEP_BUDGET_S = 0.008  # at most this much of a frame goes to training steps
+STEP_BUDGET_S = 0.008  # steps stop once a tick has spent this much (at least one is taken)
+# Behind the clock by more than this (a machine too slow for the speed): the run lets the rest
+# go rather than racing to catch up, so it never lags what the lecturer asked for by more.
+MAX_BEHIND_S = 0.25
+MAX_SKIPPED_DRAWS = 3  # behind the clock, at most this many frames in a row go undrawn
 MIN_SPEED, MAX_SPEED, DEFAULT_SPEED = 1, 240, 30  # steps per second
 # Runs of earlier settings, kept so Undo (or asking for those settings again) brings back the
 # run as it was, steps and all, at once: at most this many, holding at most this much memory.
@@ -44,10 +54,15 @@ class TrainingState(QObject):
     playing_changed = Signal(bool)
 
     def __init__(
-        self, workbench: Workbench, parent: QObject | None = None, gate: ShownGate | None = None
+        self,
+        workbench: Workbench,
+        parent: QObject | None = None,
+        gate: ShownGate | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(parent)
         self._workbench = workbench
+        self._clock = clock  # seconds, monotonic: what playback keeps time by (tests drive it)
         self.run = TrainingRun(*self._run_inputs())
         self._playing = False
         self._speed = DEFAULT_SPEED
@@ -57,16 +72,19 @@ class TrainingState(QObject):
         self._refusal = ""  # why the last settings edit was not applied, until the next one
         self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
-        self._due = 0.0  # steps owed to the clock, carried between frames
-        self._last_tick = 0.0
+        self._origin = 0.0  # when playing (at this speed) began: steps are due from here
+        self._played = 0  # steps taken since _origin
         self._next_frame = 0.0  # when the next tick is due, on a fixed 60 Hz grid
+        self._draw_pending = False  # a draw is posted for the next event-loop turn
+        self._skipped_draws = 0  # frames in a row left undrawn while behind the clock
+        self._undrawn = False  # steps taken that no emitted snapshot shows yet
         self._snapshot: TrainingSnapshot | None = None
         # config → (run, selected step): runs of earlier settings, oldest first
         self._kept: dict[_RunInputs, tuple[TrainingRun, int | None]] = {}
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # frames at 60 Hz, not ±5 % slack
         self._timer.setSingleShot(True)  # each tick arms the next one for the next frame's time
-        self._timer.timeout.connect(self._tick)
+        self._timer.timeout.connect(self.tick)
         workbench.training_config_changed.connect(self._restart)
         workbench.convention_changed.connect(self._restart)  # GRPO's and DAPO's convention
         # The reward weights are the main lab's: a weight change restarts the run; a card click
@@ -105,9 +123,8 @@ class TrainingState(QObject):
             return
         self._playing = playing
         if playing:
-            self._due = 0.0
-            now = time.perf_counter()
-            self._last_tick = now
+            now = self._clock()
+            self._keep_time_from(now)
             self._next_frame = now + FRAME_S
             self._arm(now)
         else:
@@ -151,7 +168,10 @@ class TrainingState(QObject):
         self._invalidate()
 
     def set_speed(self, steps_per_second: int) -> None:
-        self._speed = max(MIN_SPEED, min(MAX_SPEED, int(steps_per_second)))
+        speed = max(MIN_SPEED, min(MAX_SPEED, int(steps_per_second)))
+        if speed != self._speed and self._playing:
+            self._keep_time_from(self._clock())  # the new speed counts from now
+        self._speed = speed
         self._invalidate()
 
     def set_metric(self, metric: str) -> None:
@@ -196,36 +216,72 @@ class TrainingState(QObject):
 
     # --- playing ----------------------------------------------------------------------------
 
+    def tick(self) -> None:
+        """One frame of playing (the timer calls this every 60 Hz frame): take the steps due by
+        the clock since play began, stopping once the frame's step budget is spent (a step or
+        more is left for the next tick, not dropped), then draw once in a turn of its own; while
+        the run is behind the clock the draw is dropped instead (at most MAX_SKIPPED_DRAWS in a
+        row), so the steps catch up first."""
+        if not self._playing:
+            return
+        now = self._clock()
+        due = self._steps_due(now)
+        deadline = now + STEP_BUDGET_S
+        stepped = False
+        while due > 0 and not self.run.finished:
+            self.run.step()
+            self._played += 1
+            due -= 1
+            stepped = True
+            if self._clock() > deadline:
+                break
+        if self.run.finished:
+            self.set_playing(False)  # the last snapshot, at once
+            return
+        if stepped:
+            self._stale = True
+            self._undrawn = True
+            if due > 0 and self._skipped_draws < MAX_SKIPPED_DRAWS:
+                self._skipped_draws += 1  # behind the clock: this frame's draw goes
+            else:
+                self._post_draw()
+        later = self._clock()
+        self._next_frame += FRAME_S
+        if self._next_frame <= later:  # the frame overran: the grid starts again from now
+            self._next_frame = later + FRAME_S
+        self._arm(later)
+
+    def _keep_time_from(self, now: float) -> None:
+        self._origin = now
+        self._played = 0
+
+    def _steps_due(self, now: float) -> int:
+        """Steps the clock asks for beyond those taken: the speed times the time since play
+        began, to the nearest frame (a tick a little early still shows its frame's step), and
+        never more than MAX_BEHIND_S's worth (past it, the clock is let go)."""
+        target = math.floor((now - self._origin + FRAME_S / 2) * self._speed)
+        behind = target - self._played
+        most = max(1, math.ceil(self._speed * MAX_BEHIND_S))
+        if behind > most:
+            self._origin += (behind - most) / self._speed
+            behind = most
+        return behind
+
     def _arm(self, now: float) -> None:
         self._timer.start(max(1, round((self._next_frame - now) * 1000)))
 
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        # Whole frames, not raw time: a tick a millisecond early or late is still one frame, so
-        # at 60 steps/s every frame shows exactly one new step; a late tick counts those missed.
-        frames = max(1, round((now - self._last_tick) / FRAME_S))
-        self._due += frames * FRAME_S * self._speed
-        self._last_tick = now
-        deadline = now + STEP_BUDGET_S
-        stepped = False
-        while self._due >= 1.0 and not self.run.finished:
-            self.run.step()
-            self._due -= 1.0
-            stepped = True
-            if time.perf_counter() > deadline:
-                self._due = min(self._due, 1.0)  # too slow for this speed: never fall behind
-                break
-        if self.run.finished:
-            self.set_playing(False)
-            return
-        if stepped:
-            self._invalidate()
-        if self._playing:
-            self._next_frame += FRAME_S
-            later = time.perf_counter()
-            if self._next_frame <= later:  # the frame overran: the grid starts again from now
-                self._next_frame = later + FRAME_S
-            self._arm(later)
+    def _post_draw(self) -> None:
+        """Draw the steps taken in the next event-loop turn (a click waiting now goes first)."""
+        self._skipped_draws = 0
+        if not self._draw_pending:
+            self._draw_pending = True
+            QTimer.singleShot(0, self, self._draw)
+
+    def _draw(self) -> None:
+        self._draw_pending = False
+        if self._undrawn:  # not drawn meanwhile (a click's snapshot shows them too)
+            self._stale = True  # even if the snapshot was read (built, not shown) meanwhile
+            self.gate.call(self, self._catch_up)
 
     def _run_inputs(self) -> _RunInputs:
         """The workbench's run configuration, given GRPO's (and DAPO's) advantages in the
@@ -307,6 +363,7 @@ class TrainingState(QObject):
         )
         self._stale = False
         if emit:
+            self._undrawn = False
             self.snapshot_changed.emit(self._snapshot)
 
 

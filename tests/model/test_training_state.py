@@ -6,6 +6,7 @@ taken, the run finished) with generous timeouts and never assert on timing.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -220,6 +221,160 @@ def test_hiding_the_workspace_pauses_the_run(state, qtbot):
     assert not state.playing and not timer_of(state).isActive()
     state.set_shown(True)
     assert not state.playing, "showing it again does not start it by itself"
+
+
+# --- keeping time: a clock the tests drive ------------------------------------------------------
+
+LONG = TrainingConfig(steps=400, seeds=2, batch=4)  # never finishes within these tests
+
+
+class FakeClock:
+    """Seconds that pass only when a test says so (``per_read``: each reading costs this)."""
+
+    def __init__(self, per_read: float = 0.0) -> None:
+        self.now = 100.0
+        self.per_read = per_read
+
+    def __call__(self) -> float:
+        self.now += self.per_read
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def timed(workbench, clock) -> TrainingState:
+    """A shown run on the test's clock, long enough not to finish, drawing into ``drawn``."""
+    workbench.apply_training_config(LONG)
+    made = TrainingState(workbench, clock=clock)
+    made.set_shown(True)
+    made.drawn = []
+    made.snapshot_changed.connect(lambda snapshot: made.drawn.append(snapshot.steps_done))
+    yield made
+    made.stop()
+
+
+def frames(state: TrainingState, clock: FakeClock, count: int, qapp) -> None:
+    """``count`` ticks one 60 Hz frame apart, each followed by its event-loop turns."""
+    for _ in range(count):
+        clock.now += training_state_module.FRAME_S
+        state.tick()
+        qapp.processEvents()
+
+
+def test_playing_keeps_the_set_speed_frame_after_frame(timed, clock, qapp):
+    for speed, seconds in ((30, 2), (10, 3), (60, 1)):
+        timed.set_speed(speed)
+        before = timed.run.step_count
+        timed.set_playing(True)
+        frames(timed, clock, 60 * seconds, qapp)
+        timed.set_playing(False)
+        assert timed.run.step_count - before == speed * seconds, speed
+
+
+def test_a_late_tick_takes_every_step_due_by_the_clock(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    clock.now += 0.1  # the tick comes six frames late (the GUI thread was busy)
+    timed.tick()
+    assert timed.run.step_count == 3, "a tenth of a second at 30 steps/s: three steps, none lost"
+    frames(timed, clock, 54, qapp)  # the second's other frames: on time
+    assert timed.run.step_count == 30
+
+
+def test_several_steps_due_at_once_are_drawn_once_in_a_turn_of_their_own(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    timed.drawn.clear()
+    clock.now += 0.2
+    timed.tick()
+    assert timed.run.step_count == 6
+    assert timed.drawn == [], "the draw waits for the next event-loop turn (a click goes first)"
+    qapp.processEvents()
+    assert timed.drawn == [6], "six steps, one snapshot showing them all"
+    qapp.processEvents()
+    assert timed.drawn == [6]
+
+
+def test_a_frame_behind_the_clock_drops_its_draw_never_its_steps(workbench, qapp):
+    workbench.apply_training_config(LONG)
+    slow = FakeClock()
+    state = TrainingState(workbench, clock=slow)
+    state.set_shown(True)
+    drawn: list[int] = []
+    state.snapshot_changed.connect(lambda snapshot: drawn.append(snapshot.steps_done))
+    state.set_speed(60)
+    state.set_playing(True)
+    drawn.clear()
+    slow.now += 0.1  # six steps due...
+    slow.per_read = 0.005  # ... and each step's clock reading shows 5 ms spent
+    state.tick()
+    qapp.processEvents()
+    taken = state.run.step_count
+    assert 0 < taken < 6, "the frame's step budget ran out: the rest wait for the next tick"
+    assert drawn == [], "behind the clock: this frame is not drawn"
+    slow.per_read = 0.0
+    state.tick()  # the next frame (no more time passes): the steps left are taken, and drawn
+    qapp.processEvents()
+    assert state.run.step_count >= 6 and drawn == [state.run.step_count]
+    state.stop()
+
+
+def test_a_run_that_cannot_keep_up_draws_at_least_every_few_frames(workbench, qapp):
+    workbench.apply_training_config(LONG)
+    slow = FakeClock()
+    state = TrainingState(workbench, clock=slow)
+    state.set_shown(True)
+    drawn: list[int] = []
+    state.snapshot_changed.connect(lambda snapshot: drawn.append(snapshot.steps_done))
+    state.set_speed(240)  # four steps a frame...
+    state.set_playing(True)
+    slow.per_read = 0.006  # ... of which the budget allows two
+    drawn.clear()
+    ticks = 4 * (training_state_module.MAX_SKIPPED_DRAWS + 1)
+    for _ in range(ticks):
+        state.tick()
+        qapp.processEvents()
+    assert len(drawn) >= ticks // (training_state_module.MAX_SKIPPED_DRAWS + 1)
+    assert drawn == sorted(drawn) and drawn[-1] <= state.run.step_count
+    state.stop()
+
+
+def test_a_stalled_run_falls_behind_the_clock_by_a_quarter_second_at_most(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    clock.now += 5.0  # the window was dragged for five seconds
+    timed.tick()
+    most = math.ceil(30 * training_state_module.MAX_BEHIND_S)
+    assert timed.run.step_count == most, "not 150 steps at once: the clock is let go"
+    frames(timed, clock, 60, qapp)
+    assert timed.run.step_count == most + 30, "and the set speed from there"
+
+
+def test_a_new_speed_counts_from_the_moment_it_is_set(timed, clock, qapp):
+    timed.set_speed(10)
+    timed.set_playing(True)
+    frames(timed, clock, 60, qapp)
+    assert timed.run.step_count == 10
+    timed.set_speed(60)
+    frames(timed, clock, 30, qapp)
+    assert timed.run.step_count == 40
+
+
+def test_a_click_between_a_tick_and_its_draw_shows_the_steps_taken(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    timed.drawn.clear()
+    clock.now += 0.1
+    timed.tick()  # three steps, their draw posted
+    timed.select_step(2)  # a click lands before the draw: its snapshot shows them
+    assert timed.drawn == [18]
+    qapp.processEvents()
+    assert timed.drawn == [18], "already drawn: the posted draw builds nothing"
 
 
 def count_builds(monkeypatch) -> list[int]:
