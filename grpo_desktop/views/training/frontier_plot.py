@@ -96,6 +96,7 @@ class FrontierPlot(QWidget):
         self._focus: str | None = None
         self._focus_label = ""
         self._started = True  # whether the run has taken a step (the caption explains then)
+        self._caption_key: tuple[object, ...] | None = None  # what the caption was set for
         self._chosen_step: int | None = None  # the step the dots stand at, when clicked
         self._weighted = False  # the run's reward is more than the checker's right/wrong
         self._dots: tuple[FrontierDot, ...] = ()
@@ -156,19 +157,18 @@ class FrontierPlot(QWidget):
             self._draw_curves(snapshot)
         started = snapshot.steps_done > 0
         weighted = not snapshot.reward_weights.plain
-        if (
-            snapshot.focus != self._focus
-            or started != self._started
-            or weighted != self._weighted
-            or snapshot.selected_step != self._chosen_step
-        ):
+        if snapshot.focus != self._focus:  # the dots take the focus algorithm's colour
             self._focus = snapshot.focus
-            self._started = started
-            self._weighted = weighted
-            self._chosen_step = snapshot.selected_step
             info = ALGORITHM_INFO.get(snapshot.focus)
             self._focus_label = info.label if info is not None else snapshot.focus
             self._restyle_dots()
+            self._caption_key = None
+        caption_key = (self._focus, started, weighted, snapshot.selected_step)
+        if caption_key != self._caption_key:  # a chosen step changes the caption, not the dots
+            self._caption_key = caption_key
+            self._started = started
+            self._weighted = weighted
+            self._chosen_step = snapshot.selected_step
             self._set_caption()
         if snapshot.dots != self._dots:
             self._dots = snapshot.dots

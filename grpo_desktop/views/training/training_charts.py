@@ -122,6 +122,7 @@ class _Slot:
     high: pg.PlotCurveItem
     band: pg.FillBetweenItem
     shown: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (mean, low, high) drawn
+    edges: bool = False  # the band's edges hold ``shown`` (an unshaded band's are not updated)
 
 
 class _BandPlot:
@@ -299,12 +300,13 @@ class TrainingCharts(QWidget):
         lows: list[float] = []
         highs: list[float] = []
         for series in snapshot.series:
-            self._draw(self.pass_plot.slots[series.index], series.bands[PASS_RATE_METRIC])
+            pass_rate = series.bands[PASS_RATE_METRIC]
+            self._draw(self.pass_plot.slots[series.index], pass_rate, series.band)
             band = series.bands.get(snapshot.metric)
             if band is None:
                 self._hide(self.metric_plot.slots[series.index])
             else:
-                self._draw(self.metric_plot.slots[series.index], band)
+                self._draw(self.metric_plot.slots[series.index], band, series.band)
             for band_plot in (self.pass_plot, self.metric_plot):
                 # A band under every line while few algorithms run; with many only the focus
                 # algorithm's (the snapshot says which): six overlapping bands are a blur.
@@ -446,23 +448,29 @@ class TrainingCharts(QWidget):
         self.pass_plot.set_x(0.0, float(max(total, 1)))
 
     @staticmethod
-    def _draw(slot: _Slot, band: MetricBand) -> None:
-        if _same(slot.shown, band):
+    def _draw(slot: _Slot, band: MetricBand, shaded: bool) -> None:
+        """The mean line, and the band's edges when it is shaded (six algorithms shade only the
+        focus one's: the others' edges are set when their band shows, not every frame)."""
+        same = _same(slot.shown, band)
+        if same and (slot.edges or not shaded):
             return
-        slot.shown = (band.mean.copy(), band.low.copy(), band.high.copy())
-        steps = np.arange(band.mean.shape[0], dtype=np.float64)
         finite = np.isfinite(band.mean) & np.isfinite(band.low) & np.isfinite(band.high)
-        if not finite.any():  # nothing measured (e.g. the critic's error for no critic)
-            TrainingCharts._hide(slot)
-            return
-        x = steps[finite]
-        slot.line.setData(x=x, y=band.mean[finite])
-        slot.low.blockSignals(True)  # the band redraws once, when its second edge is set
-        try:
-            slot.low.setData(x=x, y=band.low[finite])
-        finally:
-            slot.low.blockSignals(False)
-        slot.high.setData(x=x, y=band.high[finite])
+        x = np.flatnonzero(finite).astype(np.float64)
+        if not same:
+            slot.shown = (band.mean.copy(), band.low.copy(), band.high.copy())
+            slot.edges = False
+            if not finite.any():  # nothing measured (e.g. the critic's error for no critic)
+                TrainingCharts._hide(slot)
+                return
+            slot.line.setData(x=x, y=band.mean[finite])
+        if shaded:
+            slot.low.blockSignals(True)  # the band redraws once, when its second edge is set
+            try:
+                slot.low.setData(x=x, y=band.low[finite])
+            finally:
+                slot.low.blockSignals(False)
+            slot.high.setData(x=x, y=band.high[finite])
+            slot.edges = True
         if not slot.line.isVisible():
             slot.line.setVisible(True)  # its band follows in show_snapshot
 
@@ -472,6 +480,7 @@ class TrainingCharts(QWidget):
             slot.line.setVisible(False)
             slot.band.setVisible(False)
         slot.shown = None
+        slot.edges = False
 
     def _show_divergence(self, note: str) -> None:
         """The snapshot's divergence sentences over the charts, shown only when there are any."""

@@ -40,11 +40,32 @@ def test_lines_and_bands_show_the_snapshots_numbers(charts, run):
             x, y = charts.curve_data(chart, series.name)
             np.testing.assert_array_equal(x, steps)
             np.testing.assert_allclose(y, band.mean[mask])
+            assert charts.slot_visible(chart, series.name)
+            assert charts.slot_items(chart, series.name)[1].isVisible() is series.band
+            if not series.band:
+                continue  # an unshaded band's edges are not kept up to date
             bx, low, high = charts.band_data(chart, series.name)
             np.testing.assert_array_equal(bx, steps)
             np.testing.assert_allclose(low, band.low[mask])
             np.testing.assert_allclose(high, band.high[mask])
-            assert charts.slot_visible(chart, series.name)
+    assert any(series.band for series in snapshot.series)
+
+
+def test_a_band_shaded_later_shows_the_numbers_of_its_line(charts, run):
+    """Edges skipped while a band is unshaded are drawn when it shades (the focus moves)."""
+    charts.show_snapshot(build_training_snapshot(run, metric="degenerate_fraction"))
+    other = next(name for name in run.config.algorithms[1:])
+    snapshot = build_training_snapshot(run, metric="degenerate_fraction", focus=other)
+    charts.show_snapshot(snapshot)
+    (series,) = [series for series in snapshot.series if series.name == other]
+    assert series.band
+    band = series.bands["pass_rate"]
+    steps, mask = finite(band)
+    bx, low, high = charts.band_data(0, other)
+    np.testing.assert_array_equal(bx, steps)
+    np.testing.assert_allclose(low, band.low[mask])
+    np.testing.assert_allclose(high, band.high[mask])
+    assert charts.slot_items(0, other)[1].isVisible()
 
 
 def test_step_zero_nan_is_skipped_not_drawn(charts, run):
