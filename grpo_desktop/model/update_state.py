@@ -12,6 +12,14 @@ When the lab's group was written by the tiny language model, the step runs on th
 group's start (its tokens' log-probabilities, the held-out prompts') is read once per group, so
 a click pays only for the steps. A checkpoint that cannot be loaded, or a group the model cannot
 read, falls back to the stand-in with one plain sentence in the status.
+
+The model's Adam steps leave the click's frame: a change while the workspace shows emits at once
+a pending snapshot (the new advantages, step 0's pushes, the status saying the model is
+stepping), then runs the steps one piece per turn of the event loop (each at most one pass of
+the network, so input is served between them) and emits the finished snapshot, the same numbers
+as computing it in one go. A newer change drops the older step's unfinished pieces. Reading
+:attr:`UpdateState.snapshot` (an export, a test) finishes the step first. A token click
+computes the token's detail and nothing else.
 """
 
 from __future__ import annotations
@@ -19,18 +27,21 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
-from grpo_desktop.core.update.update_step import build_update_snapshot
+from grpo_desktop.core.update.update_step import build_update_snapshot, with_selection
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the tiny model loads the first time a group of its own is shown
     from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
     from grpo_desktop.core.lab.recorded_group import RecordedGroup
-    from grpo_desktop.core.tinylm.lm_update import LMUpdateStart
+    from grpo_desktop.core.tinylm.lm_update import LMUpdateStart, LMUpdateSteps
     from grpo_desktop.core.tinylm.model import TinyLM
+
+#: The first piece of a model's step waits this long, so the click's frame is painted first.
+FIRST_PIECE_DELAY_MS = 20
 
 
 class UpdateState(QObject):
@@ -48,17 +59,31 @@ class UpdateState(QObject):
         self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
         self._start: tuple[tuple, LMUpdateStart | str] | None = None  # the group's, once
+        # The model's step of the shown snapshot (pending while its pieces run), or None.
+        self._steps: LMUpdateSteps | None = None
+        self._pending = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._next_piece)
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.update_settings_changed.connect(self._invalidate)
         self.gate.call(self, self._catch_up)  # built the first time the workspace shows
 
     @property
     def snapshot(self) -> UpdateSnapshot:
-        """The current snapshot, built now if a change arrived while the workspace was hidden."""
+        """The current snapshot, built now if a change arrived while the workspace was hidden;
+        a model's step still running is finished first (and its snapshot emitted)."""
+        if self._pending:
+            self._finish()
         if self._stale or self._snapshot is None:
             self._rebuild(emit=False)
         assert self._snapshot is not None
         return self._snapshot
+
+    @property
+    def pending(self) -> bool:
+        """Whether the model's steps for the shown snapshot are still running."""
+        return self._pending
 
     @property
     def selected(self) -> tuple[int, int] | None:
@@ -69,21 +94,37 @@ class UpdateState(QObject):
         self.gate.set_shown(shown)
 
     def select(self, row: int, column: int) -> None:
-        """Show the whole computation of token ``column`` of answer ``row``."""
-        if (row, column) != self._selected:
-            self._selected = (row, column)
+        """Show the whole computation of token ``column`` of answer ``row`` (the rest of the
+        snapshot is kept as it is: a selection computes the detail and nothing else)."""
+        if (row, column) == self._selected:
+            return
+        self._selected = (row, column)
+        if self._stale or self._snapshot is None:
             self._rebuild()
+            return
+        snapshot = self._snapshot
+        if self._steps is not None:
+            snapshot = self._steps.with_selection(snapshot, self._selected)
+        else:
+            lab = self._workbench.lab.snapshot
+            snapshot = with_selection(snapshot, lab, snapshot.settings, self._selected)
+        if snapshot.selected is None:
+            self._selected = None
+        self._snapshot = snapshot
+        self.snapshot_changed.emit(snapshot)
 
     def _invalidate(self, *_args: object) -> None:
         self._stale = True
+        self._drop_steps()  # a newer change: the older step's numbers would be stale
         self.gate.call(self, self._catch_up)
 
     def _catch_up(self) -> None:
         if self._stale:
-            self._rebuild()
+            self._rebuild(progressive=True)
 
-    def _rebuild(self, emit: bool = True) -> None:
-        snapshot = self._build()
+    def _rebuild(self, emit: bool = True, progressive: bool = False) -> None:
+        self._drop_steps()
+        snapshot = self._build(progressive)
         if snapshot.selected is None:
             self._selected = None  # the group shrank past the selected token
         self._snapshot = snapshot
@@ -91,7 +132,7 @@ class UpdateState(QObject):
         if emit:
             self.snapshot_changed.emit(snapshot)
 
-    def _build(self) -> UpdateSnapshot:
+    def _build(self, progressive: bool = False) -> UpdateSnapshot:
         lab = self._workbench.lab.snapshot
         settings = self._workbench.update_settings
         recorded = lab.recorded
@@ -99,13 +140,51 @@ class UpdateState(QObject):
             return build_update_snapshot(lab, settings, self._selected)
         start = self._start_for(recorded)
         if not isinstance(start, str):
-            from grpo_desktop.core.tinylm.lm_update import build_lm_update_snapshot
+            from grpo_desktop.core.tinylm.lm_update import LMUpdateSteps
 
             try:
-                return build_lm_update_snapshot(start, lab, settings, self._selected)
+                steps = LMUpdateSteps(start, lab, settings)
+                if not progressive or steps.done:
+                    snapshot = steps.snapshot(self._selected)
+                    self._steps = steps  # kept for a token click's detail
+                    return snapshot
+                previous = None if self._snapshot is None else self._snapshot.spillover
+                snapshot = steps.pending_snapshot(self._selected, previous)
             except ValueError as error:
                 start = f"The tiny model cannot step this group ({error})"
+            else:
+                self._steps, self._pending = steps, True
+                self._timer.start(FIRST_PIECE_DELAY_MS)
+                return snapshot
         return self._on_standin(lab, f"{start}, so the step runs on the stand-in policy.")
+
+    def _next_piece(self) -> None:
+        """One piece of the model's step; the finished snapshot once the last has run."""
+        steps = self._steps
+        if steps is None or not self._pending:
+            return
+        if not steps.advance():
+            self._timer.start(0)  # the next piece at the next turn: input between pieces
+            return
+        self._finish()
+
+    def _finish(self) -> None:
+        """Run the model's step to its end and show the finished snapshot."""
+        steps = self._steps
+        self._timer.stop()
+        self._pending = False
+        if steps is None:
+            return
+        snapshot = steps.snapshot(self._selected)
+        if snapshot.selected is None:
+            self._selected = None
+        self._snapshot = snapshot
+        self.snapshot_changed.emit(snapshot)
+
+    def _drop_steps(self) -> None:
+        """Forget the shown snapshot's step; a step still running is dropped unfinished."""
+        self._timer.stop()
+        self._steps, self._pending = None, False
 
     def _on_standin(self, lab: LabSnapshot, why: str) -> UpdateSnapshot:
         snapshot = build_update_snapshot(lab, self._workbench.update_settings, self._selected)

@@ -21,7 +21,7 @@ the ones pushed down, as the loss asks.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -55,6 +55,7 @@ __all__ = [
     "MODEL_LR_PER_UNIT",
     "SPILLOVER_PROMPTS",
     "LMUpdateStart",
+    "LMUpdateSteps",
     "build_lm_update_snapshot",
     "describe_model",
     "model_learning_rate",
@@ -203,6 +204,17 @@ class LMUpdateStart:
     ) -> LMTrajectory:
         """``settings.inner_steps`` Adam steps of ``settings``' loss on a copy of the weights;
         with ``measure``, at least one, and what moved after the last."""
+        pieces = self.trajectory_pieces(advantages, settings, measure)
+        while True:
+            try:
+                next(pieces)
+            except StopIteration as finished:
+                return finished.value
+
+    def cached(
+        self, advantages: tuple[float, ...], settings: UpdateSettings, measure: bool
+    ) -> LMTrajectory | None:
+        """The trajectory if it was computed before (kept: a click back recomputes nothing)."""
         # An unmeasured side may reuse the measured run of the same settings (equal sides).
         keys = [(advantages, settings, True)]
         if not measure:
@@ -212,18 +224,29 @@ class LMUpdateStart:
             if found is not None:
                 self._trajectories.move_to_end(key)
                 return found
-        found = self._run(np.array(advantages, dtype=np.float64), settings, measure)
-        self._trajectories[keys[0]] = found
+        return None
+
+    def trajectory_pieces(
+        self, advantages: tuple[float, ...], settings: UpdateSettings, measure: bool
+    ) -> Generator[None, None, LMTrajectory]:
+        """:meth:`trajectory` in pieces of at most one pass of the network each (a backward
+        pass and Adam's step, a forward pass and the loss, the held-out prompts): it yields
+        after each piece and returns the trajectory, kept as :meth:`trajectory` keeps it. The
+        same computation in the same order, so the numbers are the same to the last bit."""
+        found = self.cached(advantages, settings, measure)
+        if found is not None:
+            return found
+        found = yield from self._pieces(np.array(advantages, dtype=np.float64), settings, measure)
+        self._trajectories[(advantages, settings, measure)] = found
         while len(self._trajectories) > _CACHED_TRAJECTORIES:
             self._trajectories.popitem(last=False)
         return found
 
-    def _run(self, advantages: np.ndarray, settings: UpdateSettings, measure: bool) -> LMTrajectory:
+    def _options(self, settings: UpdateSettings) -> dict:
         preset = get_loss_preset(settings.preset)
-        old = self.start_logp
-        options = dict(
+        return dict(
             preset=preset,
-            ref_logp=old if settings.beta > 0 else None,
+            ref_logp=self.start_logp if settings.beta > 0 else None,
             eps_low=settings.eps_low,
             eps_high=settings.eps_high,
             clip_ratio_c=settings.clip_ratio_c,
@@ -232,6 +255,25 @@ class LMUpdateStart:
                 settings.kl_estimator if settings.kl_estimator in preset.kl_estimators else "k3"
             ),
         )
+
+    def on_policy(self, advantages: tuple[float, ...], settings: UpdateSettings) -> LMTrajectory:
+        """Step 0 under ``settings``' loss: the start weights, every ratio 1 (one loss, no pass
+        of the network; not kept, it costs less than looking it up)."""
+        old = self.start_logp
+        result = policy_loss(
+            old,
+            old,
+            np.array(advantages, dtype=np.float64),
+            self.batch.mask,
+            **self._options(settings),
+        )
+        return LMTrajectory(_Logp(old), _Logp(old), result, 0, None)
+
+    def _pieces(
+        self, advantages: np.ndarray, settings: UpdateSettings, measure: bool
+    ) -> Generator[None, None, LMTrajectory]:
+        old = self.start_logp
+        options = self._options(settings)
         mask = self.batch.mask
         config = self.model.config
         shown_steps = settings.inner_steps
@@ -249,9 +291,11 @@ class LMUpdateStart:
         optimiser = Adam(weights, lr=model_learning_rate(settings.learning_rate))
         forward_pass = self.start_pass
         for step in range(1, total + 1):
+            yield
             grads = forward_pass.gradients(result.grad_logp)
             flat_grad = np.concatenate([grads[name].ravel() for name, *_ in self._layout])
             optimiser.step(weights, {"weights": flat_grad})
+            yield
             forward_pass = completion_pass(params, config, self.batch)
             logp = self._read_only(forward_pass.logp.astype(np.float64))
             if step < total or step == shown_steps:
@@ -260,6 +304,7 @@ class LMUpdateStart:
                 shown = (logp, result)
         moved = None
         if measure:
+            yield
             moved = _Moved(
                 total,
                 logp.sum(axis=1) - old.sum(axis=1),
@@ -269,6 +314,21 @@ class LMUpdateStart:
 
 
 # --- the snapshot ------------------------------------------------------------------------------
+
+
+def _prepared(
+    start: LMUpdateStart, lab: LabSnapshot, settings: UpdateSettings
+) -> tuple[tuple[float, ...], UpdateSettings, UpdateSettings]:
+    """The group's advantages and each side's settings (the key its trajectory is kept by)."""
+    check_update_settings(settings)
+    if tuple(card.text for card in lab.cards) != start.completions:
+        raise ValueError("the lab's answers are not the ones the model read")
+    advantages = tuple(float(card.advantage) for card in lab.cards)
+    main_key = replace(settings, compare_eps_high=None)
+    other_key = settings.compare_side()
+    if not other_key.inner_steps:  # no step taken: the learning rate changes nothing
+        other_key = replace(other_key, learning_rate=UpdateSettings().learning_rate)
+    return advantages, main_key, other_key
 
 
 def build_lm_update_snapshot(
@@ -282,16 +342,108 @@ def build_lm_update_snapshot(
     ``start`` must have read the lab's own answers (a ValueError otherwise). The main side's
     steps are also measured for the spill-over; the comparison steps its own copy.
     """
-    check_update_settings(settings)
-    if tuple(card.text for card in lab.cards) != start.completions:
-        raise ValueError("the lab's answers are not the ones the model read")
-    advantages = tuple(float(card.advantage) for card in lab.cards)
-    main_key = replace(settings, compare_eps_high=None)
-    other_key = settings.compare_side()
-    if not other_key.inner_steps:  # no step taken: the learning rate changes nothing
-        other_key = replace(other_key, learning_rate=UpdateSettings().learning_rate)
-    main = start.trajectory(advantages, main_key, measure=True)
-    other = main if other_key == main_key else start.trajectory(advantages, other_key, False)
+    return LMUpdateSteps(start, lab, settings).snapshot(selected)
+
+
+class LMUpdateSteps:
+    """The Update step on the model for one lab and settings, as pieces a GUI runs one per turn
+    of its event loop (each at most one pass of the network), so a click's frame need not wait
+    for the Adam steps: :meth:`pending_snapshot` is what can be shown at once, :meth:`advance`
+    runs one piece, :meth:`snapshot` the finished step (the same numbers as computing it in one
+    go: the pieces are that computation, in order). Trajectories computed before are reused."""
+
+    def __init__(self, start: LMUpdateStart, lab: LabSnapshot, settings: UpdateSettings) -> None:
+        self.start, self.lab, self.settings = start, lab, settings
+        self.advantages, self._main_key, self._other_key = _prepared(start, lab, settings)
+        self._pieces = self._all_pieces()
+        self.done = self._finished()
+
+    def _finished(self) -> bool:
+        start, advantages = self.start, self.advantages
+        if start.cached(advantages, self._main_key, True) is None:
+            return False
+        return self._other_key == self._main_key or (
+            start.cached(advantages, self._other_key, False) is not None
+        )
+
+    def _all_pieces(self) -> Generator[None, None, None]:
+        yield from self.start.trajectory_pieces(self.advantages, self._main_key, True)
+        if self._other_key != self._main_key:
+            yield from self.start.trajectory_pieces(self.advantages, self._other_key, False)
+
+    def advance(self) -> bool:
+        """Run the next piece (at most one pass of the network); whether all have run."""
+        if not self.done:
+            try:
+                next(self._pieces)
+            except StopIteration:
+                self.done = True
+        return self.done
+
+    def run(self) -> None:
+        """Run every piece left."""
+        while not self.advance():
+            pass
+
+    def _sides(self, pending: bool) -> tuple[LMTrajectory, LMTrajectory]:
+        start, advantages = self.start, self.advantages
+        if pending:
+            main = start.on_policy(advantages, self._main_key)
+            if self._other_key == self._main_key:
+                return main, main
+            return main, start.on_policy(advantages, self._other_key)
+        self.run()
+        main = start.trajectory(advantages, self._main_key, measure=True)
+        if self._other_key == self._main_key:
+            return main, main
+        return main, start.trajectory(advantages, self._other_key, False)
+
+    def snapshot(self, selected: tuple[int, int] | None = None) -> UpdateSnapshot:
+        """The finished step (its pieces run now if any are left)."""
+        main, other = self._sides(pending=False)
+        return _snapshot(self, main, other, selected, waiting=False, previous=None)
+
+    def pending_snapshot(
+        self, selected: tuple[int, int] | None = None, previous: Spillover | None = None
+    ) -> UpdateSnapshot:
+        """What a click shows at once while the steps run: the new advantages and step 0's
+        pushes (on-policy: A × each token's weight, one loss per side), the status saying the
+        model is stepping, and the spill-over marked as pending (``previous``'s bars, from
+        before the click, when it was measured on this group; none otherwise)."""
+        main, other = self._sides(pending=True)
+        return _snapshot(self, main, other, selected, waiting=True, previous=previous)
+
+    def with_selection(
+        self, snapshot: UpdateSnapshot, selected: tuple[int, int] | None
+    ) -> UpdateSnapshot:
+        """``snapshot`` (this step's, pending or finished) with ``selected``'s computation:
+        a token click computes its detail and nothing else."""
+        rows = snapshot.rows
+        if selected is None or not update_step.valid_selection(selected, rows):
+            return replace(snapshot, selected=None)
+        main = (
+            self.start.on_policy(self.advantages, self._main_key)
+            if snapshot.pending
+            else self.start.trajectory(self.advantages, self._main_key, measure=True)
+        )
+        computation = _computation(selected, rows, main, self.settings, snapshot.pending)
+        return replace(snapshot, selected=computation)
+
+
+_PENDING = "Stepping the tiny model"
+
+
+def _snapshot(
+    steps: LMUpdateSteps,
+    main: LMTrajectory,
+    other: LMTrajectory,
+    selected: tuple[int, int] | None,
+    waiting: bool,
+    previous: Spillover | None,
+) -> UpdateSnapshot:
+    """The snapshot of ``main`` and ``other``; ``waiting`` marks step-0 sides while the steps
+    run, with the spill-over from before the click (``previous``) marked as pending."""
+    start, lab, settings, advantages = steps.start, steps.lab, steps.settings, steps.advantages
     result, compare = main.result, other.result
     push = -result.grad_logp
     totals = push.sum(axis=1).tolist()
@@ -321,6 +473,12 @@ def build_lm_update_snapshot(
         )
     if selected is not None and not update_step.valid_selection(selected, rows):
         selected = None
+    if waiting:
+        spillover = _pending_spillover(start, settings, previous)
+        status = _pending_status(settings, result, advantages, compare)
+    else:
+        spillover = _spillover(start, main, advantages)
+        status = _status(settings, result, advantages, compare)
     return UpdateSnapshot(
         settings=settings,
         preset=update_step.preset_info(get_loss_preset(settings.preset)),
@@ -330,16 +488,75 @@ def build_lm_update_snapshot(
         compare_loss=compare.loss,
         clip_fraction=result.clip_fraction,
         kl_mean=_mean_kl(result),
-        inner_step=settings.inner_steps,
+        inner_step=main.steps,
         max_abs_push=float(np.abs(push).max()),
-        status=_status(settings, result, advantages, compare),
-        selected=None if selected is None else _computation(selected, rows, main, settings),
+        status=status,
+        selected=(
+            None if selected is None else _computation(selected, rows, main, settings, waiting)
+        ),
         clip_c_applies=result.preset.dual_clip,
         kl_estimators=result.preset.kl_estimators,
         presets=update_step.PRESET_INFOS,
         compare_clip_fraction=compare.clip_fraction,
         policy_note=_policy_note(start.model, settings),
-        spillover=_spillover(start, main, advantages),
+        spillover=spillover,
+        pending=waiting,
+    )
+
+
+def _steps_text(steps: int) -> str:
+    return "one Adam step" if steps == 1 else f"{steps} Adam steps"
+
+
+def _pending_status(
+    settings: UpdateSettings,
+    result: PolicyLossResult,
+    advantages: tuple[float, ...],
+    compare: PolicyLossResult,
+) -> str:
+    """While the steps run: the step-0 status when step 0 is what was asked for (only the
+    spill-over's one step is left), else what is being computed and what shows meanwhile."""
+    steps = settings.inner_steps
+    if steps == 0 or all(a == 0 for a in advantages):
+        return _status(settings, result, advantages, compare)
+    return (
+        f"{_PENDING}: {_steps_text(steps)} on each side… Until they finish, each token's push "
+        "shown is step 0's (on-policy: A × its aggregation weight)."
+    )
+
+
+def _pending_spillover(
+    start: LMUpdateStart, settings: UpdateSettings, previous: Spillover | None
+) -> Spillover:
+    """The spill-over while its steps run: the last one measured on this group, marked as
+    from before the change, or no bars yet."""
+    steps = _steps_text(max(settings.inner_steps, 1))
+    same_group = (
+        previous is not None
+        and previous.prompt == start.prompt
+        and len(previous.batch_deltas) == len(start.completions)
+        and previous.held_out_prompts == start.held_out_prompts
+    )
+    if previous is not None and same_group:
+        return replace(
+            previous,
+            pending=True,
+            caption=(
+                f"{_PENDING} ({steps})… the grey bars are from before this change; "
+                "the new ones replace them when the steps finish."
+            ),
+        )
+    return Spillover(
+        steps=max(settings.inner_steps, 1),
+        prompt=start.prompt,
+        batch_deltas=(),
+        batch_advantages=(),
+        held_out_prompts=(),
+        held_out_answers=(),
+        held_out_deltas=(),
+        held_out_noun=_held_out_noun(start.task),
+        caption=f"{_PENDING} ({steps})… the bars show when the steps finish.",
+        pending=True,
     )
 
 
@@ -382,14 +599,18 @@ def _status(
 
 def _computation(
     selected: tuple[int, int],
-    rows: list[AnswerRow],
+    rows: Sequence[AnswerRow],
     trajectory: LMTrajectory,
     settings: UpdateSettings,
+    pending: bool = False,
 ):
-    """The stand-in's worked computation for the token, with the model named as the policy."""
+    """The stand-in's worked computation for the token, with the model named as the policy
+    (at step 0 while the steps run, and saying so)."""
     computation = update_step.token_computation(selected, rows, trajectory, settings)
-    steps = settings.inner_steps
+    steps = trajectory.steps
     now = f"the tiny model after {steps} Adam step{'s' if steps != 1 else ''}"
+    if pending:
+        now = f"the tiny model at step 0 ({_PENDING.lower()}: {_steps_text(settings.inner_steps)})"
     lines = tuple(
         ComputationRow(line.label, now, line.value) if line.label == "log-prob now" else line
         for line in computation.rows

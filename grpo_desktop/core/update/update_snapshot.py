@@ -190,6 +190,9 @@ class Spillover:
     held_out_deltas: tuple[float, ...]  # Δ log p(right completion | held-out prompt)
     held_out_noun: str  # what the held-out prompts are, plural: "sums", "digit strings"
     caption: str  # one plain sentence: what moved, in numbers
+    #: The step is still being taken: the bars are the previous step's (or none yet) and the
+    #: caption says so; the finished step's spill-over replaces this one.
+    pending: bool = False
 
     @property
     def held_out_raised(self) -> int:
@@ -226,6 +229,9 @@ class UpdateSnapshot:
     # how the step moved answers outside the batch; None on the stand-in.
     policy_note: str | None = None
     spillover: Spillover | None = None
+    #: The numbers shown are not the finished step's yet (the tiny model's Adam steps run after
+    #: the click's frame): the pushes are step 0's and ``status`` says what is being computed.
+    pending: bool = False
 
     @property
     def side_labels(self) -> tuple[str, str]:

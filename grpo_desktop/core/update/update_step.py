@@ -10,6 +10,7 @@ stand-in (:mod:`grpo_desktop.core.update.standin_policy`); the loss is :func:`po
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -60,6 +61,7 @@ __all__ = [
     "settings_from_dict",
     "token_computation",
     "valid_selection",
+    "with_selection",
 ]
 
 STANDIN_SEED = 0
@@ -130,14 +132,11 @@ def _trajectory(
     )
 
 
-# --- the snapshot ------------------------------------------------------------------------------
-
-
-def build_update_snapshot(
-    lab: LabSnapshot, settings: UpdateSettings, selected: tuple[int, int] | None = None
-) -> UpdateSnapshot:
-    """Everything the Update workspace shows for the lab's group under ``settings``."""
-    check_update_settings(settings)
+def _trajectories(
+    lab: LabSnapshot, settings: UpdateSettings
+) -> tuple[UpdateTrajectory, UpdateTrajectory]:
+    """Both sides' inner steps for the lab's group (cached: computed once per group, advantages
+    and settings, so a token click and a card clicked back recompute nothing)."""
     texts = tuple(card.text for card in lab.cards)
     advantages = tuple(float(card.advantage) for card in lab.cards)
     # The step count and learning rate do not change step 0: share its cache entry.
@@ -148,6 +147,34 @@ def build_update_snapshot(
     other_key = key.compare_side()
     main = _trajectory(texts, advantages, main_key.preset, main_key)
     other = _trajectory(texts, advantages, other_key.preset, other_key)
+    return main, other
+
+
+# --- the snapshot ------------------------------------------------------------------------------
+
+
+def with_selection(
+    snapshot: UpdateSnapshot,
+    lab: LabSnapshot,
+    settings: UpdateSettings,
+    selected: tuple[int, int] | None,
+) -> UpdateSnapshot:
+    """``snapshot`` (built by :func:`build_update_snapshot` for ``lab`` and ``settings``) with
+    ``selected``'s computation: a token click computes its detail and nothing else (the rows,
+    the loss and the chart's totals are the same objects)."""
+    if selected is None or not valid_selection(selected, snapshot.rows):
+        return replace(snapshot, selected=None)
+    main, _other = _trajectories(lab, settings)
+    return replace(snapshot, selected=token_computation(selected, snapshot.rows, main, settings))
+
+
+def build_update_snapshot(
+    lab: LabSnapshot, settings: UpdateSettings, selected: tuple[int, int] | None = None
+) -> UpdateSnapshot:
+    """Everything the Update workspace shows for the lab's group under ``settings``."""
+    check_update_settings(settings)
+    advantages = tuple(float(card.advantage) for card in lab.cards)
+    main, other = _trajectories(lab, settings)
     result, compare = main.result, other.result
     push = -result.grad_logp
     totals = push.sum(axis=1).tolist()
@@ -198,7 +225,7 @@ def build_update_snapshot(
     )
 
 
-def valid_selection(selected: tuple[int, int], rows: list[AnswerRow]) -> bool:
+def valid_selection(selected: tuple[int, int], rows: Sequence[AnswerRow]) -> bool:
     row, column = selected
     return 0 <= row < len(rows) and 0 <= column < len(rows[row].tokens)
 
@@ -328,7 +355,7 @@ def _bracketed(number: str) -> str:
 
 def token_computation(
     selected: tuple[int, int],
-    rows: list[AnswerRow],
+    rows: Sequence[AnswerRow],
     trajectory: UpdateTrajectory,
     settings: UpdateSettings,
 ) -> TokenComputation:

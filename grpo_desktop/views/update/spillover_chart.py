@@ -2,7 +2,9 @@
 
 Two groups of bars on one axis: the batch's own answers (their change Δ log p after the step,
 one bar each, #1…#G) and the held-out prompts' right answers (one bar each), coloured by sign.
-The caption says in one sentence what moved. On a stand-in (a table of per-token logits) the
+The caption says in one sentence what moved. While the model's step is still being taken (the
+snapshot's spill-over is pending) the bars from before the change are drawn grey and the caption
+says the model is stepping. On a stand-in (a table of per-token logits) the
 held-out bars would all be 0: only shared weights move answers the step never saw.
 
 A view (DESIGN §2): renders a :class:`Spillover` and computes nothing but its layout. Every
@@ -188,7 +190,8 @@ class SpilloverChart(QWidget):
             if not values:  # empty per-bar lists trip BarGraphItem's pen-width code
                 bars.setOpts(x=[], height=[], width=BAR_WIDTH, pens=None, brushes=None)
                 continue
-            colours = [theme.push_colour(v) for v in values]
+            stale = self._shown is not None and self._shown.pending
+            colours = [theme.muted if stale else theme.push_colour(v) for v in values]
             bars.setOpts(
                 x=xs,
                 height=list(values),
