@@ -107,6 +107,15 @@ class DrawingCache:
         self.pixmaps[key] = pixmap  # most recently used now
         return pixmap
 
+    def find(self, key: tuple) -> QPixmap | None:
+        """The pixmap kept for ``key`` (now the most recently used), or None."""
+        if not CACHING:
+            return None
+        pixmap = self.pixmaps.pop(key, None)
+        if pixmap is not None:
+            self.pixmaps[key] = pixmap
+        return pixmap
+
     def kept(self, kind: str) -> int:
         """How many drawings of ``kind`` (the first item of their keys) are kept."""
         return sum(1 for key in self.pixmaps if key[0] == kind)
@@ -188,6 +197,13 @@ _POINTER_OUT = frozenset({QEvent.Type.Leave, QEvent.Type.DragLeave, QEvent.Type.
 def label_look(label: QWidget) -> Hashable:
     assert isinstance(label, QLabel)
     return label.text()
+
+
+def selectable_label_look(label: QWidget) -> Hashable:
+    """A label the mouse can select text in (a problem's prompt): its text, or None (paint as
+    usual) while some of it is selected."""
+    assert isinstance(label, QLabel)
+    return None if label.hasSelectedText() else label.text()
 
 
 def tool_button_look(button: QWidget) -> Hashable:
@@ -275,9 +291,11 @@ class PaintCache(QObject):
         self._pixmaps[key] = pixmap
 
 
-_SELECTABLE = (
-    Qt.TextInteractionFlag.TextSelectableByMouse
-    | Qt.TextInteractionFlag.TextSelectableByKeyboard
+# A label the keyboard can select in, follow links in or edit shows a cursor or a focus look no
+# key here sees; one the mouse can select text in shows its selection, so it paints as usual
+# while it has one (``selectable_label_look``).
+_KEYED = (
+    Qt.TextInteractionFlag.TextSelectableByKeyboard
     | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
     | Qt.TextInteractionFlag.TextEditable
 )
@@ -294,15 +312,20 @@ def cache_paints(*widgets: QWidget) -> None:
     """Give each plain Qt label, tool button, tab bar or menu bar a paint cache.
 
     Only Qt's own classes (a subclass may draw from state no key here sees), and no label the
-    user can select text or follow links in (a selection is a look no key here sees). A widget
-    that already has a cache, or of another kind, is left as it is.
+    keyboard can select text, follow links or edit in (a cursor is a look no key here sees); a
+    label the mouse can select text in paints as usual while it has a selection. A widget that
+    already has a cache, or of another kind, is left as it is.
     """
     for widget in widgets:
         look = _LOOK_OF.get(type(widget))
         if look is None:
             continue
-        if isinstance(widget, QLabel) and widget.textInteractionFlags() & _SELECTABLE:
-            continue
+        if isinstance(widget, QLabel):
+            flags = widget.textInteractionFlags()
+            if flags & _KEYED:
+                continue
+            if flags & Qt.TextInteractionFlag.TextSelectableByMouse:
+                look = selectable_label_look
         if not widget.findChild(PaintCache, options=Qt.FindChildOption.FindDirectChildrenOnly):
             PaintCache(widget, look)
 

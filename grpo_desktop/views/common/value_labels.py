@@ -2,8 +2,9 @@
 
 A text item per bar lays its text document out again and re-maps its position on each new value;
 a click changes every bar's value, which cost about 40 µs a label (16 labels on a large screen,
-more than the bars themselves). Here a new set of labels is a tuple, and a paint draws each
-label's cached static text where its bar ends.
+more than the bars themselves). Here a new set of labels is a tuple, its widths come from each
+text's cached static text, and a paint blits each label's drawn text run (``text_runs``: drawn
+once per text, font and colour) where its bar ends.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
+from grpo_desktop.views.common.text_runs import draw_text
+
 __all__ = ["Label", "ValueLabels"]
 
 Label = tuple[float, float, str, int]  # (x, y) in data units, the text, the side: 1, −1 or 0
+_FLAGS = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextDontClip
 _KEPT_TEXTS = 256  # laid-out texts kept per font (a group's values repeat from click to click)
 
 
@@ -94,10 +98,10 @@ class ValueLabels(pg.GraphicsObject):
         if not self._labels:
             return
         margin = self._margin
-        painter.setFont(self._font)
-        painter.setPen(self._colour)
-        for box, text in self._boxes():
-            painter.drawStaticText(QPointF(box.left() + margin, box.top() + margin), text)
+        font, colour = self._font, self._colour
+        for box, static in self._boxes():
+            text = box.adjusted(margin, margin, -margin, -margin)
+            draw_text(painter, text, _FLAGS, static.text(), font, colour)
 
     def _boxes(self) -> list[tuple[QRectF, QStaticText]]:
         """Each label's box (whole pixels, in the view box's coordinates) and its laid-out text."""

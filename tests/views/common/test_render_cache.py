@@ -175,9 +175,9 @@ def test_under_the_pointer_a_widget_paints_its_hover_look_itself(qtbot):
     assert own.count == before + 1
 
 
-def test_only_qts_own_unselectable_widgets_get_a_cache(qtbot):
+def test_only_qts_own_widgets_without_a_keyboard_cursor_get_a_cache(qtbot):
     selectable = QLabel("copy me")
-    selectable.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    selectable.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard)
     fitted = FittedNumber("statPar")
     plain = QComboBox()
     kept = [QLabel("Std"), QToolButton(), QTabBar(), QMenuBar()]
@@ -187,6 +187,27 @@ def test_only_qts_own_unselectable_widgets_get_a_cache(qtbot):
     assert fitted.findChild(PaintCache) is None  # a subclass draws what no key here sees
     assert plain.findChild(PaintCache) is None
     assert all(len(widget.findChildren(PaintCache)) == 1 for widget in kept)
+
+
+def test_a_label_the_mouse_selects_in_blits_its_text_but_paints_a_selection_itself(qtbot):
+    prompt = QLabel("What is 6 × 7?")
+    prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    _host = host_with(qtbot, prompt)
+    own = OwnPaints(prompt)
+    cache_paints(prompt)
+    assert prompt.findChild(PaintCache) is not None
+    prompt.repaint()
+    QApplication.processEvents()  # the look is rendered at the next idle moment
+    before = own.count
+    prompt.repaint()
+    assert own.count == before  # blitted
+    prompt.setSelection(0, 4)
+    prompt.repaint()
+    assert own.count == before + 1  # the selection is drawn by Qt, never a kept look
+    prompt.setSelection(0, 0)
+    prompt.setText("What is 5 × 8?")
+    prompt.repaint()
+    assert own.count == before + 2  # a new text: painted, then kept
 
 
 # -- shared drawings and the switch ---------------------------------------------------------------
