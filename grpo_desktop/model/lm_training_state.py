@@ -9,15 +9,17 @@ built from those records on the GUI thread. A restart (Reset, a settings, policy
 reward-weight change) releases the old worker, which quits after its step on its own time, and
 starts a new one: nothing waits for a step to end.
 
-Snapshots are built only while the workspace shows on the tiny model (its gate); hidden, the
-run pauses. ``stop()`` (the window closing) ends the worker within a second.
+Records are read in one event-loop turn and drawn in the next: records read together (a step and
+the idle after it) make one snapshot, and a click waits behind the reading or the drawing, never
+both. Snapshots are built only while the workspace shows on the tiny model (its gate); hidden,
+the run pauses. ``stop()`` (the window closing) ends the worker within a second.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
 from grpo_desktop.core.tinylm.lm_run_snapshot import (
@@ -57,6 +59,8 @@ class LMTrainingState(QObject):
         self._refusal = ""
         self._snapshot: LMRunSnapshot | None = None
         self._stale = True
+        self._draw_pending = False  # a draw of the records read is posted for the next turn
+        self._undrawn = False  # records read that no emitted snapshot shows yet
         self._new_run()
         workbench.lm_training_config_changed.connect(self._restart)
         workbench.policy_changed.connect(self._policy_changed)
@@ -296,7 +300,17 @@ class LMTrainingState(QObject):
             if self._playing:
                 self._playing = False
                 self.playing_changed.emit(False)
-        self._invalidate()
+        self._stale = True
+        self._undrawn = True
+        if not self._draw_pending:  # one snapshot for the records read this turn
+            self._draw_pending = True
+            QTimer.singleShot(0, self, self._draw)
+
+    def _draw(self) -> None:
+        """The records read since the last snapshot, drawn in a turn after their reading."""
+        self._draw_pending = False
+        if self._undrawn:  # not drawn meanwhile (a click's snapshot shows them too)
+            self._invalidate()
 
     # --- following the workbench -------------------------------------------------------------
 
@@ -352,4 +366,5 @@ class LMTrainingState(QObject):
         )
         self._stale = False
         if emit:
+            self._undrawn = False
             self.snapshot_changed.emit(self._snapshot)

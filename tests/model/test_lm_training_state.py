@@ -9,12 +9,15 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.lab.recorded_group import TINYLM_FORMAT
 from grpo_desktop.core.tinylm.grpo_config import LMTrainingConfig
+from grpo_desktop.core.tinylm.records import StepMetrics
 from grpo_desktop.core.training.policy_choice import PolicyChoice
+from grpo_desktop.model.lm_run_process import LMRunProcess, Stepped
 from grpo_desktop.model.lm_training_state import LMTrainingState
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import LAB, TRAINING, Workbench
@@ -177,3 +180,56 @@ def test_a_bad_checkpoint_is_one_sentence(qtbot, tmp_path, workbench, state):
     assert "\n" not in status
     state.set_playing(True)
     assert not state.playing
+
+
+def step_metrics(step: int) -> StepMetrics:
+    return StepMetrics(
+        step=step,
+        reward_mean=0.1 * step,
+        degenerate_fraction=0.5,
+        kl=0.01,
+        entropy=1.0,
+        loss=0.0,
+        completion_length=5.0,
+        groups_sampled=TINY.batch,
+        groups_used=TINY.batch,
+        clip_fraction=0.0,
+        grad_norm=1.0,
+        seconds=0.2,
+    )
+
+
+def test_steps_read_together_are_drawn_once_in_the_next_turn_ending_on_the_latest(
+    qtbot, qapp, state
+):
+    wait_for(qtbot, state, lambda s: s.ready)
+    qtbot.waitUntil(lambda: not state.busy, timeout=WAIT_MS)
+    (process,) = state.findChildren(LMRunProcess)
+    qapp.processEvents()  # the load's own draw
+    drawn = []
+    state.snapshot_changed.connect(drawn.append)
+    for step in (1, 2, 3):  # three steps' lines read in one go (the GUI thread was busy)
+        process.record.emit(Stepped(step_metrics(step), None, ()))
+    assert drawn == [], "read in this turn, drawn in the next: a click waiting goes between"
+    qapp.processEvents()
+    assert len(drawn) == 1, "one redraw for the three steps"
+    (snapshot,) = drawn
+    assert snapshot.step == 3
+    np.testing.assert_array_equal(snapshot.curves["reward_mean"].steps, [1, 2, 3])
+    qapp.processEvents()
+    assert len(drawn) == 1
+
+
+def test_a_click_before_the_draw_shows_the_steps_read(qtbot, qapp, state):
+    wait_for(qtbot, state, lambda s: s.ready)
+    qtbot.waitUntil(lambda: not state.busy, timeout=WAIT_MS)
+    (process,) = state.findChildren(LMRunProcess)
+    qapp.processEvents()
+    drawn = []
+    state.snapshot_changed.connect(drawn.append)
+    process.record.emit(Stepped(step_metrics(1), None, ()))
+    process.record.emit(Stepped(step_metrics(2), None, ()))
+    state.select_step(1)  # a click on the chart lands between the reading and the draw
+    assert [snapshot.step for snapshot in drawn] == [2]
+    qapp.processEvents()
+    assert len(drawn) == 1, "already drawn: the posted draw builds nothing"

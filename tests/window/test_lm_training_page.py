@@ -42,8 +42,19 @@ def show_training(qtbot, window) -> LMTrainingPage:
     assert_showing(window, TRAINING)
     page = window.pages.currentWidget()
     assert isinstance(page, LMTrainingPage) and page.isVisible()
-    qtbot.waitUntil(lambda: page.state.snapshot.ready, timeout=WAIT_MS)
+    wait_drawn(qtbot, page, lambda snapshot: snapshot.ready)
     return page
+
+
+def wait_drawn(qtbot, page: LMTrainingPage, condition) -> None:
+    """Until the state's snapshot meets ``condition`` and the page shows it (the records the
+    worker sends are drawn in the event-loop turn after their reading)."""
+
+    def drawn() -> bool:
+        snapshot = page.state.snapshot
+        return bool(condition(snapshot)) and page.status.text() == snapshot.status
+
+    qtbot.waitUntil(drawn, timeout=WAIT_MS)
 
 
 def test_the_policy_chooses_the_page_and_a_switch_swaps_it_in_place(qtbot, window):
@@ -53,7 +64,7 @@ def test_the_policy_chooses_the_page_and_a_switch_swaps_it_in_place(qtbot, windo
     try:
         page = window.pages.currentWidget()
         assert isinstance(page, LMTrainingPage) and page.isVisible()
-        qtbot.waitUntil(lambda: page.state.snapshot.ready, timeout=WAIT_MS)
+        wait_drawn(qtbot, page, lambda snapshot: snapshot.ready)
         assert "107,820-parameter 2-layer character transformer" in page.note.text()
         assert "44-token vocabulary" in page.note.text()
         window.workbench.undo_stack.undo()
@@ -68,8 +79,8 @@ def test_play_shows_steps_on_the_curves_and_the_dots_at_the_pass_rates(qtbot, lm
     assert page.controls.play_button.text() == PLAY_TEXT
     qtbot.mouseClick(page.controls.play_button, Qt.MouseButton.LeftButton)
     assert page.controls.play_button.text() == PAUSE_TEXT
-    qtbot.waitUntil(lambda: page.state.snapshot.finished, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: page.controls.play_button.text() == PLAY_TEXT, timeout=WAIT_MS)
+    wait_drawn(qtbot, page, lambda snapshot: snapshot.finished and not snapshot.playing)
+    assert page.controls.play_button.text() == PLAY_TEXT
     steps, _ = page.charts.metric_curve.getData()
     assert list(steps) == [1, 2, 3]
     pass_steps, _ = page.charts.pass_curve.getData()
@@ -125,7 +136,7 @@ def test_a_bad_checkpoint_is_one_sentence_on_the_page(qtbot, tmp_path, lm_window
     lm_window.workbench.apply_policy(PolicyChoice("tinylm", str(bad)))
     ctrl(qtbot, lm_window, Qt.Key.Key_T)
     page = lm_window.pages.currentWidget()
-    qtbot.waitUntil(lambda: bool(page.state.snapshot.error), timeout=WAIT_MS)
+    wait_drawn(qtbot, page, lambda snapshot: bool(snapshot.error))
     text = page.status.text()
     assert text.startswith("The tiny model could not be loaded:") and "\n" not in text
     assert not page.controls.play_button.isEnabled()
@@ -143,7 +154,9 @@ def test_closing_mid_run_joins_the_worker(qtbot, lm_window):
 def test_export_draws_the_models_run(qtbot, lm_window):
     page = show_training(qtbot, lm_window)
     page.step_once()
-    qtbot.waitUntil(lambda: page.state.step_count == 1, timeout=WAIT_MS)
+    wait_drawn(qtbot, page, lambda snapshot: snapshot.step == 1)
+    qtbot.waitUntil(lambda: not page.state.busy, timeout=WAIT_MS)
+    wait_drawn(qtbot, page, lambda snapshot: snapshot.step == 1)
     figure = lm_window.workspace.export_figure(lm_window.theme)
     assert figure.title == "GRPO on a tiny language model"
     assert [panel.title for panel in figure.panels][2].startswith("The learning frontier")
