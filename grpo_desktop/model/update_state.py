@@ -24,6 +24,7 @@ computes the token's detail and nothing else.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,9 @@ if TYPE_CHECKING:  # the tiny model loads the first time a group of its own is s
 
 #: The first piece of a model's step waits this long, so the click's frame is painted first.
 FIRST_PIECE_DELAY_MS = 20
+#: Pieces run back to back in one turn of the event loop until this much time has gone (a
+#: piece is at most one pass of the network, a few ms): fewer turns, each within a frame.
+TURN_BUDGET_S = 0.008
 
 
 class UpdateState(QObject):
@@ -159,13 +163,16 @@ class UpdateState(QObject):
         return self._on_standin(lab, f"{start}, so the step runs on the stand-in policy.")
 
     def _next_piece(self) -> None:
-        """One piece of the model's step; the finished snapshot once the last has run."""
+        """Pieces of the model's step for one turn of the event loop; the finished snapshot
+        once the last has run."""
         steps = self._steps
         if steps is None or not self._pending:
             return
-        if not steps.advance():
-            self._timer.start(0)  # the next piece at the next turn: input between pieces
-            return
+        began = time.perf_counter()
+        while not steps.advance():
+            if time.perf_counter() - began >= TURN_BUDGET_S:
+                self._timer.start(0)  # the next pieces at the next turn: input in between
+                return
         self._finish()
 
     def _finish(self) -> None:

@@ -139,3 +139,25 @@ def test_a_scenario_brings_its_workspace_and_update_settings_and_saves_them_back
     assert fresh.workspace == UPDATE and fresh.update_settings.inner_steps == 5
     assert fresh.undo_stack.count() == 0 and not fresh.modified
     assert isinstance(saved, Scenario)
+
+
+def test_a_token_click_leaves_the_snapshot_untouched_but_its_detail(workbench, monkeypatch):
+    state = UpdateState(workbench)
+    state.set_shown(True)
+    workbench.set_update_settings(replace(workbench.update_settings, inner_steps=3))
+    before = state.snapshot
+
+    def no_rebuild(*_args, **_kwargs):
+        raise AssertionError("a token click must not build the update step again")
+
+    monkeypatch.setattr(update_state_module, "build_update_snapshot", no_rebuild)
+    state.select(2, 4)
+    after = state.snapshot
+    assert after.rows is before.rows and after.status == before.status
+    assert (after.loss, after.max_abs_push) == (before.loss, before.max_abs_push)
+    assert (after.selected.row, after.selected.column) == (2, 4)
+    monkeypatch.undo()
+    lab, settings = workbench.lab.snapshot, workbench.update_settings
+    assert (
+        after.selected == update_state_module.build_update_snapshot(lab, settings, (2, 4)).selected
+    )

@@ -515,37 +515,27 @@ def _pending_status(
     compare: PolicyLossResult,
 ) -> str:
     """While the steps run: the step-0 status when step 0 is what was asked for (only the
-    spill-over's one step is left), else what is being computed and what shows meanwhile."""
+    spill-over's one step is left), else what is being computed and what shows meanwhile, in a
+    line no longer than the finished status (so the page's layout does not move twice)."""
     steps = settings.inner_steps
     if steps == 0 or all(a == 0 for a in advantages):
         return _status(settings, result, advantages, compare)
-    return (
-        f"{_PENDING}: {_steps_text(steps)} on each side… Until they finish, each token's push "
-        "shown is step 0's (on-policy: A × its aggregation weight)."
-    )
+    return f"Taking {_steps_text(steps)} per side on the tiny model… the pushes shown are step 0's."
 
 
 def _pending_spillover(
     start: LMUpdateStart, settings: UpdateSettings, previous: Spillover | None
 ) -> Spillover:
     """The spill-over while its steps run: the last one measured on this group, marked as
-    from before the change, or no bars yet."""
-    steps = _steps_text(max(settings.inner_steps, 1))
-    same_group = (
+    pending (its caption kept, so its height does not change), or no bars yet."""
+    if (
         previous is not None
         and previous.prompt == start.prompt
         and len(previous.batch_deltas) == len(start.completions)
         and previous.held_out_prompts == start.held_out_prompts
-    )
-    if previous is not None and same_group:
-        return replace(
-            previous,
-            pending=True,
-            caption=(
-                f"{_PENDING} ({steps})… the grey bars are from before this change; "
-                "the new ones replace them when the steps finish."
-            ),
-        )
+    ):
+        return replace(previous, pending=True)
+    steps = _steps_text(max(settings.inner_steps, 1))
     return Spillover(
         steps=max(settings.inner_steps, 1),
         prompt=start.prompt,
@@ -610,7 +600,7 @@ def _computation(
     steps = trajectory.steps
     now = f"the tiny model after {steps} Adam step{'s' if steps != 1 else ''}"
     if pending:
-        now = f"the tiny model at step 0 ({_PENDING.lower()}: {_steps_text(settings.inner_steps)})"
+        now = f"the tiny model at step 0 (taking {_steps_text(settings.inner_steps)}…)"
     lines = tuple(
         ComputationRow(line.label, now, line.value) if line.label == "log-prob now" else line
         for line in computation.rows

@@ -190,8 +190,8 @@ class Spillover:
     held_out_deltas: tuple[float, ...]  # Δ log p(right completion | held-out prompt)
     held_out_noun: str  # what the held-out prompts are, plural: "sums", "digit strings"
     caption: str  # one plain sentence: what moved, in numbers
-    #: The step is still being taken: the bars are the previous step's (or none yet) and the
-    #: caption says so; the finished step's spill-over replaces this one.
+    #: The step is still being taken: the bars and caption are the previous step's (or none
+    #: yet); the finished step's spill-over replaces this one.
     pending: bool = False
 
     @property

@@ -3,8 +3,9 @@
 Two groups of bars on one axis: the batch's own answers (their change Δ log p after the step,
 one bar each, #1…#G) and the held-out prompts' right answers (one bar each), coloured by sign.
 The caption says in one sentence what moved. While the model's step is still being taken (the
-snapshot's spill-over is pending) the bars from before the change are drawn grey and the caption
-says the model is stepping. On a stand-in (a table of per-token logits) the
+snapshot's spill-over is pending) the bars from before the change are drawn grey under a line
+saying so, inside the plot: the caption keeps its height and the page does not re-lay out twice
+per click. On a stand-in (a table of per-token logits) the
 held-out bars would all be 0: only shared weights move answers the step never saw.
 
 A view (DESIGN §2): renders a :class:`Spillover` and computes nothing but its layout. Every
@@ -33,6 +34,8 @@ TITLE = "Spill-over: Δ log p after the step, in the batch and on held-out promp
 BAR_WIDTH = 0.7
 GAP = 2.0  # answer widths between the batch's bars and the held-out ones
 HEADROOM = 1.1
+#: Over the bars while the model's step is being taken (the bars are from before the change).
+PENDING_TEXT = "Stepping the tiny model… these grey bars are from before the change"
 
 
 class SpilloverChart(QWidget):
@@ -78,6 +81,10 @@ class SpilloverChart(QWidget):
         plot.addItem(self.zero_line, ignoreBounds=True)
         self.divider = pg.InfiniteLine(pos=0.0, angle=90, movable=False)
         plot.addItem(self.divider, ignoreBounds=True)
+        self.pending_label = pg.TextItem(PENDING_TEXT, anchor=(0.5, 0.0))
+        self.pending_label.setZValue(10)
+        self.pending_label.setVisible(False)
+        plot.addItem(self.pending_label, ignoreBounds=True)
 
         column = QVBoxLayout(self)
         column.setContentsMargins(8, 6, 8, 6)
@@ -105,6 +112,10 @@ class SpilloverChart(QWidget):
             self.setAccessibleDescription(_text_alternative(spillover))
         self._redraw()
 
+    def is_pending(self) -> bool:
+        """Whether the shown bars wait for the model's step (grey, under :data:`PENDING_TEXT`)."""
+        return self._shown is not None and self._shown.pending
+
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
         self._applying_theme = True
@@ -119,6 +130,8 @@ class SpilloverChart(QWidget):
             self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
             self.plot_widget.setBackground(theme.surface)
             tick_font = scaled_font(1.0 * scale)
+            self.pending_label.setFont(tick_font)
+            self.pending_label.setColor(theme.text)
             axis_pen = cosmetic_pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
             for name in ("left", "bottom"):
                 axis = self.plot.getAxis(name)
@@ -190,7 +203,7 @@ class SpilloverChart(QWidget):
             if not values:  # empty per-bar lists trip BarGraphItem's pen-width code
                 bars.setOpts(x=[], height=[], width=BAR_WIDTH, pens=None, brushes=None)
                 continue
-            stale = self._shown is not None and self._shown.pending
+            stale = self.is_pending()
             colours = [theme.muted if stale else theme.push_colour(v) for v in values]
             bars.setOpts(
                 x=xs,
@@ -213,11 +226,17 @@ class SpilloverChart(QWidget):
         largest = max((abs(v) for v in self._batch + self._held_out), default=0.0)
         half = max(nice_ceiling(largest * HEADROOM), MIN_HALF_RANGE) if largest > 0 else 1.0
         self._viewbox.setYRange(-half, half, padding=0)
+        pending = self.is_pending() and bool(batch_x or held_x)
+        self.pending_label.setVisible(pending)
+        if pending:
+            self.pending_label.setPos(right / 2, half)
 
 
 def _text_alternative(spillover: Spillover) -> str:
     """The caption, then every bar in words, for a screen reader."""
     lines = [spillover.caption, "The batch's answers:"]
+    if spillover.pending:
+        lines.insert(0, f"{PENDING_TEXT}.")
     lines += [
         f"#{index + 1} (A {signed(advantage)}): {signed(delta, 3)}"
         for index, (delta, advantage) in enumerate(

@@ -159,3 +159,54 @@ def test_a_group_the_model_did_not_read_is_refused():
         build_lm_update_snapshot(_start(), _lab(other), UpdateSettings())
     with pytest.raises(ValueError):
         LMUpdateStart(_model(), "23+45=", ["68!"])
+
+
+def test_the_step_taken_piece_by_piece_equals_the_step_taken_at_once(monkeypatch):
+    from grpo_desktop.core.tinylm import lm_update
+    from grpo_desktop.core.tinylm.lm_update import LMUpdateSteps
+
+    group = _group()
+    lab = _lab()
+    settings = replace(UpdateSettings(), inner_steps=3, compare_preset="trl/grpo")
+    passes = []
+    real_pass = lm_update.completion_pass
+    monkeypatch.setattr(
+        lm_update, "completion_pass", lambda *a: passes.append("pass") or real_pass(*a)
+    )
+    steps = LMUpdateSteps(LMUpdateStart(_model(), group.prompt, group.texts), lab, settings)
+    assert not steps.done
+    pending = steps.pending_snapshot((0, 1))
+    assert (
+        pending.pending
+        and pending.inner_step == 0
+        and "step 0" in pending.selected.rows[1].expression
+    )
+    pieces = 0
+    while not steps.done:
+        before = len(passes)
+        steps.advance()
+        assert len(passes) - before <= 1  # a piece is at most one pass of the network
+        pieces += 1
+    assert pieces > 2 * 3  # the steps of both sides, each in more than one piece
+    finished = steps.snapshot((0, 1))
+    at_once = build_lm_update_snapshot(
+        LMUpdateStart(_model(), group.prompt, group.texts), lab, settings, (0, 1)
+    )
+    assert not finished.pending
+    assert finished == at_once
+
+
+def test_a_pending_spillover_keeps_the_last_measured_bars_of_the_same_group_only():
+    from grpo_desktop.core.tinylm.lm_update import LMUpdateSteps
+
+    settings = replace(UpdateSettings(), inner_steps=2)
+    finished = build_lm_update_snapshot(_start(), _lab(), settings)
+    group = _group()
+    other = replace(settings, eps_high=0.25)
+    steps = LMUpdateSteps(LMUpdateStart(_model(), group.prompt, group.texts), _lab(), other)
+    pending = steps.pending_snapshot(None, finished.spillover).spillover
+    assert pending.pending and pending.held_out_deltas == finished.spillover.held_out_deltas
+    assert pending.caption == finished.spillover.caption  # the caption keeps its height
+    elsewhere = replace(finished.spillover, prompt="38+47=")
+    empty = steps.pending_snapshot(None, elsewhere).spillover
+    assert empty.pending and empty.batch_deltas == () and "Stepping the tiny model" in empty.caption

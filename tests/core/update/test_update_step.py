@@ -248,3 +248,33 @@ def test_gspos_status_counts_clipped_answers_not_tokens():
     assert f"{snapshot.clip_fraction:.0%} of the answers are clipped" in snapshot.status
     token_mean = build_update_snapshot(lab(), replace(settings, preset="trl/grpo"))
     assert "of the tokens are clipped" in token_mean.status
+
+
+def test_inner_steps_kept_across_toggles_equal_ones_recomputed_from_nothing():
+    from grpo_desktop.core.update import update_step
+
+    settings = replace(UpdateSettings(), inner_steps=4, compare_preset="trl/grpo")
+    flags = [True, False, False, True, True, False]
+    kept = []
+    for card in (0, 3, 0, 5):  # toggles, one of them back: the start and steps are reused
+        flags[card] = not flags[card]
+        kept.append(build_update_snapshot(lab(correct=tuple(flags)), settings, (1, 2)))
+    update_step._trajectory.cache_clear()
+    update_step._start_policy.cache_clear()
+    update_step._tokens_of.cache_clear()
+    flags = [True, False, False, True, True, False]
+    for card, snapshot in zip((0, 3, 0, 5), kept, strict=True):
+        flags[card] = not flags[card]
+        assert snapshot == build_update_snapshot(lab(correct=tuple(flags)), settings, (1, 2))
+
+
+def test_a_selection_adds_the_detail_to_the_same_rows_and_numbers():
+    from grpo_desktop.core.update.update_step import with_selection
+
+    group = lab()
+    settings = replace(UpdateSettings(), inner_steps=2)
+    shown = build_update_snapshot(group, settings)
+    selected = with_selection(shown, group, settings, (2, 3))
+    assert selected.rows is shown.rows and selected.loss == shown.loss
+    assert selected == build_update_snapshot(group, settings, (2, 3))
+    assert with_selection(selected, group, settings, (99, 0)).selected is None

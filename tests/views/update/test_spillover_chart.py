@@ -41,3 +41,26 @@ def test_none_empties_the_chart_and_a_theme_keeps_the_bars(qtbot):
     assert chart.bar_heights()[1] == [0.05, -0.5]
     chart.show_spillover(None)
     assert chart.bar_heights() == ([], []) and chart.caption_text() == ""
+
+
+def test_a_pending_spillover_greys_its_bars_under_a_line_saying_the_model_steps(qtbot):
+    from dataclasses import replace
+
+    from PySide6.QtGui import QColor
+
+    from grpo_desktop.views.update.spillover_chart import PENDING_TEXT
+
+    chart = SpilloverChart(LIGHT)
+    qtbot.addWidget(chart)
+    chart.show_spillover(SPILL)
+    assert not chart.is_pending() and not chart.pending_label.isVisible()
+    chart.show_spillover(replace(SPILL, pending=True))
+    assert chart.is_pending() and chart.pending_label.isVisible()
+    assert chart.pending_label.textItem.toPlainText() == PENDING_TEXT
+    assert chart.caption_text() == SPILL.caption  # the caption keeps its height
+    brushes = chart.batch_bars.opts["brushes"]
+    assert all(brush.color() == QColor(LIGHT.muted) for brush in brushes)
+    assert chart.accessibleDescription().startswith(PENDING_TEXT)
+    chart.show_spillover(SPILL)
+    assert not chart.pending_label.isVisible()
+    assert chart.batch_bars.opts["brushes"][0].color() == QColor(LIGHT.push_colour(0.2))
