@@ -15,6 +15,9 @@ Two times per click:
   turn of the event loop, then the finished snapshot is rendered and painted). On the stand-in
   both times are the same click.
 
+Beside them, in the same run, the model's steps taken inside the click (reading the state's
+snapshot finishes them there), as every click took them before they left the frame.
+
     python benchmarks/bench_lm_update.py [--repeats N] [--steps N]
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set.
@@ -37,15 +40,20 @@ from measure import percentile
 FRAME_MS = 1000 / 60
 
 
-def clicks(app, workbench, state, size: int, repeats: int) -> tuple[list[float], list[float]]:
+def clicks(
+    app, workbench, state, size: int, repeats: int, in_the_click: bool = False
+) -> tuple[list[float], list[float]]:
     """Seconds per reward change to its frame, and to its final numbers shown, after 5 of
-    warm-up; each sets a value not seen before (no trajectory is cached)."""
+    warm-up; each sets a value not seen before (no trajectory is cached). ``in_the_click``:
+    the steps are finished inside the click, before its frame."""
     from PySide6.QtCore import QEventLoop
 
     frames, finals = [], []
     for repeat in range(repeats + 5):
         start = time.perf_counter()
         workbench.set_score(repeat % size, 0.25 + 0.5 * ((repeat * 7919) % 997) / 997)
+        if in_the_click:
+            state.snapshot  # noqa: B018 - reading it finishes the steps now
         app.processEvents()  # the click's frame: the pieces wait FIRST_PIECE_DELAY_MS for it
         frame = time.perf_counter()
         while state.pending:
@@ -83,9 +91,11 @@ def main() -> None:
     print(f"Update workspace, a reward set by hand, {args.steps} inner steps, 1280x800:")
     for size in (8, 64):
         group = sample_lab_group(model, "23+45=", size, 0)
-        for label, chosen in (
-            ("tiny model", group),
-            ("stand-in (same answers)", replace(group, run_format="trl", file_name="run")),
+        standin = replace(group, run_format="trl", file_name="run")
+        for label, chosen, in_the_click in (
+            ("tiny model", group, False),
+            ("tiny model, steps in click", group, True),
+            ("stand-in (same answers)", standin, False),
         ):
             workbench.open_recorded_group(chosen)
             workbench.set_by_hand(True)
@@ -95,11 +105,12 @@ def main() -> None:
             workbench.set_workspace("update")
             app.processEvents()
             gc.freeze()
-            frames, finals = clicks(app, workbench, window.update_page.state, size, args.repeats)
+            state = window.update_page.state
+            frames, finals = clicks(app, workbench, state, size, args.repeats, in_the_click)
             (median, p95), (final_median, final_p95) = row(frames), row(finals)
             verdict = "within" if p95 <= FRAME_MS else "over"
             print(
-                f"  G = {size:<3} {label:<24} click → frame p50 {median:6.1f} p95 {p95:6.1f} ms "
+                f"  G = {size:<3} {label:<26} click → frame p50 {median:6.1f} p95 {p95:6.1f} ms "
                 f"({verdict} one frame); → final p50 {final_median:6.1f} p95 {final_p95:6.1f} ms"
             )
             workbench.set_workspace("lab")
