@@ -30,6 +30,7 @@ from grpo_desktop.model.settings import AppSettings
 from grpo_desktop.model.workbench import COMPARE, LAB, TRAINING, UPDATE, Workbench
 from grpo_desktop.model.workspaces import WorkspaceStates
 from grpo_desktop.views.lab.advantage_chart import AdvantageChart
+from grpo_desktop.window.idle_prebuild import IdlePrebuild
 from grpo_desktop.window.lab_controls import (
     LabControls,
     make_convention_combo,
@@ -53,6 +54,8 @@ from grpo_desktop.window.workspace import (
     TrainingWorkspace,
     UpdateWorkspace,
     Workspace,
+    hold_bar_height,
+    ring,
 )
 
 WORKSPACE_HINTS = {  # the status bar's one line on what to do, per workspace
@@ -124,9 +127,10 @@ class MainWindow(QMainWindow):
         # no text cursor blinks in a screenshot.
         central.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         central.setFocus()
-        # Lessons and exports are not needed for the first paint: they install right after it
-        # (or at once, when something asks for them) so start-up stays near a bare window.
+        # Lessons and exports install right after the first paint (or when something asks for
+        # them), the other workspaces' pages in idle time after it (idle_prebuild.py).
         QTimer.singleShot(150, self.install_deferred_features)
+        self.prebuild = IdlePrebuild(self, self.pages, self.workspaces.values())
         self.statusBar().showMessage(self.workspace.hint)
         if theme is not LIGHT:
             self.presentation.theme_name = theme.name
@@ -325,6 +329,7 @@ class MainWindow(QMainWindow):
                 workspace.deactivate()
         shown.activate()
         self.statusBar().showMessage(shown.hint)
+        hold_bar_height(self.group_size_tool.parent(), shown.lab_controls)
         self.lab_controls.enable(shown.lab_controls)
         for workspace, action in self.workspace_action.items():
             if action.isChecked() != (workspace == name):
@@ -356,13 +361,8 @@ class MainWindow(QMainWindow):
 
     def highlight_target(self, name: str) -> QWidget | None:
         """The part a lesson step rings (cards, stats, chart, math, tokens, frontier…), asked
-        of the workspaces; each built one then keeps it in view if it is one of its parts."""
-        workspaces = self.workspaces.values()
-        target = next(filter(None, (ws.highlight_target(name) for ws in workspaces)), None)
-        for workspace in workspaces:
-            if workspace.built:
-                workspace.reveal(target)  # a ringed part must not sit scrolled out of view
-        return target
+        of the workspaces; each built one then keeps it in view (``workspace.ring``)."""
+        return ring(self.workspaces.values(), name)
 
     # --- look -------------------------------------------------------------------------------
 

@@ -9,6 +9,9 @@ workspace is needed.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
+
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
@@ -85,16 +88,30 @@ class TrainingPage(QWidget):
         state: TrainingState,
         theme: Theme,
         parent: QWidget | None = None,
+        stepwise: bool = False,
     ) -> None:
+        """The page, built whole; or with ``stepwise`` only begun: iterating :attr:`steps` then
+        builds it a part per step (the idle prebuild gives each its own turn of the event loop,
+        ``idle_prebuild.py``), and the page is whole once they are done."""
         super().__init__(parent)
         self.setObjectName("trainingView")
         self.workbench = workbench
         self.state = state
         self._revealed: QWidget | None = None  # a part a lesson rings: kept in view
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
+
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        """Each view, then the layout and wiring, the theme and the first render: each a step
+        of about a frame's work at most (each step's name is yielded after it)."""
         self.charts = TrainingCharts(theme)
+        yield "charts over steps"
         self.frontier = FrontierPlot(theme)
+        yield "frontier"
         self.controls = TrainingControls(theme)
         self.groups = StepGroups(theme)
+        yield "controls, groups"
         self.note = QLabel(STANDIN_NOTE, objectName="trainingNote")
         self.status = QLabel(objectName="trainingStatus")
         # Which reward the run uses (the Lab's weights) when not the plain 0/1: over the charts,
@@ -120,8 +137,11 @@ class TrainingPage(QWidget):
         self.groups.group_requested.connect(self.state.open_group)
         self.state.snapshot_changed.connect(self.render)
         motion_preference().changed.connect(self._motion_changed)
+        yield "layout"
         self.set_theme(theme)
-        self.render(self.state.snapshot)
+        yield "theme"
+        self.render(self.state.snapshot)  # the state now, whatever changed during the steps
+        yield "render"
 
     def _build_layout(self) -> None:
         left = _Column(objectName="trainingChartsColumn")

@@ -11,6 +11,9 @@ sample a group from the model.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -60,16 +63,31 @@ class UpdatePage(QWidget):
         state: UpdateState,
         theme: Theme,
         parent: QWidget | None = None,
+        stepwise: bool = False,
     ) -> None:
+        """The page, built whole; or with ``stepwise`` only begun: iterating :attr:`steps` then
+        builds it a part per step (the idle prebuild gives each its own turn of the event loop,
+        ``idle_prebuild.py``), and the page is whole once they are done."""
         super().__init__(parent)
         self.setObjectName("updateView")
         self.workbench = workbench
         self.state = state
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
+
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        """Each view, then the layout and wiring, the theme and the first render: each a step
+        of about a frame's work at most (each step's name is yielded after it)."""
         self.rows = TokenRowsScroll(theme)
+        yield "token rows"
         self.chart = PushChart(theme)
+        yield "push chart"
         self.detail = TokenDetailPanel(theme)
         self.controls = UpdateControls(theme)
+        yield "token detail, controls"
         self.spillover = SpilloverChart(theme)
+        yield "spill-over chart"
         self.note = QLabel(STANDIN_NOTE, objectName="standinNote")
         self.status = QLabel(objectName="updateStatus")
         self.numbers = QLabel(objectName="updateNumbers")
@@ -80,6 +98,7 @@ class UpdatePage(QWidget):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
         self._build_layout()
+        workbench = self.workbench
         self.rows.rows_view.token_requested.connect(self.state.select)
         self.controls.settings_requested.connect(self.request_settings)
         self.controls.length_bias_requested.connect(workbench.show_length_bias)
@@ -88,8 +107,11 @@ class UpdatePage(QWidget):
         self.model_sample_requested.connect(self._open_model_sampling)
         workbench.policy_changed.connect(self._show_offer)
         self.state.snapshot_changed.connect(self.render)
+        yield "layout"
         self.set_theme(theme)
-        self.render(self.state.snapshot)
+        yield "theme"
+        self.render(self.state.snapshot)  # the state now, whatever changed during the steps
+        yield "render"
 
     @property
     def token_rows(self):

@@ -11,7 +11,9 @@ Adding a workspace means a class here, a line in the window's list, and its acti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QWidget
@@ -30,7 +32,42 @@ if TYPE_CHECKING:  # the pages load the first time their workspace is needed
     from grpo_desktop.window.training_page import TrainingPage
     from grpo_desktop.window.update_page import UpdatePage
 
-__all__ = ["CompareWorkspace", "TrainingWorkspace", "UpdateWorkspace", "Workspace"]
+__all__ = [
+    "CompareWorkspace",
+    "TrainingWorkspace",
+    "UpdateWorkspace",
+    "Workspace",
+    "hold_bar_height",
+    "ring",
+]
+
+#: What the Update page loads, a module per step when it is built in idle time (each is
+#: loaded by ``update_page`` anyway: here they only spread over turns of the event loop).
+UPDATE_MODULES = (
+    "grpo_desktop.core.update.update_step",
+    "grpo_desktop.model.update_state",
+    "grpo_desktop.views.update.token_layout",
+    "grpo_desktop.views.update.token_colours",
+    "grpo_desktop.views.update.token_painter",
+    "grpo_desktop.views.update.accessible_tokens",
+    "grpo_desktop.views.update.token_rows",
+    "grpo_desktop.views.update.push_chart",
+    "grpo_desktop.views.update.token_detail",
+    "grpo_desktop.views.update.update_controls",
+    "grpo_desktop.views.update.spillover_chart",
+    "grpo_desktop.window.update_page",
+)
+#: The same for the toy run's Training page.
+TRAINING_MODULES = (
+    "grpo_desktop.core.training.run",
+    "grpo_desktop.core.training.training_snapshot",
+    "grpo_desktop.model.training_state",
+    "grpo_desktop.views.training.training_charts",
+    "grpo_desktop.views.training.frontier_plot",
+    "grpo_desktop.views.training.training_controls",
+    "grpo_desktop.views.training.step_groups",
+    "grpo_desktop.window.training_page",
+)
 
 
 class Workspace(Protocol):
@@ -90,6 +127,25 @@ class Workspace(Protocol):
         ...
 
 
+def hold_bar_height(bar: QWidget, lab_controls: bool) -> None:
+    """The tool bar keeps its height while a workspace without ``lab_controls`` hides them (the
+    G box is a pixel taller than the rest): a pixel less would resize the page stack, and so lay
+    out and repaint every chart of the page leaving and of the page shown (~30 ms a switch)."""
+    bar.setMinimumHeight(0 if lab_controls else bar.sizeHint().height())
+
+
+def ring(workspaces: Iterable[Workspace], name: str) -> QWidget | None:
+    """The part a lesson step names, asked of ``workspaces`` (None if none has it); each built
+    one then keeps it in view if it is one of its parts (a ringed part must not sit scrolled out
+    of view)."""
+    workspaces = tuple(workspaces)
+    target = next(filter(None, (ws.highlight_target(name) for ws in workspaces)), None)
+    for workspace in workspaces:
+        if workspace.built:
+            workspace.reveal(target)
+    return target
+
+
 def lab_figure(workbench: Workbench, panes: Sequence[LabPresenter], theme: Theme) -> Figure:
     """The active lab's chart as a figure, in the view (and hiding) its chart on screen shows."""
     from grpo_desktop.core.files.chart_figure import advantage_figure
@@ -107,11 +163,13 @@ class _PageWorkspace:
     name = ""
     hint = ""
     lab_controls = True
+    idle_prebuild = False  # whether the window builds its page in idle time before it is asked
 
     def __init__(self, add_page: Callable[[QWidget], None]) -> None:
         self._add_page = add_page
         self._page: QWidget | None = None
         self._theme: Theme | None = None
+        self._steps: Iterator[str] | None = None  # a build begun in idle time, not yet done
 
     @property
     def built(self) -> bool:
@@ -120,9 +178,33 @@ class _PageWorkspace:
     @property
     def page(self) -> QWidget:
         if self._page is None:
-            self._page = self._build()
-            self._add_page(self._page)
+            deque(self.build_steps(), maxlen=0)  # all of it now, or the rest of a begun build
+        assert self._page is not None
         return self._page
+
+    def build_steps(self) -> Iterator[str]:
+        """Builds the page a part at a time: each step is about a frame's work at most and
+        yields its name (the window's idle prebuild runs one per turn of the event loop, and
+        stops between any two). Asking for ``page`` meanwhile finishes the build at once. The
+        page is in the window's stack, hidden, after the last step; nothing else changes."""
+        if self._page is None and self._steps is None:
+            self._steps = self._page_steps()
+        while self._steps is not None:
+            try:
+                step = next(self._steps)
+            except StopIteration:
+                self._steps = None
+                return
+            yield step
+
+    def _page_steps(self) -> Iterator[str]:
+        """The build's steps; by default the whole page in one."""
+        self._adopt(self._build())
+        yield "page"
+
+    def _adopt(self, page: QWidget) -> None:
+        self._page = page
+        self._add_page(page)
 
     @property
     def panes(self) -> tuple[LabPresenter, ...]:
@@ -172,6 +254,17 @@ class _StatePageWorkspace(_PageWorkspace):
         super().__init__(add_page)
         self.workbench, self.states, self._current_theme = workbench, states, theme
 
+    def _import_steps(self, modules: Sequence[str]) -> Iterator[str]:
+        for module in modules:
+            import_module(module)
+            yield module
+
+    def _adopt_built(self, page: QWidget, theme: Theme) -> None:
+        """The page built in steps with ``theme`` goes in the stack (in the theme now shown)."""
+        self._adopt(page)
+        if self._current_theme() is not theme:  # the theme changed while it was being built
+            page.set_theme(self._current_theme())  # type: ignore[attr-defined]
+
 
 class UpdateWorkspace(_StatePageWorkspace):
     """Each token's push under a real loss (``update_page.py``)."""
@@ -182,10 +275,26 @@ class UpdateWorkspace(_StatePageWorkspace):
         "classic demonstrations."
     )
 
+    idle_prebuild = True
+
     def _build(self) -> UpdatePage:
         from grpo_desktop.window.update_page import UpdatePage  # loaded on first use
 
         return UpdatePage(self.workbench, self.states.update, self._current_theme())
+
+    def _page_steps(self) -> Iterator[str]:
+        theme = self._current_theme()
+        yield from self._import_steps(UPDATE_MODULES)
+        state = self.states.update
+        yield "update state"
+        state.snapshot  # noqa: B018 - what the page's first render asks for (not emitted)
+        yield "update snapshot"
+        from grpo_desktop.window.update_page import UpdatePage
+
+        page = UpdatePage(self.workbench, state, theme, stepwise=True)
+        yield from page.steps
+        self._adopt_built(page, theme)
+        yield "update page in the stack"
 
     def title(self, problem: str) -> str:
         return f"Update step · {problem}"
@@ -219,6 +328,7 @@ class TrainingWorkspace(_StatePageWorkspace):
         "the Lab."
     )
     lab_controls = False  # they would change an unseen group; the run has its own G
+    idle_prebuild = True
 
     def __init__(
         self,
@@ -244,8 +354,7 @@ class TrainingWorkspace(_StatePageWorkspace):
     def toy_page(self) -> TrainingPage:
         """The toy run's page, built now if need be."""
         if self._page is None:
-            self._page = self._build()
-            self._add_page(self._page)
+            deque(super().build_steps(), maxlen=0)  # all of it now, or the rest of a begun build
         return self._page  # type: ignore[return-value]
 
     @property
@@ -262,6 +371,36 @@ class TrainingWorkspace(_StatePageWorkspace):
         from grpo_desktop.window.training_page import TrainingPage  # loaded on first use
 
         return TrainingPage(self.workbench, self.states.training, self._current_theme())
+
+    def build_steps(self) -> Iterator[str]:
+        """The chosen policy's page in steps: the toy run's a part at a time; the tiny model's
+        in two (its page makes its state, which starts no worker while the workspace is
+        hidden)."""
+        if not self.workbench.policy.is_model:
+            yield from super().build_steps()
+        elif self._lm_page is None:
+            import_module("grpo_desktop.window.lm_training_page")
+            yield "grpo_desktop.window.lm_training_page"
+            self.lm_page  # noqa: B018 - builds it
+            yield "tiny model's training page"
+
+    def _page_steps(self) -> Iterator[str]:
+        from grpo_desktop.core.training.run import build_library
+
+        theme = self._current_theme()
+        yield from self._import_steps(TRAINING_MODULES)
+        build_library(tuple(self.workbench.training_config.problem_ids))  # kept: the run's
+        yield "problem library graded"
+        state = self.states.training
+        yield "training state"
+        state.snapshot  # noqa: B018 - what the page's first render asks for (not emitted)
+        yield "training snapshot"
+        from grpo_desktop.window.training_page import TrainingPage
+
+        page = TrainingPage(self.workbench, state, theme, stepwise=True)
+        yield from page.steps
+        self._adopt_built(page, theme)
+        yield "training page in the stack"
 
     def _policy_changed(self, *_policy: object) -> None:
         """While the workspace shows, the chosen policy's page goes on screen in its place."""

@@ -1,0 +1,214 @@
+"""The first Ctrl+U / Ctrl+T after the window has idled: key to the workspace shown and painted.
+
+Each run is a fresh process, started as ``grpo-desktop`` starts the window (the Fusion style,
+``MainWindow()`` at 1280x800, shown, the event loop running). It idles ``--idle`` seconds with
+the event loop running (what the window does by itself meanwhile, it does: its deferred features,
+and the idle prebuild of the Update and Training pages), then the real key goes to the window
+(``QTest.keyClick`` to the focused widget: the shortcut map, the action, the workspace switch),
+and the clock stops once the events that are due have all been processed, the page's first
+Paint among them (``shown+painted``; the run fails if the page did not paint). Beside it, the
+time to the start of the page's first Paint event (``first paint``).
+
+In the same process, as a baseline: the key again (back to the Lab), half a second, and the key
+a third time, to a workspace already visited (``again``: a switch with nothing left to build).
+With ``--compare`` every run is also made with the prebuild off (``GRPO_DESKTOP_PREBUILD=0``: the
+page is built by the key, as before the prebuild), interleaved, so both sit on the same machine
+load. ``--load`` keeps one core busy (a spinning process) for the whole measurement. The longest
+prebuild step (its name and wall time) is reported per run, with the runs' median and maximum.
+
+    python benchmarks/bench_first_switch.py [--runs N] [--idle S] [--keys U,T] [--compare]
+                                            [--load]
+
+Median, p90 and spread (min–max) of the runs, in ms. Runs offscreen (QT_QPA_PLATFORM=offscreen)
+unless a platform is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from measure import percentile
+
+CHILD = r"""
+import json, sys, time
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+KEY = getattr(Qt.Key, sys.argv[1])
+IDLE_S = float(sys.argv[2])
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+app = QApplication(sys.argv[:1])
+app.setStyle("Fusion")  # as grpo-desktop starts
+
+
+class Probe(QObject):
+    # Every event delivered (to tell when the loop is idle), and the first Paint of the page.
+    events = 0
+    page = None
+    painted_at = None
+
+    def eventFilter(self, obj, event):
+        self.events += 1
+        if (
+            event.type() == QEvent.Type.Paint
+            and self.page is not None
+            and self.painted_at is None
+            and isinstance(obj, QObject)
+            and obj.isWidgetType()
+            and (obj is self.page or self.page.isAncestorOf(obj))
+        ):
+            self.painted_at = time.perf_counter()
+        return False
+
+
+def process_until_idle():
+    while True:
+        before = probe.events
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+        app.sendPostedEvents()
+        if probe.events == before:
+            return
+
+
+from grpo_desktop.window.main_window import MainWindow
+
+window = MainWindow()
+window.resize(1280, 800)
+window.show()
+window.activateWindow()
+probe = Probe()
+app.installEventFilter(probe)
+result = {}
+
+
+def switch(name):
+    # The key to the focused widget of the active window, as a keyboard sends it.
+    target = QApplication.focusWidget() or QApplication.activeWindow() or window
+    workspace = window.workspaces[name]
+    probe.page = workspace.page if workspace.built else None
+    probe.painted_at = None
+    start = time.perf_counter()
+    QTest.keyClick(target, KEY, CTRL)
+    if window.workbench.workspace != name:
+        raise SystemExit(f"the key did not show {name}: {window.workbench.workspace}")
+    probe.page = window.workspace.page
+    process_until_idle()
+    done = time.perf_counter()
+    first = probe.painted_at
+    if first is None:
+        raise SystemExit("the page never painted")
+    return done - start, first - start
+
+
+def measure():
+    name = {"Key_U": "update", "Key_T": "training"}[sys.argv[1]]
+    result["prebuilt"] = window.workspaces[name].built
+    steps = window.prebuild.slices
+    result["longest"] = max(steps, key=lambda step: step[1]) if steps else ["", 0.0]
+    result["first"], result["first_paint"] = switch(name)
+    QTest.keyClick(QApplication.focusWidget() or window, KEY, CTRL)  # its key again: the Lab
+    process_until_idle()
+    if window.workbench.workspace != "lab":
+        raise SystemExit("the key again did not go back to the lab")
+    end = time.perf_counter() + 0.5
+    while time.perf_counter() < end:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    result["again"], result["again_paint"] = switch(name)
+    window.workbench.undo_stack.setClean()
+    print(json.dumps(result))
+    app.quit()
+
+
+QTimer.singleShot(round(IDLE_S * 1000), measure)
+app.exec()
+"""
+
+
+def one_run(key: str, idle: float, prebuild: bool) -> dict[str, float]:
+    env = dict(os.environ)
+    env["GRPO_DESKTOP_PREBUILD"] = "1" if prebuild else "0"
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, key, str(idle)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the window's run failed:\n{done.stdout}\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def summary(values: list[float]) -> str:
+    ms = [v * 1e3 for v in values]
+    return (
+        f"median {statistics.median(ms):6.0f}  "
+        f"p90 {percentile(ms, 0.9):6.0f}  ({min(ms):.0f}–{max(ms):.0f})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="fresh processes per key and mode")
+    parser.add_argument("--idle", type=float, default=2.0, help="seconds idle before the key")
+    parser.add_argument("--keys", default="U,T", help="Ctrl+ these keys: U (Update), T (Training)")
+    parser.add_argument(
+        "--compare", action="store_true", help="also with the prebuild off, interleaved"
+    )
+    parser.add_argument("--load", action="store_true", help="one core kept busy meanwhile")
+    args = parser.parse_args()
+    spinner = None
+    if args.load:
+        spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        modes = (True, False) if args.compare else (True,)
+        for letter in args.keys.split(","):
+            key = f"Key_{letter.strip().upper()}"
+            one_run(key, 0.5, True)  # warm the OS file cache
+            runs: dict[bool, list[dict[str, float]]] = {mode: [] for mode in modes}
+            for _ in range(args.runs):
+                for mode in modes:
+                    runs[mode].append(one_run(key, args.idle, mode))
+            load = ", one core busy" if args.load else ""
+            print(
+                f"Ctrl+{letter.strip().upper()} after {args.idle:g} s idle, 1280x800, "
+                f"{args.runs} fresh processes{load} (ms):"
+            )
+            for mode in modes:
+                label = "prebuild on " if mode else "prebuild off"
+                done = runs[mode]
+                built = sum(r["prebuilt"] for r in done)
+                print(f"  {label} (page built before the key in {built}/{len(done)} runs)")
+                lines = (
+                    ("first switch, shown+painted", "first"),
+                    ("first switch, first paint", "first_paint"),
+                    ("again (visited), shown+painted", "again"),
+                )
+                for text, key in lines:
+                    print(f"    {text:32}{summary([r[key] for r in done])}")
+                if mode:
+                    longest = [r["longest"] for r in done]
+                    slowest = max(longest, key=lambda step: step[1])
+                    print(
+                        f"    longest prebuild step        median "
+                        f"{statistics.median(step[1] for step in longest) * 1e3:.0f}, max "
+                        f"{slowest[1] * 1e3:.0f} ({slowest[0]})"
+                    )
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""The other workspaces' pages, built in idle time after the first paint: a first switch only shows.
+
+A lecturer's first Ctrl+U or Ctrl+T used to build the Update or Training page then and there
+(imports, the state and its first snapshot, the views, the first layout and paint: 0.25–0.65 s,
+over 1.5 s on a busy machine). :class:`IdlePrebuild` does that work ahead, once the window has
+shown: each workspace that asks for it (``idle_prebuild`` in ``workspace.py``) builds its page
+a step at a time (:meth:`build_steps`), and the page is then laid out at the page stack's size
+and painted once off screen, so the switch finds its layout, pyqtgraph's axis pictures and the
+glyph caches ready. One step per turn of the event loop (a zero timer between them), so a key or
+click waits for at most one step; a key, click or wheel pauses the work until the user has been
+quiet for :data:`RESUME_AFTER_MS`, and a hidden or closed window stops it.
+
+Nothing a user sees changes: the pages stay hidden, the states compute no more than the page's
+first render asks (their gates stay shut, so a hidden run never plays or steps), and nothing goes
+on the undo stack. ``GRPO_DESKTOP_PREBUILD=0`` turns it off (pages are then built on first use,
+as before; ``benchmarks/bench_first_switch.py --compare`` measures both).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QMoveEvent, QResizeEvent
+from PySide6.QtWidgets import QApplication, QGraphicsView, QStackedWidget, QWidget
+
+from grpo_desktop.window.workspace import Workspace
+
+__all__ = ["PREBUILD_ENV", "IdlePrebuild", "prebuild_enabled"]
+
+PREBUILD_ENV = "GRPO_DESKTOP_PREBUILD"  # 0 (or off, no, false): pages are built on first use
+START_AFTER_MS = 300  # after the window first shows: its deferred features (150 ms) go first
+RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
+USER_INPUT = frozenset(
+    {
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.ShortcutOverride,
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.Wheel,
+        QEvent.Type.TouchBegin,
+        QEvent.Type.TouchUpdate,
+        QEvent.Type.TouchEnd,
+    }
+)
+
+
+def prebuild_enabled() -> bool:
+    """False when ``GRPO_DESKTOP_PREBUILD`` says 0, off, no or false."""
+    value = os.environ.get(PREBUILD_ENV, "1").strip().lower()
+    return value not in ("0", "off", "no", "false")
+
+
+class IdlePrebuild(QObject):
+    """Builds, lays out and paints once the pages of ``workspaces`` (those that ask for it) in
+    idle time, a step per turn of the event loop, starting :data:`START_AFTER_MS` after the
+    window first shows."""
+
+    finished = Signal()
+
+    def __init__(
+        self, window: QWidget, pages: QStackedWidget, workspaces: Iterable[Workspace]
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._pages = pages
+        self._workspaces = tuple(ws for ws in workspaces if getattr(ws, "idle_prebuild", False))
+        self._steps: Iterator[str] | None = None
+        self._done = False
+        self.slices: list[tuple[str, float]] = []  # each step's name and wall time, in order
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._next_step)
+        window.installEventFilter(self)  # until the first Show
+
+    @property
+    def running(self) -> bool:
+        """Started and not finished or stopped (it may be paused for the user)."""
+        return self._steps is not None
+
+    @property
+    def done(self) -> bool:
+        """Every page it was given is built, laid out and painted once."""
+        return self._done
+
+    def start(self, delay_ms: int = START_AFTER_MS) -> None:
+        """Begin after ``delay_ms`` (once; nothing when ``GRPO_DESKTOP_PREBUILD=0``)."""
+        if self._steps is not None or self._done or not prebuild_enabled():
+            return
+        self._steps = self._all_steps()
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)  # the user's keys and clicks pause it
+        self._timer.start(delay_ms)
+
+    def stop(self) -> None:
+        """Give up what is left (a page begun is finished when it is first asked for)."""
+        self._timer.stop()
+        self._steps = None
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        kind = event.type()
+        if watched is self._window and kind == QEvent.Type.Show:
+            self._window.removeEventFilter(self)
+            self.start()
+        elif kind in USER_INPUT and self._steps is not None:
+            self._timer.start(RESUME_AFTER_MS)  # the user acts: wait until they are quiet
+        return False
+
+    def _next_step(self) -> None:
+        if self._steps is None:
+            return
+        if not self._window.isVisible():
+            self.stop()  # closed or hidden: nobody will switch
+            return
+        if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._timer.start(RESUME_AFTER_MS)  # a drag goes on
+            return
+        start = time.perf_counter()
+        try:
+            name = next(self._steps)
+        except StopIteration:
+            self.stop()
+            self._done = True
+            self.finished.emit()
+            return
+        self.slices.append((name, time.perf_counter() - start))
+        self._timer.start(0)  # the next step on the next turn of the event loop
+
+    def _all_steps(self) -> Iterator[str]:
+        for workspace in self._workspaces:
+            if workspace.built and workspace.page.isVisible():
+                continue  # on screen already: shown is painted
+            yield from workspace.build_steps()  # type: ignore[attr-defined]
+            page = workspace.page
+            if not page.isVisible():
+                yield from self._lay_out_and_paint(page)
+
+    def _lay_out_and_paint(self, page: QWidget) -> Iterator[str]:
+        """Lay ``page`` out where the stack will show it and paint it once off screen: what a
+        first showing does (its pending resize events, its layouts' first pass, pyqtgraph's
+        ranges and axis pictures, the fonts' glyphs), so the switch finds it done."""
+        shown = self._pages.currentWidget()
+        if shown is None or page.isVisible():
+            return
+        page.setGeometry(shown.geometry())
+        page.ensurePolished()
+        yield "polish"
+        for widget in _tree(page):
+            _send_pending_geometry(widget)
+            layout = widget.layout()
+            if layout is not None:
+                layout.activate()
+        yield "first layout"  # what waits on it (splitter balances) runs before the next step
+        if page.isVisible():
+            return
+        for view in page.findChildren(QGraphicsView):
+            if view.isVisibleTo(page):
+                view.grab()  # its axes' pictures and its items' paths, cached by pyqtgraph
+                yield f"paint {view.objectName() or type(view).__name__}"
+                if page.isVisible():
+                    return
+        page.grab()
+        yield f"paint {page.objectName()}"
+
+
+def _tree(widget: QWidget) -> Iterator[QWidget]:
+    """``widget`` and its child widgets (not windows), parents first."""
+    todo = [widget]
+    while todo:
+        current = todo.pop(0)
+        yield current
+        todo.extend(
+            child
+            for child in current.children()
+            if isinstance(child, QWidget) and not child.isWindow()
+        )
+
+
+def _send_pending_geometry(widget: QWidget) -> None:
+    """The move and resize events a hidden widget's geometry changes leave for its first show
+    (Qt sends them then, as here, and clears the same flags)."""
+    pending_move = Qt.WidgetAttribute.WA_PendingMoveEvent
+    pending_resize = Qt.WidgetAttribute.WA_PendingResizeEvent
+    if widget.testAttribute(pending_move):
+        QApplication.sendEvent(widget, QMoveEvent(widget.pos(), widget.pos()))
+        widget.setAttribute(pending_move, False)
+    if widget.testAttribute(pending_resize):
+        QApplication.sendEvent(widget, QResizeEvent(widget.size(), QSize()))
+        widget.setAttribute(pending_resize, False)

@@ -1,0 +1,212 @@
+"""The Update and Training pages are built in idle time after the window shows, and nothing a
+user sees changes: the lab stays on screen, the hidden run neither plays nor steps, the undo
+stack stays empty, a key or a held mouse button pauses the work, and a switch shows the page
+the prebuild made, laid out as a page built by the key would be.
+
+No test here measures time (``benchmarks/bench_first_switch.py`` does); waits are for what the
+window does, with generous timeouts.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QProcess, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QSplitter
+from workspaces import assert_showing, ctrl
+
+from grpo_desktop.core.training.policy_choice import PolicyChoice
+from grpo_desktop.model.workbench import LAB, TRAINING, UPDATE
+from grpo_desktop.views.lab.trace_card import TraceCard
+from grpo_desktop.window import idle_prebuild
+from grpo_desktop.window.idle_prebuild import PREBUILD_ENV, prebuild_enabled
+from grpo_desktop.window.lm_training_page import LMTrainingPage
+from grpo_desktop.window.main_window import MainWindow
+from grpo_desktop.window.training_page import TrainingPage
+from grpo_desktop.window.update_page import UpdatePage
+
+DONE_MS = 60_000  # the prebuild's whole work on a loaded machine, with room to spare
+
+
+def prebuilt(qtbot, window: MainWindow) -> None:
+    qtbot.waitUntil(lambda: window.prebuild.done, timeout=DONE_MS)
+
+
+def shown_window(qtbot, size=(1280, 800)) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(*size)
+    with qtbot.waitExposed(window):
+        window.show()
+    return window
+
+
+def test_after_the_window_idles_the_update_and_training_pages_are_built_unseen(qtbot, window):
+    hint = window.statusBar().currentMessage()
+    title = window.windowTitle()
+    prebuilt(qtbot, window)
+    built = window.built_pages
+    assert set(built) == {LAB, UPDATE, TRAINING}
+    assert isinstance(built[UPDATE], UpdatePage) and isinstance(built[TRAINING], TrainingPage)
+    assert not built[UPDATE].isVisible() and not built[TRAINING].isVisible()
+    assert_showing(window, LAB)  # the page, the model, the menu, the bar and the title agree
+    assert window.statusBar().currentMessage() == hint
+    assert window.windowTitle() == title
+    assert window.prebuild.slices, "the work was done in steps"
+    names = [name for name, _ in window.prebuild.slices]
+    assert names.index("push chart") < names.index("update page in the stack")
+    assert names.index("charts over steps") < names.index("training page in the stack")
+
+
+def test_the_hidden_run_neither_plays_nor_steps_and_the_undo_stack_stays_empty(qtbot, window):
+    prebuilt(qtbot, window)
+    state = window.states.training
+    assert state.run.step_count == 0 and not state.playing
+    assert state.snapshot.steps_done == 0
+    assert not window.states.gate(TRAINING).shown and not window.states.gate(UPDATE).shown
+    assert window.undo_stack.count() == 0 and window.undo_stack.isClean()
+    assert not window.isWindowModified()
+
+
+def test_a_switch_shows_the_page_the_prebuild_built_and_it_renders_the_lab_as_it_is_now(
+    qtbot, window
+):
+    prebuilt(qtbot, window)
+    update_page = window.built_pages[UPDATE]
+    window.request_toggle(0)  # the lab changes while the Update page waits hidden
+    ctrl(qtbot, window, Qt.Key.Key_U)
+    assert_showing(window, UPDATE)
+    assert window.pages.currentWidget() is update_page and update_page.isVisible()
+    snapshot = window.states.update.snapshot
+    assert update_page.status.text() == snapshot.status
+    assert update_page.state.snapshot.rows[0].correct == window.state.snapshot.cards[0].correct
+    training_page = window.built_pages[TRAINING]
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, TRAINING)
+    assert window.pages.currentWidget() is training_page and training_page.isVisible()
+    assert window.undo_stack.count() == 1  # the toggle, nothing of the prebuild's
+
+
+def splitter_sizes(page) -> dict[str, list[int]]:
+    return {splitter.objectName(): splitter.sizes() for splitter in page.findChildren(QSplitter)}
+
+
+@pytest.mark.parametrize("workspace", [UPDATE, TRAINING])
+def test_a_prebuilt_page_is_laid_out_as_a_page_built_when_asked_for(qtbot, monkeypatch, workspace):
+    prebuilt_window = shown_window(qtbot)
+    prebuilt(qtbot, prebuilt_window)
+    monkeypatch.setenv(PREBUILD_ENV, "0")
+    lazy_window = shown_window(qtbot)
+    for window in (prebuilt_window, lazy_window):  # two windows: one is active, so no keys
+        window.workspace_action[workspace].trigger()
+        assert_showing(window, workspace)
+    for _ in range(5):  # the pages' own after-resize balancing runs in later turns
+        QApplication.processEvents()
+    assert lazy_window.built_pages.keys() == {LAB, workspace}  # built by the switch
+    prebuilt_page = prebuilt_window.pages.currentWidget()
+    lazy_page = lazy_window.pages.currentWidget()
+    assert prebuilt_page.geometry() == lazy_page.geometry()
+    assert splitter_sizes(prebuilt_page) == splitter_sizes(lazy_page)
+    assert prebuilt_page.status.text() == lazy_page.status.text()
+
+
+def test_the_tool_bar_keeps_its_height_when_the_training_run_hides_the_lab_controls(qtbot, window):
+    bar = window.group_size_tool.parent()
+    pages_height = window.pages.height()
+    height = bar.height()
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    QApplication.processEvents()
+    assert not window.group_size_spin.isVisible()  # the run has its own G box
+    assert bar.height() == height and window.pages.height() == pages_height
+    ctrl(qtbot, window, Qt.Key.Key_T)  # back to the lab
+    QApplication.processEvents()
+    assert window.group_size_spin.isVisible()
+    assert bar.height() == height and window.pages.height() == pages_height
+
+
+def test_a_held_mouse_button_pauses_the_prebuild_and_it_goes_on_after(qtbot, window, monkeypatch):
+    monkeypatch.setattr(idle_prebuild, "RESUME_AFTER_MS", 50)
+    card = window.findChild(TraceCard, "traceCard0")
+    centre = QPoint(card.width() // 2, card.height() // 2)
+    QTest.mousePress(card, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre)
+    assert QApplication.mouseButtons() & Qt.MouseButton.LeftButton
+    assert window.prebuild.running  # started when the window showed, not yet done
+    steps = len(window.prebuild.slices)
+    qtbot.wait(idle_prebuild.START_AFTER_MS + 600)  # past its start: it would have begun
+    assert len(window.prebuild.slices) == steps and not window.prebuild.done
+    QTest.mouseRelease(card, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre)
+    prebuilt(qtbot, window)
+    assert window.built_pages.keys() == {LAB, UPDATE, TRAINING}
+
+
+def test_a_key_pauses_the_prebuild_until_the_user_is_quiet(qtbot, window, monkeypatch):
+    monkeypatch.setattr(idle_prebuild, "RESUME_AFTER_MS", 600_000)  # quiet for ten minutes
+    prebuild = window.prebuild
+    QTest.keyClick(window, Qt.Key.Key_Right)  # a key soon after the window shows
+    assert prebuild.running
+    steps = len(prebuild.slices)
+    qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
+    assert len(prebuild.slices) == steps and prebuild.running and not prebuild.done
+
+
+def test_a_switch_in_the_middle_of_a_build_finishes_that_page_at_once(qtbot, window):
+    window.prebuild.stop()
+    steps = window.workspaces[UPDATE].build_steps()
+    while next(steps) != "push chart":  # part of the page made, not yet in the stack
+        pass
+    assert UPDATE not in window.built_pages
+    ctrl(qtbot, window, Qt.Key.Key_U)
+    assert_showing(window, UPDATE)
+    page = window.update_page
+    assert page.isVisible() and page.status.text() == window.states.update.snapshot.status
+    assert list(steps) == []  # nothing left of the build
+    assert len(window.pages.findChildren(UpdatePage)) == 1  # one page, not a second one
+
+
+def test_a_theme_changed_during_a_build_is_the_theme_of_the_page(qtbot, window):
+    window.prebuild.stop()
+    steps = window.workspaces[TRAINING].build_steps()
+    while next(steps) != "frontier":
+        pass
+    light = window.theme
+    window.presentation.set_theme("dark", remember=False)
+    assert window.theme.muted != light.muted
+    for _ in steps:
+        pass
+    page = window.built_pages[TRAINING]
+    assert window.theme.muted in page.note.styleSheet()
+
+
+def test_with_the_tiny_model_chosen_its_page_is_built_and_no_worker_starts(qtbot, window):
+    window.workbench.apply_policy(PolicyChoice("tinylm"))
+    prebuilt(qtbot, window)
+    page = window.built_pages[TRAINING]
+    assert isinstance(page, LMTrainingPage) and not page.isVisible()
+    assert window.states.lm_training.worker_pid is None
+    assert window.findChildren(QProcess) == []
+    assert window.states.training_run() is None  # the toy run was never made
+    assert window.undo_stack.count() == 0
+
+
+def test_prebuild_off_builds_no_page_until_its_key(qtbot, monkeypatch):
+    monkeypatch.setenv(PREBUILD_ENV, "0")
+    assert not prebuild_enabled()
+    window = shown_window(qtbot)
+    qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
+    assert window.built_pages.keys() == {LAB} and not window.prebuild.running
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, TRAINING)
+
+
+def test_a_window_never_shown_builds_nothing(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
+    assert window.built_pages.keys() == {LAB} and not window.prebuild.running
+
+
+def test_a_closed_window_stops_building(qtbot, window):
+    window.close()
+    qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
+    assert not window.prebuild.running and not window.prebuild.done
+    assert window.built_pages.keys() == {LAB}
