@@ -10,6 +10,12 @@ run is ~0.3 s of numpy and Python). This measures, in one process and one run (1
    hidden workspace pauses - so this is the GUI-thread load test).
 2. Chart clicks on the Training page itself while its run really plays (a click on the pass-rate
    chart chooses a step: a snapshot rebuilt and every view redrawn), paused vs playing.
+3. The same chart clicks as a hand makes them, in Qt's own event loop while the run plays for
+   --seconds: at chosen moments (every 80-120 ms) a precise timer posts a press and a release,
+   so a click waits behind whatever the GUI thread is doing when it lands (reading a step's
+   line, drawing it); timed from the moment to the start of the chart's first paint after the
+   click was handled. Condition 2 instead runs everything pending after the click until idle
+   and repaints the whole window, so a click that shares its turn with a step pays for both.
 
 Prints p50 and p95 in ms and the ratios to the paused clicks.
 
@@ -43,9 +49,11 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=60, help="measured clicks per condition")
     parser.add_argument("--warmup", type=int, default=10, help="unmeasured clicks first")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=8.0, help="condition 3's play time")
     args = parser.parse_args()
 
-    from PySide6.QtCore import QEvent, QEventLoop, QObject, QPoint, QSize, Qt
+    from PySide6.QtCore import QEvent, QEventLoop, QObject, QPoint, QPointF, QSize, Qt, QTimer
+    from PySide6.QtGui import QMouseEvent
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -203,6 +211,82 @@ def main() -> None:
     finally:
         state.stop()
     report(f"playing ({state.step_count - before} steps taken meanwhile)", paused, playing)
+
+    # 3. Clicks posted at chosen moments while the event loop runs, paused then playing.
+    print(f"3. chart clicks landing while the event loop runs, {args.seconds:g} s each")
+    state.wait()
+    while state.step_count < 3:  # steps to click on (a click must move the marker)
+        state.step_once()
+        state.wait()
+        process_until_idle()
+    process_until_idle()
+    viewport = plot.viewport()
+    clicks: list[float] = []
+    clicked: list[float] = []
+    handled: list[float] = []
+
+    class ChartProbe(QObject):
+        def eventFilter(self, obj, event):  # Qt override
+            kind = event.type()
+            if kind == QEvent.Type.Paint:
+                now = time.perf_counter()
+                clicks.extend(now - at for at in handled)
+                handled.clear()
+            elif kind == QEvent.Type.MouseButtonRelease and clicked:
+                handled.append(clicked.pop(0))
+            return False
+
+    chart_probe = ChartProbe()
+    viewport.installEventFilter(chart_probe)
+    hand = QTimer()
+    hand.setTimerType(Qt.TimerType.PreciseTimer)
+    hand.setSingleShot(True)
+    moment = [0.0]
+
+    def next_click() -> None:
+        moment[0] = time.perf_counter() + rng.uniform(0.08, 0.12)
+        hand.start(max(0, round((moment[0] - time.perf_counter()) * 1000)))
+
+    def post_click() -> None:
+        done = state.step_count
+        step = rng.randint(1, max(1, done))
+        if step == state.snapshot.selected_step and done > 1:
+            step = step - 1 if step > 1 else step + 1  # another step: the marker must move
+        scene = plot.getViewBox().mapViewToScene(QPointF(step, 0.5))
+        point = QPointF(plot.mapFromScene(scene))
+        global_point = QPointF(viewport.mapToGlobal(point.toPoint()))
+        button, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        clicked.append(min(moment[0], time.perf_counter()))
+        for kind, buttons in (
+            (QEvent.Type.MouseButtonPress, button),
+            (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
+        ):
+            app.postEvent(viewport, QMouseEvent(kind, point, global_point, button, buttons, mods))
+        next_click()
+
+    hand.timeout.connect(post_click)
+
+    def loop_clicks(playing: bool) -> tuple[list[float], int]:
+        clicks.clear()
+        before = state.step_count
+        if playing:
+            state.set_playing(True)
+        loop = QEventLoop()
+        QTimer.singleShot(round(args.seconds * 1000), loop.quit)
+        next_click()
+        loop.exec()
+        hand.stop()
+        state.set_playing(False)
+        state.wait()
+        process_until_idle()
+        clicked.clear()
+        handled.clear()
+        return list(clicks), state.step_count - before
+
+    paused, _ = loop_clicks(False)
+    playing, taken = loop_clicks(True)
+    report(f"playing ({taken} steps taken meanwhile)", paused, playing)
+    state.stop()
     window.undo_stack.setClean()
     window.close()
     app.processEvents()
