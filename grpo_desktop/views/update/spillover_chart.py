@@ -132,6 +132,7 @@ class SpilloverChart(QWidget):
             tick_font = scaled_font(1.0 * scale)
             self.pending_label.setFont(tick_font)
             self.pending_label.setColor(theme.text)
+            self.pending_label.fill = pg.mkBrush(theme.surface)  # legible over bars and lines
             axis_pen = cosmetic_pen(theme.muted, float(max(1, round(theme.stroke_width * 0.75))))
             for name in ("left", "bottom"):
                 axis = self.plot.getAxis(name)
