@@ -7,14 +7,16 @@ and the idle prebuild of the Update and Training pages), then the real key goes 
 (``QTest.keyClick`` to the focused widget: the shortcut map, the action, the workspace switch),
 and the clock stops once the events that are due have all been processed, the page's first
 Paint among them (``shown+painted``; the run fails if the page did not paint). Beside it, the
-time to the start of the page's first Paint event (``first paint``).
+time to the start of the page's first Paint event (``first paint``), and the GUI thread's CPU
+time for the switch (steadier than wall time when other processes share the cores).
 
 In the same process, as a baseline: the key again (back to the Lab), half a second, and the key
 a third time, to a workspace already visited (``again``: a switch with nothing left to build).
 With ``--compare`` every run is also made with the prebuild off (``GRPO_DESKTOP_PREBUILD=0``: the
 page is built by the key, as before the prebuild), interleaved, so both sit on the same machine
-load. ``--load`` keeps one core busy (a spinning process) for the whole measurement. The longest
-prebuild step (its name and wall time) is reported per run, with the runs' median and maximum.
+load. ``--load`` keeps one core busy (a spinning process) for the whole measurement. Also
+reported: when the prebuild was done (after the window showed), and its longest step (wall time,
+the runs' median, and the longest of all with its name).
 
     python benchmarks/bench_first_switch.py [--runs N] [--idle S] [--keys U,T] [--compare]
                                             [--load]
@@ -83,6 +85,9 @@ from grpo_desktop.window.main_window import MainWindow
 
 window = MainWindow()
 window.resize(1280, 800)
+shown_at = time.perf_counter()
+finished_at = []
+window.prebuild.finished.connect(lambda: finished_at.append(time.perf_counter()))
 window.show()
 window.activateWindow()
 probe = Probe()
@@ -96,6 +101,7 @@ def switch(name):
     workspace = window.workspaces[name]
     probe.page = workspace.page if workspace.built else None
     probe.painted_at = None
+    cpu = time.thread_time()
     start = time.perf_counter()
     QTest.keyClick(target, KEY, CTRL)
     if window.workbench.workspace != name:
@@ -103,10 +109,11 @@ def switch(name):
     probe.page = window.workspace.page
     process_until_idle()
     done = time.perf_counter()
+    cpu = time.thread_time() - cpu
     first = probe.painted_at
     if first is None:
         raise SystemExit("the page never painted")
-    return done - start, first - start
+    return done - start, first - start, cpu
 
 
 def measure():
@@ -114,7 +121,8 @@ def measure():
     result["prebuilt"] = window.workspaces[name].built
     steps = window.prebuild.slices
     result["longest"] = max(steps, key=lambda step: step[1]) if steps else ["", 0.0]
-    result["first"], result["first_paint"] = switch(name)
+    result["finished"] = finished_at[0] - shown_at if finished_at else None
+    result["first"], result["first_paint"], result["first_cpu"] = switch(name)
     QTest.keyClick(QApplication.focusWidget() or window, KEY, CTRL)  # its key again: the Lab
     process_until_idle()
     if window.workbench.workspace != "lab":
@@ -122,7 +130,7 @@ def measure():
     end = time.perf_counter() + 0.5
     while time.perf_counter() < end:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-    result["again"], result["again_paint"] = switch(name)
+    result["again"], result["again_paint"], result["again_cpu"] = switch(name)
     window.workbench.undo_stack.setClean()
     print(json.dumps(result))
     app.quit()
@@ -192,11 +200,16 @@ def main() -> None:
                 lines = (
                     ("first switch, shown+painted", "first"),
                     ("first switch, first paint", "first_paint"),
+                    ("first switch, GUI thread's CPU", "first_cpu"),
                     ("again (visited), shown+painted", "again"),
+                    ("again (visited), CPU", "again_cpu"),
                 )
                 for text, key in lines:
                     print(f"    {text:32}{summary([r[key] for r in done])}")
                 if mode:
+                    finished = [r["finished"] for r in done if r["finished"] is not None]
+                    if finished:
+                        print(f"    prebuild done after showing  {summary(finished)}")
                     longest = [r["longest"] for r in done]
                     slowest = max(longest, key=lambda step: step[1])
                     print(

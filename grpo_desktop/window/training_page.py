@@ -3,8 +3,8 @@
 It lays out the views (the charts over steps, the learning frontier, the controls, the groups of
 a chosen step) and wires them to the model: configuration changes go to the workbench (undoable,
 and they restart the run), playing and what to look at go to :class:`TrainingState` (the model
-owns it), and every snapshot it emits is rendered once by each view. Built the first time the
-workspace is needed.
+owns it), and every snapshot it emits is rendered once by each view. Built in idle time after
+the window's first paint, a part per step (``idle_prebuild.py``), or when first needed.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ It lays out five views (token rows, the two-preset push chart, the selected toke
 the controls, and on the tiny model the spill-over chart) and wires them to the model: the views'
 requests go to the workbench (settings, the Length bias and Clip-higher presets, all undoable) or
 to :class:`UpdateState` (which token is selected; the model owns it), and every snapshot it emits
-is rendered once by each view. Built the first time the workspace is needed, so start-up does
-not pay for it. On the tiny model with a group it did not write, one line says so and offers to
-sample a group from the model.
+is rendered once by each view. Built in idle time after the window's first paint, a part per
+step (``idle_prebuild.py``), or when first needed, so start-up does not pay for it. On the tiny
+model with a group it did not write, one line says so and offers to sample a group from the model.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""What a workspace is to the window, and the three built on first use: Update, Training, compare.
+"""What a workspace is to the window, and the three built on first use: Update, Training, compare
+(the first two usually earlier, in idle time after the window's first paint: ``build_steps``).
 
 The window keeps menus, actions and the page stack, and loops over its workspaces; everything a
 workspace decides for itself is here, in one place per workspace: its page, its status-bar hint,
