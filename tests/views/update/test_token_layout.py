@@ -106,7 +106,7 @@ def test_a_row_flows_between_its_margins_breaks_after_a_newline_and_elides_a_gia
 
 def _loop_flow(shape, left, right, style, top):
     """The chip positions as the flow computed them chip by chip before it was vectorised:
-    the reference the searchsorted flow must match."""
+    the reference the flow must match."""
     available = right - left
     line_step = style.chip_h + style.line_gap
     y, x, broke = top, left, False
@@ -136,7 +136,7 @@ def _loop_flow(shape, left, right, style, top):
     newline_every=st.integers(min_value=0, max_value=40),
     right=st.integers(min_value=40, max_value=900),
 )
-def test_the_searchsorted_flow_places_every_chip_where_the_chip_by_chip_loop_did(
+def test_the_flow_places_every_chip_where_the_chip_by_chip_reference_did(
     style, widths, newline_every, right
 ):
     count = len(widths)
