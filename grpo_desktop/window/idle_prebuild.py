@@ -8,7 +8,8 @@ a step at a time (:meth:`build_steps`), and the page is then laid out at the pag
 and painted once off screen, so the switch finds its layout, pyqtgraph's axis pictures and the
 glyph caches ready. One step per turn of the event loop (a zero timer between them), so a key or
 click waits for at most one step; a key, click or wheel pauses the work until the user has been
-quiet for :data:`RESUME_AFTER_MS`, and a hidden or closed window stops it.
+quiet for :data:`RESUME_AFTER_MS` after what they asked for was done, and a hidden or closed
+window stops it.
 
 Nothing a user sees changes: the pages stay hidden, the states compute no more than the page's
 first render asks (their gates stay shut, so a hidden run never plays or steps), and nothing goes
@@ -111,8 +112,15 @@ class IdlePrebuild(QObject):
             self._window.removeEventFilter(self)
             self.start()
         elif kind in USER_INPUT and self._steps is not None:
-            self._timer.start(RESUME_AFTER_MS)  # the user acts: wait until they are quiet
+            # The user acts: nothing until they are quiet, counted from when what they asked
+            # for is done (a zero timer fires once this event's handling has returned).
+            self._timer.stop()
+            QTimer.singleShot(0, self, self._wait_for_quiet)
         return False
+
+    def _wait_for_quiet(self) -> None:
+        if self._steps is not None:
+            self._timer.start(RESUME_AFTER_MS)
 
     def _next_step(self) -> None:
         if self._steps is None:
