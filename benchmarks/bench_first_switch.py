@@ -87,7 +87,11 @@ window = MainWindow()
 window.resize(1280, 800)
 shown_at = time.perf_counter()
 finished_at = []
-window.prebuild.finished.connect(lambda: finished_at.append(time.perf_counter()))
+# A window without a prebuild (the tree before it, on PYTHONPATH) is measured as prebuild off.
+prebuild = getattr(window, "prebuild", None)
+steps = prebuild.slices if prebuild is not None else []
+if prebuild is not None:
+    prebuild.finished.connect(lambda: finished_at.append(time.perf_counter()))
 window.show()
 window.activateWindow()
 probe = Probe()
@@ -119,12 +123,12 @@ def switch(name):
 def measure():
     name = {"Key_U": "update", "Key_T": "training"}[sys.argv[1]]
     result["prebuilt"] = window.workspaces[name].built
-    steps = window.prebuild.slices
+    result["has_prebuild"] = prebuild is not None
     result["longest"] = max(steps, key=lambda step: step[1]) if steps else ["", 0.0]
     result["finished"] = finished_at[0] - shown_at if finished_at else None
-    before = len(window.prebuild.slices)
+    before = len(steps)
     result["first"], result["first_paint"], result["first_cpu"] = switch(name)
-    result["steps_during"] = len(window.prebuild.slices) - before  # must be 0: not timed
+    result["steps_during"] = len(steps) - before  # must be 0: not timed
     QTest.keyClick(QApplication.focusWidget() or window, KEY, CTRL)  # its key again: the Lab
     process_until_idle()
     if window.workbench.workspace != "lab":
@@ -196,6 +200,8 @@ def main() -> None:
             )
             for mode in modes:
                 label = "prebuild on " if mode else "prebuild off"
+                if not all(r["has_prebuild"] for r in runs[mode]):
+                    label = "no prebuild in this tree"
                 done = runs[mode]
                 built = sum(r["prebuilt"] for r in done)
                 during = sum(r["steps_during"] for r in done)
@@ -212,7 +218,7 @@ def main() -> None:
                 )
                 for text, key in lines:
                     print(f"    {text:32}{summary([r[key] for r in done])}")
-                if mode:
+                if mode and all(r["has_prebuild"] for r in done):
                     finished = [r["finished"] for r in done if r["finished"] is not None]
                     if finished:
                         print(f"    prebuild done after showing  {summary(finished)}")
