@@ -60,6 +60,7 @@ __all__ = [
     "cache_paints",
     "caching",
     "filled_pixmap",
+    "fit_budget",
     "transparent_pixmap",
 ]
 
@@ -74,6 +75,16 @@ CACHING = os.environ.get("GRPO_DESKTOP_RENDER_CACHE", "1").strip().lower() not i
 #: Bytes of shared drawings kept: card boxes (4 MB), advantage lines (0.5 MB) and token chips
 #: (2 MB), the three budgets this one replaced.
 MEMORY_BUDGET = 13 * 2**19
+
+
+#: The budget is for a 1280×800 window at a pixel ratio of 1 (about 1.7 window-fulls of
+#: pixels). Drawings grow with the pixels: at 200 % zoom on a 2560×1600 screen every card box,
+#: text run and typeset line has four times the area, and one repaint of the window would cycle
+#: through more drawings than the budget holds, each pushing out the next one wanted (a click
+#: there kept none of its text). ``fit_budget`` grows the budget with the window's pixels, up to
+#: this many times.
+MOST_BUDGET_SCALE = 4.0
+_BUDGET_PIXELS = 1280 * 800
 
 
 def caching() -> bool:
@@ -107,6 +118,13 @@ class DrawingCache:
         self.pixmaps[key] = pixmap  # most recently used now
         return pixmap
 
+    def set_budget(self, max_bytes: int) -> None:
+        """Keep at most ``max_bytes`` from now on (the oldest drawings go first)."""
+        self.max_bytes = max_bytes
+        while self.pixmaps and self.bytes > self.max_bytes:
+            oldest = self.pixmaps.pop(next(iter(self.pixmaps)))
+            self.bytes -= oldest.width() * oldest.height() * 4
+
     def find(self, key: tuple) -> QPixmap | None:
         """The pixmap kept for ``key`` (now the most recently used), or None."""
         if not CACHING:
@@ -133,6 +151,17 @@ class DrawingCache:
 
 #: The one store of drawings shared between widgets.
 DRAWINGS = DrawingCache(MEMORY_BUDGET)
+
+
+def fit_budget(widget: QWidget) -> None:
+    """Size ``DRAWINGS``' budget to the pixels of ``widget``'s window (at least
+    ``MEMORY_BUDGET``, at most ``MOST_BUDGET_SCALE`` times it); views call it on a resize."""
+    window = widget.window()
+    ratio = window.devicePixelRatioF()
+    scale = window.width() * window.height() * ratio * ratio / _BUDGET_PIXELS
+    budget = int(MEMORY_BUDGET * min(MOST_BUDGET_SCALE, max(1.0, scale)))
+    if budget != DRAWINGS.max_bytes:
+        DRAWINGS.set_budget(budget)
 
 
 def filled_pixmap(

@@ -73,7 +73,7 @@ def draw_text(
         covered = metrics.boundingRect(local, flags, text)
         if not flags & Qt.TextFlag.TextDontClip:
             covered = covered.intersected(local)
-        pad = 2.0 + 0.25 * metrics.height()  # overhangs, italics, antialiasing
+        pad = 2.0 + 0.15 * metrics.height()  # overhangs, italics, antialiasing
         return covered.adjusted(-pad, -pad, pad, pad)
 
     key = (KIND, text, font.key(), colour.rgba(), flags)

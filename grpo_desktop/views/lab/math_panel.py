@@ -43,7 +43,7 @@ from grpo_desktop.views.common.math_render import (
     set_math_scale,
     typesetter_loaded,
 )
-from grpo_desktop.views.common.render_cache import CachedScrollBar
+from grpo_desktop.views.common.render_cache import CachedScrollBar, fit_budget
 
 MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 #: The typeset math may be drawn this much smaller (its text stays) where the box is too short to
@@ -214,6 +214,7 @@ class MathPanel(TypesetBrowser):
         return self._scale
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        fit_budget(self)  # the window's pixels: what its kept lines need
         if not self._rendering:
             self._release_scroll_bar()  # a new box: it decides afresh whether the text fits
         super().resizeEvent(event)

@@ -10,7 +10,7 @@ from grpo_desktop.core.common.formatting import number
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
 from grpo_desktop.views.common.fonts import scaled_font
-from grpo_desktop.views.common.render_cache import RoundedBox
+from grpo_desktop.views.common.render_cache import RoundedBox, fit_budget
 from grpo_desktop.views.common.text_runs import draw_text
 
 
@@ -222,6 +222,7 @@ class StatsPanel(QFrame):
                 tile.setMinimumHeight(height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        fit_budget(self)  # the window's pixels: what the kept drawings need
         self._arrange(4 if event.size().width() >= self._row_width() else 2)
         self._even_heights(event.size().width())
         super().resizeEvent(event)

@@ -162,3 +162,35 @@ def test_the_screen_reader_hears_the_plain_text(qtbot):
     value = interface.text(QAccessible.Text.Value)
     assert OBJECT_CHARACTER not in value
     assert "std = √0.25 = 0.5" in value
+
+
+def test_typeset_lines_blit_what_direct_drawing_draws_and_follow_a_new_group(qtbot, monkeypatch):
+    from grpo_desktop.views.common import render_cache, text_runs
+
+    panel = shown_panel(qtbot, [1, 0, 0, 1])
+    kept = panel.grab().toImage()
+    assert render_cache.DRAWINGS.kept("typeset line") > 0
+    assert panel.grab().toImage() == kept  # blitted
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    assert alike(panel.grab().toImage(), kept)  # drawn directly: the same pixels
+    monkeypatch.setattr(render_cache, "CACHING", True)
+    from grpo_desktop.core.lab.problems import get_problem
+
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [True, True, False, True]))
+    panel.finish_typesetting()
+    new = panel.grab().toImage()
+    assert new != kept
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    assert alike(panel.grab().toImage(), new)  # the new numbers, no old line left
+    text_runs.forget()
+
+
+def alike(a: QImage, b: QImage) -> bool:
+    """Equal but for the last bit of an edge pixel or two (a curve's coverage rounded apart)."""
+    import numpy as np
+
+    def values(image: QImage) -> np.ndarray:
+        rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+        return rows[:, : image.width() * 4].astype(int)
+
+    return a.size() == b.size() and int(np.abs(values(a) - values(b)).max()) <= 1

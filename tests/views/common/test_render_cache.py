@@ -253,3 +253,27 @@ def test_with_caching_off_every_drawing_is_made_afresh_and_looks_the_same(qtbot,
     box = tile.box.pixmap()
     assert tile.grab().toImage() == first == kept  # the same pixels, drawn again
     assert tile.box.pixmap() is not box
+
+
+def test_the_shared_budget_grows_with_the_windows_pixels_and_gives_them_back(qtbot):
+    from grpo_desktop.views.common import render_cache
+    from grpo_desktop.views.common.render_cache import DRAWINGS, MEMORY_BUDGET, fit_budget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    try:
+        window.resize(1280, 800)
+        fit_budget(window)
+        assert DRAWINGS.max_bytes == MEMORY_BUDGET
+        window.resize(2560, 1600)  # 200 %: every drawing has four times the pixels
+        fit_budget(window)
+        assert DRAWINGS.max_bytes == 4 * MEMORY_BUDGET
+        window.resize(8000, 4000)
+        fit_budget(window)
+        assert DRAWINGS.max_bytes == int(render_cache.MOST_BUDGET_SCALE * MEMORY_BUDGET)
+        window.resize(640, 400)
+        fit_budget(window)
+        assert DRAWINGS.max_bytes == MEMORY_BUDGET
+        assert DRAWINGS.bytes <= DRAWINGS.max_bytes
+    finally:
+        DRAWINGS.set_budget(MEMORY_BUDGET)

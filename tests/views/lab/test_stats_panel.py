@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication
 
 from grpo_desktop.core.common.theme import THEMES
 from grpo_desktop.core.lab.lab_snapshot import build_snapshot
 from grpo_desktop.core.lab.problems import get_problem
+from grpo_desktop.views.common import render_cache, text_runs
 from grpo_desktop.views.lab.stats_panel import StatsPanel
 
 
@@ -147,3 +148,51 @@ def test_each_tile_draws_its_rounded_box_in_the_themes_colours_once_per_look(qtb
             assert tile.box.pixmap() is box  # the same size and colours: not drawn again
         panel.set_theme(THEMES["dark" if theme.name != "dark" else "light"])
         assert all(tile.box.colours()[0] != theme.surface for tile in panel.tiles)
+
+
+def grab_pixels(widget) -> QImage:
+    return widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+@pytest.mark.parametrize("theme", ["light", "projector"])
+def test_the_numbers_blit_what_direct_drawing_draws_and_never_an_old_number(
+    qtbot, zoomed, monkeypatch, theme
+):
+    zoomed(2.0)  # 200 %: the big numbers' glyphs are past Qt's glyph cache
+    problem = get_problem("mult-23x47")
+    panel = StatsPanel(THEMES[theme])
+    qtbot.addWidget(panel)
+    panel.resize(1200, 260)
+    panel.show()
+    qtbot.waitExposed(panel)
+
+    def shown(correct: list[bool]) -> QImage:
+        panel.show_snapshot(build_snapshot(problem, correct))
+        return grab_pixels(panel)
+
+    first = shown([True, False, False, True])
+    kept_before = text_runs.runs_kept()
+    assert kept_before >= 4  # par, std, up and down, each drawn once
+    second = shown([True, True, True, False])
+    assert second != first
+    assert shown([True, True, True, False]) == second  # blitted now
+    monkeypatch.setattr(render_cache, "CACHING", False)  # drawn directly, the same way
+    assert looks_alike(shown([True, True, True, False]), second)
+    assert looks_alike(shown([True, False, False, True]), first)
+    panel.set_theme(THEMES["dark"])  # a new colour: new drawings, never the light ones
+    monkeypatch.setattr(render_cache, "CACHING", True)
+    dark = shown([True, False, False, True])
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    assert looks_alike(shown([True, False, False, True]), dark)
+
+
+def looks_alike(a: QImage, b: QImage) -> bool:
+    """The same but for a few edge pixels of the big glyphs (filled as paths, see text_runs)."""
+    import numpy as np
+
+    def values(image: QImage) -> np.ndarray:
+        rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+        return rows[:, : image.width() * 4].astype(int)
+
+    difference = np.abs(values(a) - values(b))
+    return a.size() == b.size() and difference.max() <= 8 and (difference > 0).mean() < 0.002
