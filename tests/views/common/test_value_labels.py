@@ -103,3 +103,28 @@ def test_the_bounding_rect_follows_the_view_when_it_is_resized(view, labels, qtb
     view.resize(600, 350)
     qtbot.waitUntil(lambda: labels.boundingRect() == viewbox.boundingRect())
     assert labels.boundingRect().width() > 400 * 0.6
+
+
+def test_kept_labels_draw_what_direct_drawing_draws_and_show_new_values(view, labels, monkeypatch):
+    from grpo_desktop.views.common import render_cache
+
+    def rendered() -> QImage:
+        image = QImage(view.size(), QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        view.render(painter)
+        painter.end()
+        return image
+
+    labels.set_labels([(1, 0.5, "+0.50", 1), (3, -1.0, "−1.00", -1)])
+    first = rendered()
+    assert rendered() == first  # blitted from the kept runs
+    labels.set_labels([(1, 0.5, "+0.75", 1), (3, -1.0, "−1.25", -1)])
+    second = rendered()
+    assert second != first
+    monkeypatch.setattr(render_cache, "CACHING", False)
+    assert rendered() == second  # drawn directly: the same pixels, the new values
+    labels.set_colour("#a02020")
+    red = rendered()
+    monkeypatch.setattr(render_cache, "CACHING", True)
+    assert rendered() == red  # a new colour: new runs, never the old ink
