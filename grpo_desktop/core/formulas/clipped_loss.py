@@ -36,10 +36,12 @@ __all__ = [
     "BLOCK_POSITIONS",
     "KL_ESTIMATORS",
     "LOSS_PRESETS",
+    "CheckedLossInputs",
     "LossPreset",
     "PolicyLossResult",
     "PolicyLossSummary",
     "RunsLoss",
+    "check_loss_inputs",
     "get_loss_preset",
     "loss_preset_names",
     "policy_loss",
@@ -579,15 +581,78 @@ def policy_loss(
     only). ``dual_clip=None`` keeps the preset's rule (verl: always; OpenRLHF: off, ``True`` asks
     for it; TRL: never). Raises ValueError with a readable message on bad input.
     """
-    spec = get_loss_preset(preset)
     logp_raw = _matrix("logp", logp, None)
-    shape = logp_raw.shape
+    inputs = check_loss_inputs(
+        old_logp,
+        advantages,
+        mask,
+        preset=preset,
+        ref_logp=ref_logp,
+        eps_low=eps_low,
+        eps_high=eps_high,
+        clip_ratio_c=clip_ratio_c,
+        beta=beta,
+        max_completion_length=max_completion_length,
+        loss_scale_factor=loss_scale_factor,
+        kl_estimator=kl_estimator,
+        dual_clip=dual_clip,
+        shape=logp_raw.shape,
+    )
+    return inputs.loss_at(_real_tokens("logp", logp_raw, inputs.real))
+
+
+@dataclass(frozen=True, eq=False)
+class CheckedLossInputs:
+    """Everything of a policy loss but ``logp``, checked once (by :func:`check_loss_inputs`):
+    what a loop of inner steps evaluates again and again, with only ``logp`` changing.
+
+    :meth:`loss_at` trusts its ``logp`` (a (B, T) float64 array of the batch's shape, finite at
+    every real token, as the policy being stepped computes it) and checks nothing: the same
+    computation as :func:`policy_loss`, without re-validating the fixed inputs at every step.
+    """
+
+    spec: LossPreset
+    old: np.ndarray  # (B, T) float64, padding 0
+    adv: np.ndarray  # (B,) float64, 0 for an answer with no tokens
+    mask: np.ndarray  # (B, T) float64 0/1
+    real: np.ndarray  # (B, T) bool, mask == 1
+    ref: np.ndarray | None  # (B, T) float64, padding 0; None when β = 0
+    options: _Options
+
+    def loss_at(self, logp: np.ndarray) -> PolicyLossResult:
+        """The loss and its gradient at ``logp`` (unchecked; padding is set to 0 here)."""
+        lp = np.where(self.real, logp, 0.0)
+        parts = _evaluate(self.spec, lp, self.old, self.adv, self.mask, self.ref, *self.options)
+        return _result(self.spec, parts, self.mask)
+
+
+def check_loss_inputs(
+    old_logp: Sequence | np.ndarray,
+    advantages: Sequence | np.ndarray,
+    mask: Sequence | np.ndarray,
+    *,
+    preset: str | LossPreset,
+    ref_logp: Sequence | np.ndarray | None = None,
+    eps_low: float = 0.2,
+    eps_high: float | None = None,
+    clip_ratio_c: float = 3.0,
+    beta: float = 0.0,
+    max_completion_length: int | None = None,
+    loss_scale_factor: float | None = None,
+    kl_estimator: str = "k3",
+    dual_clip: bool | None = None,
+    shape: tuple[int, int] | None = None,
+) -> CheckedLossInputs:
+    """:func:`policy_loss`'s inputs but ``logp``, checked as it checks them (the same
+    ValueErrors), for :meth:`CheckedLossInputs.loss_at` to evaluate at many ``logp``.
+    ``shape`` is the (B, T) the arrays must have (by default ``old_logp``'s)."""
+    spec = get_loss_preset(preset)
     old_raw = _matrix("old_logp", old_logp, shape)
+    shape = old_raw.shape
     weights_mask = _mask(mask, shape)
     real = weights_mask == 1.0
     if not real.any():
         raise ValueError("mask has no real tokens: there is nothing to compute a loss over")
-    lp = _real_tokens("logp", logp_raw, real)
     old = _real_tokens("old_logp", old_raw, real)
     has_tokens = real.any(axis=1)
     adv = _advantages(advantages, shape[0], has_tokens)
@@ -610,8 +675,10 @@ def policy_loss(
         ref = _real_tokens("ref_logp", _matrix("ref_logp", ref_logp, shape), real)
     elif ref_logp is not None:
         _matrix("ref_logp", ref_logp, shape)  # still checked: a wrong shape is a mistake
+    return CheckedLossInputs(spec, old, adv, weights_mask, real, ref, options)
 
-    parts = _evaluate(spec, lp, old, adv, weights_mask, ref, *options)
+
+def _result(spec: LossPreset, parts: _Parts, weights_mask: np.ndarray) -> PolicyLossResult:
     return PolicyLossResult(
         preset=spec,
         loss=float(parts.loss),

@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import functools
 import zlib
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from grpo_desktop.core.formulas.clipped_loss import PolicyLossResult, policy_loss
+from grpo_desktop.core.formulas.clipped_loss import PolicyLossResult, check_loss_inputs
 
-__all__ = ["StandinPolicy", "UpdateTrajectory", "initial_policy", "run_inner_steps"]
+__all__ = [
+    "StandinPolicy",
+    "UpdateTrajectory",
+    "initial_policy",
+    "inner_step_pieces",
+    "run_inner_steps",
+]
 
 _LOW, _HIGH = 0.35, 0.97  # starting probabilities lie in this range
 
@@ -112,6 +118,28 @@ def run_inner_steps(
     ``loss_options`` go to :func:`policy_loss` (preset, eps_low, eps_high, clip_ratio_c, beta,
     kl_estimator). Step 0 is on-policy: the ratio is 1 everywhere and nothing is clipped.
     """
+    pieces = inner_step_pieces(
+        start, advantages, steps=steps, learning_rate=learning_rate, **loss_options
+    )
+    while True:
+        try:
+            next(pieces)
+        except StopIteration as done:
+            return done.value
+
+
+def inner_step_pieces(
+    start: StandinPolicy,
+    advantages: np.ndarray,
+    *,
+    steps: int,
+    learning_rate: float,
+    **loss_options,
+) -> Generator[None, None, UpdateTrajectory]:
+    """:func:`run_inner_steps` as pieces: it yields after each evaluation of the loss (step 0's,
+    then one per step) and returns the trajectory, so a GUI can run one piece per turn of its
+    event loop. The inputs are checked once (the ValueErrors of :func:`policy_loss`, raised by
+    the first piece), and each step evaluates the loss unchecked at the policy's own logp."""
     if steps < 0:
         raise ValueError(f"inner steps must be >= 0; got {steps}")
     if not np.isfinite(learning_rate) or learning_rate <= 0:
@@ -119,10 +147,12 @@ def run_inner_steps(
     old = start.logp
     options = dict(loss_options)
     options["ref_logp"] = old if options.get("beta", 0.0) > 0 else None
+    inputs = check_loss_inputs(old, advantages, start.mask, **options)
     logits = start.logits.copy()
     current = start
-    result = policy_loss(current.logp, old, advantages, start.mask, **options)
+    result = inputs.loss_at(current.logp)
     for _ in range(steps):
+        yield
         sigma = 1.0 / (1.0 + np.exp(-logits))
         grad = result.grad_logp * (1.0 - sigma)
         largest = float(np.abs(grad).max())
@@ -130,5 +160,5 @@ def run_inner_steps(
             break  # nothing pushes any more (every token clipped, or no signal)
         logits = logits - learning_rate * grad / largest
         current = StandinPolicy(np.where(start.mask == 1, logits, 0.0), start.mask)
-        result = policy_loss(current.logp, old, advantages, start.mask, **options)
+        result = inputs.loss_at(current.logp)
     return UpdateTrajectory(start=start, current=current, result=result, steps=steps)

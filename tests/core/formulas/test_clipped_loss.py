@@ -29,6 +29,7 @@ from grpo_desktop.core import policy_loss
 from grpo_desktop.core.formulas.clipped_loss import (
     LOSS_PRESETS,
     _clipped_surrogate,
+    check_loss_inputs,
     get_loss_preset,
     policy_loss_runs,
     policy_loss_summary,
@@ -295,6 +296,63 @@ def test_clip_fraction_is_the_share_of_real_tokens_clipped():
     logp, old, _, mask, adv = random_batch(9)
     result = policy_loss(logp, old, adv, mask, preset="verl/token-mean")
     assert result.clip_fraction == pytest.approx(result.clipped.sum() / mask.sum())
+
+
+# --- inputs checked once, the loss evaluated at many logp (the stand-in's inner steps) -----------
+
+
+def _same_result(unchecked, checked) -> None:
+    """Every number of the two results is the same float (NaN-free arrays, bit for bit)."""
+    for name in ("loss", "pg_loss", "kl_loss", "clip_fraction"):
+        assert getattr(unchecked, name) == getattr(checked, name), name
+    for name in (
+        "per_token_loss",
+        "pg_per_token",
+        "weight",
+        "kl_weight",
+        "grad_logp",
+        "ratio",
+        "clipped",
+        "dual_clipped",
+        "mask",
+    ):
+        np.testing.assert_array_equal(getattr(unchecked, name), getattr(checked, name), name)
+    assert (unchecked.kl is None) == (checked.kl is None)
+    if checked.kl is not None:
+        np.testing.assert_array_equal(unchecked.kl, checked.kl)
+    assert unchecked.preset is checked.preset
+
+
+@pytest.mark.parametrize("preset", ALL)
+@pytest.mark.parametrize("beta", [0.0, 0.05])
+def test_the_unchecked_path_gives_policy_losss_numbers_at_every_logp(preset, beta):
+    """The formulas of the libraries cited above, once through policy_loss (which checks every
+    input) and once through inputs checked once and evaluated at several logp, as the stand-in's
+    inner steps do: the same numbers to the last bit, padding (even NaN there) ignored alike."""
+    logp, old, ref, mask, adv = random_batch(11)
+    options = dict(preset=preset, eps_low=0.2, eps_high=0.28, beta=beta)
+    if beta:
+        options["ref_logp"] = ref
+        options["kl_estimator"] = get_loss_preset(preset).kl_estimators[-1]
+    if preset.startswith("openrlhf/") and get_loss_preset(preset).dual_clip_optional:
+        options["dual_clip"] = True
+    inputs = check_loss_inputs(old, adv, mask, **options)
+    rng = np.random.default_rng(3)
+    for _step in range(3):
+        logp = logp + rng.normal(0.0, 0.3, logp.shape)
+        logp[mask == 0] = np.nan  # padding: never read
+        _same_result(inputs.loss_at(logp), policy_loss(logp, old, adv, mask, **options))
+
+
+def test_inputs_checked_once_refuse_what_policy_loss_refuses():
+    with pytest.raises(ValueError, match="advantages has a NaN"):
+        check_loss_inputs(np.zeros((2, 3)), [np.nan, 1.0], np.ones((2, 3)), preset="trl/dapo")
+    with pytest.raises(ValueError, match="needs ref_logp"):
+        check_loss_inputs(np.zeros((2, 3)), [1.0, 0.0], np.ones((2, 3)), preset="trl/dapo", beta=1)
+    with pytest.raises(ValueError, match="old_logp has shape"):
+        check_loss_inputs(
+            np.zeros((2, 3)), [1.0, 0.0], np.ones((2, 3)), preset="trl/dapo", shape=(2, 4)
+        )
 
 
 # --- bad input ---------------------------------------------------------------------------------

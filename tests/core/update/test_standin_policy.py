@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grpo_desktop.core.update.standin_policy import StandinPolicy, initial_policy, run_inner_steps
+from grpo_desktop.core import policy_loss
+from grpo_desktop.core.formulas import clipped_loss
+from grpo_desktop.core.update.standin_policy import (
+    StandinPolicy,
+    initial_policy,
+    inner_step_pieces,
+    run_inner_steps,
+)
 
 ANSWERS = (("20", " ×", " 47", " =", " 940"), ("Answer", ":", " 1081"), (" no",))
 
@@ -76,3 +83,60 @@ def test_bad_step_counts_and_learning_rates_are_refused():
         run_inner_steps(start, np.zeros(3), steps=-1, learning_rate=0.5, preset="trl/dapo")
     with pytest.raises(ValueError, match="learning rate"):
         run_inner_steps(start, np.zeros(3), steps=1, learning_rate=0.0, preset="trl/dapo")
+
+
+def _checked_at_every_step(start, advantages, steps, learning_rate, **options):
+    """The inner steps with every input checked at every step (policy_loss each time)."""
+    old = start.logp
+    options["ref_logp"] = old if options.get("beta", 0.0) > 0 else None
+    logits, current = start.logits.copy(), start
+    result = policy_loss(current.logp, old, advantages, start.mask, **options)
+    for _ in range(steps):
+        grad = result.grad_logp * (1.0 - 1.0 / (1.0 + np.exp(-logits)))
+        largest = float(np.abs(grad).max())
+        if largest == 0.0:
+            break
+        logits = logits - learning_rate * grad / largest
+        current = StandinPolicy(np.where(start.mask == 1, logits, 0.0), start.mask)
+        result = policy_loss(current.logp, old, advantages, start.mask, **options)
+    return current, result
+
+
+@pytest.mark.parametrize(
+    "preset", ["verl/token-mean", "trl/grpo", "trl/gspo", "openrlhf/ppo_token"]
+)
+def test_inner_steps_checking_inputs_once_equal_checking_them_at_every_step(preset, monkeypatch):
+    start = initial_policy(ANSWERS)
+    advantages = np.array([1.0, -1.0, 0.5])
+    options = dict(preset=preset, eps_low=0.2, eps_high=0.28, beta=0.05)
+    checks = []
+    real_check = clipped_loss.check_loss_inputs
+
+    def counted(*args, **kwargs):
+        checks.append(1)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr("grpo_desktop.core.update.standin_policy.check_loss_inputs", counted)
+    trajectory = run_inner_steps(start, advantages, steps=5, learning_rate=0.5, **options)
+    assert checks == [1]  # once per computation, not at each of its 6 evaluations
+    current, result = _checked_at_every_step(start, advantages, 5, 0.5, **options)
+    np.testing.assert_array_equal(trajectory.current.logits, current.logits)
+    np.testing.assert_array_equal(trajectory.result.grad_logp, result.grad_logp)
+    assert trajectory.result.loss == result.loss
+
+
+def test_inner_steps_in_pieces_are_one_loss_evaluation_each():
+    start = initial_policy(ANSWERS)
+    advantages = np.array([1.0, -1.0, 0.5])
+    pieces = inner_step_pieces(start, advantages, steps=3, learning_rate=0.5, preset="trl/dapo")
+    count = 0
+    while True:
+        try:
+            next(pieces)
+            count += 1
+        except StopIteration as done:
+            trajectory = done.value
+            break
+    assert count == 3  # step 0's evaluation, then one piece per step (the last one returns)
+    whole = run_inner_steps(start, advantages, steps=3, learning_rate=0.5, preset="trl/dapo")
+    np.testing.assert_array_equal(trajectory.result.grad_logp, whole.result.grad_logp)

@@ -259,7 +259,7 @@ def test_inner_steps_kept_across_toggles_equal_ones_recomputed_from_nothing():
     for card in (0, 3, 0, 5):  # toggles, one of them back: the start and steps are reused
         flags[card] = not flags[card]
         kept.append(build_update_snapshot(lab(correct=tuple(flags)), settings, (1, 2)))
-    update_step._trajectory.cache_clear()
+    update_step._TRAJECTORIES.clear()
     update_step._start_policy.cache_clear()
     update_step._tokens_of.cache_clear()
     flags = [True, False, False, True, True, False]
