@@ -13,11 +13,15 @@ group's start (its tokens' log-probabilities, the held-out prompts') is read onc
 a click pays only for the steps. A checkpoint that cannot be loaded, or a group the model cannot
 read, falls back to the stand-in with one plain sentence in the status.
 
-The model's Adam steps leave the click's frame: a change while the workspace shows emits at once
-a pending snapshot (the new advantages, step 0's pushes, the status saying the model is
-stepping), then runs the steps one piece per turn of the event loop (each at most one pass of
-the network, so input is served between them) and emits the finished snapshot, the same numbers
-as computing it in one go. A newer change drops the older step's unfinished pieces. Reading
+The inner steps leave the click's frame, on the model (its Adam steps) and on the stand-in
+(when they cost more than :data:`~grpo_desktop.core.update.update_step.INLINE_COST`, by the
+batch's size and the step count, not by a clock: long answers): a change while the workspace
+shows emits at once a pending snapshot (the new advantages, step 0's pushes, the status saying
+the steps are being taken), then runs the steps in pieces, back to back up to
+:data:`TURN_BUDGET_S` per turn of the event loop (a piece is at most one pass of the network or
+one evaluation of the loss, so input is served between them), and emits the finished snapshot,
+the same numbers as computing it in one go. Both kinds of steps have one interface
+(:class:`SteppedUpdate`). A newer change drops the older step's unfinished pieces. Reading
 :attr:`UpdateState.snapshot` (an export, a test) finishes the step first. A token click
 computes the token's detail and nothing else.
 """
@@ -26,22 +30,47 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
-from grpo_desktop.core.update.update_step import build_update_snapshot, with_selection
+from grpo_desktop.core.update.update_snapshot import Spillover, UpdateSnapshot
+from grpo_desktop.core.update.update_step import (
+    StandinSteps,
+    build_update_snapshot,
+    with_selection,
+)
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
 if TYPE_CHECKING:  # the tiny model loads the first time a group of its own is shown
     from grpo_desktop.core.lab.lab_snapshot import LabSnapshot
     from grpo_desktop.core.lab.recorded_group import RecordedGroup
-    from grpo_desktop.core.tinylm.lm_update import LMUpdateStart, LMUpdateSteps
+    from grpo_desktop.core.tinylm.lm_update import LMUpdateStart
     from grpo_desktop.core.tinylm.model import TinyLM
 
-#: The first piece of a model's step waits this long, so the click's frame is painted first.
+
+class SteppedUpdate(Protocol):
+    """An update step taken in pieces: the tiny model's
+    (:class:`~grpo_desktop.core.tinylm.lm_update.LMUpdateSteps`) or the stand-in's
+    (:class:`~grpo_desktop.core.update.update_step.StandinSteps`)."""
+
+    done: bool
+
+    def advance(self) -> bool: ...
+
+    def snapshot(self, selected: tuple[int, int] | None = None) -> UpdateSnapshot: ...
+
+    def pending_snapshot(
+        self, selected: tuple[int, int] | None = None, previous: Spillover | None = None
+    ) -> UpdateSnapshot: ...
+
+    def with_selection(
+        self, snapshot: UpdateSnapshot, selected: tuple[int, int] | None
+    ) -> UpdateSnapshot: ...
+
+
+#: The first piece of a step waits this long, so the click's frame is painted first.
 FIRST_PIECE_DELAY_MS = 20
 #: Pieces run back to back in one turn of the event loop until this much time has gone (a
 #: piece is at most one pass of the network, a few ms): fewer turns, each within a frame.
@@ -63,8 +92,8 @@ class UpdateState(QObject):
         self.gate = gate if gate is not None else ShownGate(parent=self)
         self._stale = True
         self._start: tuple[tuple, LMUpdateStart | str] | None = None  # the group's, once
-        # The model's step of the shown snapshot (pending while its pieces run), or None.
-        self._steps: LMUpdateSteps | None = None
+        # The step of the shown snapshot (pending while its pieces run), or None.
+        self._steps: SteppedUpdate | None = None
         self._pending = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -76,7 +105,7 @@ class UpdateState(QObject):
     @property
     def snapshot(self) -> UpdateSnapshot:
         """The current snapshot, built now if a change arrived while the workspace was hidden;
-        a model's step still running is finished first (and its snapshot emitted)."""
+        a step still running is finished first (and its snapshot emitted)."""
         if self._pending:
             self._finish()
         if self._stale or self._snapshot is None:
@@ -86,7 +115,7 @@ class UpdateState(QObject):
 
     @property
     def pending(self) -> bool:
-        """Whether the model's steps for the shown snapshot are still running."""
+        """Whether the inner steps for the shown snapshot are still running."""
         return self._pending
 
     @property
@@ -141,7 +170,10 @@ class UpdateState(QObject):
         settings = self._workbench.update_settings
         recorded = lab.recorded
         if recorded is None or not recorded.from_model:
-            return build_update_snapshot(lab, settings, self._selected)
+            steps = StandinSteps(lab, settings)
+            if not progressive or steps.inline:  # cheap or kept: taken inside the click
+                return build_update_snapshot(lab, settings, self._selected)
+            return self._begin(steps)
         start = self._start_for(recorded)
         if not isinstance(start, str):
             from grpo_desktop.core.tinylm.lm_update import LMUpdateSteps
@@ -152,19 +184,22 @@ class UpdateState(QObject):
                     snapshot = steps.snapshot(self._selected)
                     self._steps = steps  # kept for a token click's detail
                     return snapshot
-                previous = None if self._snapshot is None else self._snapshot.spillover
-                snapshot = steps.pending_snapshot(self._selected, previous)
+                return self._begin(steps)
             except ValueError as error:
                 start = f"The tiny model cannot step this group ({error})"
-            else:
-                self._steps, self._pending = steps, True
-                self._timer.start(FIRST_PIECE_DELAY_MS)
-                return snapshot
         return self._on_standin(lab, f"{start}, so the step runs on the stand-in policy.")
 
+    def _begin(self, steps: SteppedUpdate) -> UpdateSnapshot:
+        """The pending snapshot of ``steps``, whose pieces start after the click's frame."""
+        previous = None if self._snapshot is None else self._snapshot.spillover
+        snapshot = steps.pending_snapshot(self._selected, previous)
+        self._steps, self._pending = steps, True
+        self._timer.start(FIRST_PIECE_DELAY_MS)
+        return snapshot
+
     def _next_piece(self) -> None:
-        """Pieces of the model's step for one turn of the event loop; the finished snapshot
-        once the last has run."""
+        """Pieces of the step for one turn of the event loop; the finished snapshot once the
+        last has run."""
         steps = self._steps
         if steps is None or not self._pending:
             return
@@ -176,7 +211,7 @@ class UpdateState(QObject):
         self._finish()
 
     def _finish(self) -> None:
-        """Run the model's step to its end and show the finished snapshot."""
+        """Run the step to its end and show the finished snapshot."""
         steps = self._steps
         self._timer.stop()
         self._pending = False

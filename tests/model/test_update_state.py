@@ -161,3 +161,154 @@ def test_a_token_click_leaves_the_snapshot_untouched_but_its_detail(workbench, m
     assert (
         after.selected == update_state_module.build_update_snapshot(lab, settings, (2, 4)).selected
     )
+
+
+# -- the stand-in's inner steps after the click's frame (long answers) ----------------------------
+
+
+def _long_problem(steps_lines: int = 60, group: int = 8):
+    """A problem whose answers are long (about 1,400 tokens each): their inner steps cost more
+    than update_step.INLINE_COST, so they run after the click's frame."""
+    from grpo_desktop.core.lab.problems import Trace, get_problem
+
+    base = get_problem("mult-23x47")
+    steps = "".join(
+        f"Step {k}: 23 × 47 = 23 × 40 + 23 × 7, so far {920 + k} and so on.\n"
+        for k in range(steps_lines)
+    )
+    traces = tuple(
+        Trace(
+            correct=f"{steps}Check {i}: 940 + 141 = 1081\nAnswer: 1081",
+            wrong=f"{steps}Check {i}: 940 + 131 = 1071\nAnswer: 1071",
+        )
+        for i in range(group)
+    )
+    return replace(
+        base,
+        id="long-answers",
+        title="Long answers",
+        traces=traces,
+        group_size=group,
+        default_rewards=(1, 0) * (group // 2),
+    )
+
+
+def _on_long_answers(workbench, steps: int = 4) -> UpdateState:
+    """The Update workspace shown on long answers at ``steps`` inner steps, its first snapshot
+    finished."""
+    state = UpdateState(workbench)
+    state.set_shown(True)
+    workbench.set_problem(_long_problem())
+    workbench.set_update_settings(replace(workbench.update_settings, inner_steps=steps))
+    assert not state.snapshot.pending  # reading it finishes the step
+    return state
+
+
+def _computed_in_one_go(workbench, selected=None):
+    """The step computed synchronously from nothing kept."""
+    from grpo_desktop.core.update import update_step
+
+    update_step._TRAJECTORIES.clear()
+    return update_step.build_update_snapshot(
+        workbench.lab.snapshot, workbench.update_settings, selected
+    )
+
+
+def test_the_stand_ins_steps_are_costed_by_batch_size_and_steps_not_by_a_clock(workbench):
+    from grpo_desktop.core.update.update_step import INLINE_COST, StandinSteps
+
+    short = StandinSteps(workbench.lab.snapshot, replace(workbench.update_settings, inner_steps=4))
+    assert short.cost <= INLINE_COST and short.inline
+    workbench.set_problem(_long_problem())
+    settings = replace(workbench.update_settings, inner_steps=4)
+    long = StandinSteps(workbench.lab.snapshot, settings)
+    assert long.cost > INLINE_COST and not long.inline
+    assert StandinSteps(workbench.lab.snapshot, replace(settings, inner_steps=8)).cost > long.cost
+
+
+def test_a_toggle_on_long_answers_shows_step_zero_at_once_marked_as_pending(workbench):
+    state = _on_long_answers(workbench)
+    shown = []
+    state.snapshot_changed.connect(shown.append)
+    workbench.toggle(0)
+    assert state.pending and len(shown) == 1
+    pending = shown[0]
+    assert pending.pending and pending.inner_step == 0
+    assert pending.settings.inner_steps == 4  # the controls keep what was asked for
+    assert pending.status == (
+        "Taking 4 inner steps per side on the stand-in… the pushes shown are step 0's."
+    )
+    assert [row.advantage for row in pending.rows] == [
+        card.advantage for card in workbench.lab.snapshot.cards
+    ]
+    # step 0 is on-policy: nothing clipped, and the pushes are step 0's
+    assert not any(any(row.tokens.clipped) for row in pending.rows)
+    at_zero = replace(workbench.update_settings, inner_steps=0)
+    step_zero = update_state_module.build_update_snapshot(workbench.lab.snapshot, at_zero)
+    assert pending.rows == step_zero.rows and pending.loss == step_zero.loss
+
+
+def test_the_stand_ins_finished_numbers_equal_one_synchronous_computation(workbench, qtbot):
+    state = _on_long_answers(workbench)
+    shown = []
+    state.snapshot_changed.connect(shown.append)
+    state.select(2, 5)
+    workbench.toggle(1)
+    assert shown[-1].pending and shown[-1].selected is not None
+    qtbot.waitUntil(lambda: not state.pending, timeout=10_000)
+    final = shown[-1]
+    assert not final.pending and final.inner_step == 4
+    assert final == _computed_in_one_go(workbench, (2, 5))
+
+
+def test_a_newer_toggle_drops_the_older_toggles_unfinished_stand_in_steps(workbench, qtbot):
+    state = _on_long_answers(workbench)
+    shown = []
+    state.snapshot_changed.connect(shown.append)
+    workbench.toggle(0)
+    first = tuple(card.advantage for card in workbench.lab.snapshot.cards)
+    workbench.toggle(3)  # before the first toggle's steps ran
+    qtbot.waitUntil(lambda: not state.pending, timeout=10_000)
+    finished = [snapshot for snapshot in shown if not snapshot.pending]
+    assert [snapshot.pending for snapshot in shown] == [True, True, False]
+    assert tuple(row.advantage for row in finished[0].rows) != first
+    assert finished[0].rows == _computed_in_one_go(workbench).rows
+
+
+def test_reading_the_snapshot_finishes_running_stand_in_steps(workbench):
+    state = _on_long_answers(workbench)
+    workbench.toggle(2)
+    assert state.pending
+    snapshot = state.snapshot  # an export, a screenshot: the finished numbers
+    assert not state.pending and not snapshot.pending
+    assert snapshot.rows == _computed_in_one_go(workbench).rows
+
+
+def test_nothing_is_pending_at_zero_inner_steps_or_on_short_answers(workbench):
+    state = UpdateState(workbench)
+    state.set_shown(True)
+    workbench.set_update_settings(replace(workbench.update_settings, inner_steps=4))
+    shown = []
+    state.snapshot_changed.connect(shown.append)
+    workbench.toggle(0)  # short answers: the steps fit inside the click
+    assert not state.pending and not shown[-1].pending and shown[-1].inner_step == 4
+    workbench.set_problem(_long_problem())
+    workbench.set_update_settings(replace(workbench.update_settings, inner_steps=0))
+    workbench.toggle(1)
+    assert not state.pending and not shown[-1].pending and shown[-1].inner_step == 0
+    assert shown[-1] == _computed_in_one_go(workbench)
+
+
+def test_a_token_click_while_the_steps_run_shows_step_zeros_detail_saying_so(workbench):
+    state = _on_long_answers(workbench)
+    workbench.toggle(0)
+    assert state.pending
+    shown = []
+    state.snapshot_changed.connect(shown.append)
+    state.select(1, 3)
+    detail = shown[-1].selected
+    assert shown[-1].pending and state.pending  # the click computed the detail, not the steps
+    now = next(row for row in detail.rows if row.label == "log-prob now")
+    assert now.expression == "the stand-in at step 0 (taking 4 inner steps…)"
+    ratio = next(row for row in detail.rows if row.label == "ratio r")
+    assert ratio.value == "1.0000"  # on-policy
