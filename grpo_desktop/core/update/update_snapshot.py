@@ -59,7 +59,7 @@ class TokenRow(Sequence[TokenView]):
     step, and a view reads the columns, or the tokens of the rows it paints.
     """
 
-    __slots__ = ("clipped", "dual_clipped", "is_answer", "pushes", "texts")
+    __slots__ = ("_marks", "clipped", "dual_clipped", "is_answer", "pushes", "texts")
     _COLUMNS = ("texts", "pushes", "clipped", "dual_clipped", "is_answer")  # TokenView's order
 
     texts: tuple[str, ...]
@@ -75,7 +75,10 @@ class TokenRow(Sequence[TokenView]):
         clipped: Iterable[bool],
         dual_clipped: Iterable[bool],
         is_answer: Iterable[bool],
+        marks: bytes | None = None,
     ) -> None:
+        """``marks``, when the builder has it at hand (from the loss's arrays), is
+        :attr:`marks`; otherwise it is worked out from the columns when first read."""
         columns = tuple(
             tuple(column) for column in (texts, pushes, clipped, dual_clipped, is_answer)
         )
@@ -84,6 +87,19 @@ class TokenRow(Sequence[TokenView]):
             raise ValueError(f"a token row's columns must be equally long; got {lengths}")
         for name, column in zip(self._COLUMNS, columns, strict=True):
             object.__setattr__(self, name, column)
+        object.__setattr__(self, "_marks", marks)
+
+    @property
+    def marks(self) -> bytes:
+        """Which tokens carry a ✂ (clipped or dual-clipped), a byte 0/1 each; ``b""`` when none
+        does: what a view keys the row's chip widths by."""
+        marks = self._marks
+        if marks is None:
+            pairs = zip(self.clipped, self.dual_clipped, strict=True)
+            flags = bytes(bool(a or b) for a, b in pairs)
+            marks = flags if 1 in flags else b""
+            object.__setattr__(self, "_marks", marks)
+        return marks
 
     @classmethod
     def of(cls, tokens: Iterable[TokenView]) -> TokenRow:

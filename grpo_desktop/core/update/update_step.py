@@ -226,16 +226,19 @@ def build_update_snapshot(
     totals = push.sum(axis=1).tolist()
     compare_totals = (-compare.grad_logp.sum(axis=1)).tolist()
     pushes, clipped, dual = push.tolist(), result.clipped.tolist(), result.dual_clipped.tolist()
+    marked = result.clipped | result.dual_clipped
     rows = []
     for index, card in enumerate(lab.cards):
         token_texts, answer_flags = _tokens_of(card.text)
         count = len(token_texts)
+        marks = marked[index, :count]
         tokens = TokenRow(
             token_texts,
             pushes[index][:count],
             clipped[index][:count],
             dual[index][:count],
             answer_flags,
+            marks.tobytes() if marks.any() else b"",
         )
         rows.append(
             AnswerRow(

@@ -6,10 +6,23 @@ Pure arithmetic on the theme's hex colours (no Qt), tested directly; the token r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from grpo_desktop.core.common.theme import Theme, contrast_ratio
 from grpo_desktop.core.update.update_snapshot import TokenView
 
-__all__ = ["LEVELS", "MIN_TINT", "blend", "chip_colours", "level", "readable_text", "tint"]
+__all__ = [
+    "LEVELS",
+    "MIN_TINT",
+    "blend",
+    "chip_colours",
+    "level",
+    "levels",
+    "readable_text",
+    "tint",
+]
 
 #: The faintest tint a non-zero push gets, so a tiny push is still visibly not zero.
 MIN_TINT = 0.15
@@ -54,6 +67,19 @@ def level(push: float, max_abs: float) -> int:
     else:
         step = min(LEVELS, max(_MIN_LEVEL, round(abs(push) / max_abs * LEVELS)))
     return step if push > 0 else -step
+
+
+def levels(pushes: Sequence[float], max_abs: float) -> list[int]:
+    """:func:`level` of each push in a few vector passes (0 for a zero or NaN push): a row's
+    visible chips coloured at once, not chip by chip. ``round`` and ``np.rint`` both round half
+    to even, so the levels are :func:`level`'s to the last one."""
+    push = np.asarray(pushes, dtype=np.float64)
+    if max_abs == 0:
+        size = np.full(push.shape, float(LEVELS))
+    else:
+        size = np.clip(np.rint(np.abs(push) / max_abs * LEVELS), _MIN_LEVEL, LEVELS)
+    signed_size = np.where(push > 0, size, np.where(push < 0, -size, 0.0))
+    return signed_size.astype(np.int64).tolist()
 
 
 def chip_colours(token: TokenView, max_abs: float, theme: Theme) -> tuple[str, str, str]:

@@ -22,7 +22,7 @@ from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.update.update_snapshot import TokenRow, UpdateSnapshot
 from grpo_desktop.views.common import render_cache
 from grpo_desktop.views.common.render_cache import DRAWINGS, DrawingCache, transparent_pixmap
-from grpo_desktop.views.update.token_colours import LEVELS, level, tint
+from grpo_desktop.views.update.token_colours import LEVELS, levels, tint
 from grpo_desktop.views.update.token_layout import (
     LEGEND,
     SCISSORS,
@@ -194,11 +194,8 @@ class TokenRowsPainter:
         A ✂ only widens its chip, so a new set of marks (clipping moves with ε and the inner
         steps) starts from the row's unmarked shape instead of measuring every token again.
         """
-        count = len(tokens)
-        marks = np.fromiter(tokens.clipped, dtype=bool, count=count)
-        marks |= np.fromiter(tokens.dual_clipped, dtype=bool, count=count)
-        marked = bool(marks.any())
-        key = (tokens.texts, marks.tobytes() if marked else b"")
+        marks = tokens.marks  # the snapshot's bytes: no pass over the row's columns here
+        key = (tokens.texts, marks)
         shape = self.row_shapes.get(key)
         if shape is not None:
             return shape
@@ -206,9 +203,10 @@ class TokenRowsPainter:
         plain = self.row_shapes.get(unmarked)
         if plain is None:
             plain = self.row_shapes[unmarked] = plain_shape(tokens.texts, style, self._labels)
-        if not marked:
+        if not marks:
             return plain
-        shape = self.row_shapes[key] = marked_shape(plain, marks, style)
+        flags = np.frombuffer(marks, dtype=bool)
+        shape = self.row_shapes[key] = marked_shape(plain, flags, style)
         return shape
 
     def _slot_width(self, text: str, bold: bool) -> int:
@@ -364,12 +362,21 @@ class TokenRowsPainter:
         first_line = max(0, bisect.bisect_right(lines, exposed.top() - top - chip_h) - 1)
         start = row.line_starts[first_line] if lines else 0
         bottom = exposed.bottom()
-        for column in range(start, len(row.chips)):
+        # Only the exposed lines' chips, their colour levels computed together (once a
+        # snapshot: a chip is kept once made).
+        last_line = bisect.bisect_right(lines, bottom - top)
+        stop = row.line_starts[last_line] if last_line < len(lines) else len(row.chips)
+        steps = None
+        for column in range(start, stop):
             x, y, w, label = row.chips[column]
             y += top
-            if y > bottom:
-                break
-            chip = chips[column] or self._chip(index, column)
+            chip = chips[column]
+            if chip is None:
+                if steps is None:
+                    assert self.snapshot is not None  # rows exist only for a snapshot
+                    pushes = self.snapshot.rows[index].tokens.pushes
+                    steps = levels(pushes[start:stop], self._max_abs)
+                chip = self._chip(index, column, steps[column - start])
             self.paint_chip(painter, chip, label, x, y, w, style, ratio)
             if chip.dual:  # a second, solid outline just outside: never over the label
                 grow = style.stroke + 1.5
@@ -430,16 +437,15 @@ class TokenRowsPainter:
             style.radius + grow,
         )
 
-    def _chip(self, index: int, column: int) -> Chip:
-        """The chip of token ``column`` of row ``index``, made (and kept) when first painted.
+    def _chip(self, index: int, column: int, step: int) -> Chip:
+        """The chip of token ``column`` of row ``index`` at colour level ``step``, made (and
+        kept) when first painted.
 
         Chips are cached per (text, level, marks), so a click costs one look-up per chip on
         screen, not per token of the group.
         """
         assert self.snapshot is not None  # rows exist only for a snapshot
         tokens = self.snapshot.rows[index].tokens
-        push = tokens.pushes[column]
-        step = level(push, self._max_abs) if push > 0 or push < 0 else 0  # NaN: no signal
         clipped, dual = tokens.clipped[column], tokens.dual_clipped[column]
         key = (tokens.texts[column], step, clipped, dual, tokens.is_answer[column])
         chip = self._chip_cache.get(key)

@@ -62,3 +62,22 @@ def test_an_answer_row_keeps_its_tokens_as_a_token_row_however_they_are_given():
     assert isinstance(row.tokens, TokenRow) and row.tokens == TOKENS
     assert row == AnswerRow(0, 1.0, 0.5, TokenRow.of(TOKENS), 0.1, 0.1, True)
     assert hash(row) == hash(AnswerRow(0, 1.0, 0.5, TOKENS, 0.1, 0.1, True))
+
+
+def test_a_rows_marks_from_the_loss_equal_the_ones_worked_out_from_its_columns():
+    from dataclasses import replace
+
+    from grpo_desktop.core.lab.lab_snapshot import build_snapshot
+    from grpo_desktop.core.lab.problems import get_problem
+    from grpo_desktop.core.update.update_settings import UpdateSettings
+    from grpo_desktop.core.update.update_step import build_update_snapshot
+
+    lab = build_snapshot(get_problem("mult-23x47"), [True, False, False, True], "textbook")
+    settings = replace(UpdateSettings(), inner_steps=6, eps_low=0.01, eps_high=0.01)
+    snapshot = build_update_snapshot(lab, settings)
+    assert any(row.tokens.marks for row in snapshot.rows)  # something is clipped
+    for row in snapshot.rows:
+        rebuilt = TokenRow(*row.tokens._columns())  # no marks given: worked out when read
+        assert row.tokens.marks == rebuilt.marks
+        flags = [a or b for a, b in zip(row.tokens.clipped, row.tokens.dual_clipped, strict=True)]
+        assert rebuilt.marks == (bytes(flags) if any(flags) else b"")

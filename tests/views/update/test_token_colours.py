@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from grpo_desktop.core.common.theme import DARK, LIGHT, THEMES, contrast_ratio
 from grpo_desktop.views.update.token_colours import (
     LEVELS,
     MIN_TINT,
     blend,
     level,
+    levels,
     readable_text,
     tint,
 )
@@ -39,3 +42,16 @@ def test_chip_text_stays_readable_on_every_tint_of_every_theme():
         for step in range(-LEVELS, LEVELS + 1, 8):
             fill = tint(step / LEVELS, theme)[0]
             assert contrast_ratio(readable_text(fill, theme), fill) >= 4.5 or step == 0
+
+
+def test_a_rows_levels_computed_together_equal_each_chips_level():
+    """The painter colours a row's visible chips in one vector pass: the same levels as chip
+    by chip, halves rounded to even as Python's round does, zero and NaN pushes level 0."""
+    rng = np.random.default_rng(7)
+    pushes = [*rng.normal(0.0, 0.3, 500).tolist(), 0.0, -0.0, float("nan"), 1e-12, -1e-12]
+    pushes += [(k + 0.5) / LEVELS * sign for k in range(15, 40) for sign in (1, -1)]  # halves
+    for max_abs in (float(np.nanmax(np.abs(pushes))), 1.0, 0.0):
+        shown = [p for p in pushes if not abs(p) > max_abs] if max_abs else pushes
+        expected = [level(p, max_abs) if p > 0 or p < 0 else 0 for p in shown]
+        assert levels(shown, max_abs) == expected
+    assert levels([5e-324, -5e-324, 0.0], 5e-324) == [LEVELS, -LEVELS, 0]
