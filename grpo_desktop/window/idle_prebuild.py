@@ -144,8 +144,8 @@ class IdlePrebuild(QObject):
 
     def _all_steps(self) -> Iterator[str]:
         for workspace in self._workspaces:
-            if workspace.built and workspace.page.isVisible():
-                continue  # on screen already: shown is painted
+            if workspace.built:
+                continue  # built when first asked for (shown since, or about to be)
             yield from workspace.build_steps()  # type: ignore[attr-defined]
             page = workspace.page
             if not page.isVisible():

@@ -210,3 +210,15 @@ def test_a_closed_window_stops_building(qtbot, window):
     qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
     assert not window.prebuild.running and not window.prebuild.done
     assert window.built_pages.keys() == {LAB}
+
+
+def test_a_page_the_user_opened_first_is_kept_and_the_prebuild_does_the_other(qtbot, window):
+    ctrl(qtbot, window, Qt.Key.Key_U)
+    page = window.update_page
+    ctrl(qtbot, window, Qt.Key.Key_U)  # back to the lab
+    assert_showing(window, LAB)
+    prebuilt(qtbot, window)
+    assert window.built_pages[UPDATE] is page
+    names = [name for name, _ in window.prebuild.slices]
+    assert "update page in the stack" not in names and "paint updateView" not in names
+    assert "training page in the stack" in names
