@@ -15,9 +15,14 @@
    (``--theme``, ``--zoom``; a zoom is fitted to ``--size`` as on a screen of that size, so
    ``--zoom 200 --size 2560x1600`` is a 1280x800 screen's layout at twice the pixels).
 
+   ``--render-cache alternate`` draws every other click with every kept drawing switched off
+   (as ``GRPO_DESKTOP_RENDER_CACHE=0``) and reports those clicks beside the others: what the
+   render caches buy, measured in the same window at the same moment.
+
     python benchmarks/bench_ui.py [--runs N] [--clicks N] [--warmup N] [--seed N]
                                   [--groups 4,16,64] [--skip-startup]
                                   [--theme light|dark|projector] [--zoom PERCENT] [--size WxH]
+                                  [--render-cache on|off|alternate]
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set.
 """
@@ -106,6 +111,7 @@ def bench_clicks(
     theme: str | None = None,
     zoom: float = 1.0,
     size: tuple[int, int] = (1280, 800),
+    render_cache_mode: str = "on",
 ) -> None:
     import random
 
@@ -113,7 +119,7 @@ def bench_clicks(
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from grpo_desktop.views.common import math_render
+    from grpo_desktop.views.common import math_render, render_cache
     from grpo_desktop.views.lab.trace_card import TraceCard
     from grpo_desktop.window.main_window import MainWindow
 
@@ -152,10 +158,12 @@ def bench_clicks(
     app.installEventFilter(probe)
     rng = random.Random(seed)
     width, height = size
+    alternate = render_cache_mode == "alternate"
+    render_cache.CACHING = render_cache_mode != "off"
     print(
         f"click on a random card -> events processed until idle -> window.repaint(); "
         f"{clicks} clicks after {warmup} warm-up, each G ({width}x{height}, "
-        f"theme {theme or 'light'}, zoom {zoom:.0%}):"
+        f"theme {theme or 'light'}, zoom {zoom:.0%}, render cache {render_cache_mode}):"
     )
     for group_size in groups:
         window = MainWindow()
@@ -172,7 +180,10 @@ def bench_clicks(
         app.processEvents()
         window.repaint()
         times, typesetting = [], []
-        for click in range(warmup + clicks):
+        uncached = []  # --render-cache alternate: every other click drawn afresh
+        for click in range(warmup + clicks * (2 if alternate else 1)):
+            if alternate:
+                render_cache.CACHING = click % 2 == 0
             card = window.findChild(TraceCard, f"traceCard{rng.randrange(group_size)}")
             centre = QPoint(card.width() // 2, card.height() // 2)
             painted = probe.count
@@ -187,11 +198,14 @@ def bench_clicks(
             window.math_panel.finish_typesetting()
             process_until_idle()
             typeset = time.perf_counter() - start
-            if click >= warmup:
+            if click >= warmup and not render_cache.CACHING:
+                uncached.append(elapsed)
+            elif click >= warmup:
                 times.append(elapsed)
                 typesetting.append(typeset)
             if probe.count == painted:
                 raise RuntimeError("the click repainted nothing: the measurement would be wrong")
+        render_cache.CACHING = render_cache_mode != "off"
         floor = []  # the same synchronous repaint with nothing changed: what every click pays
         for _ in range(clicks):
             start = time.perf_counter()
@@ -202,6 +216,12 @@ def bench_clicks(
             f"p95 {percentile(times, 0.95) * 1e3:6.2f} ms   (window.repaint() alone: median "
             f"{statistics.median(floor) * 1e3:.2f} ms, p95 {percentile(floor, 0.95) * 1e3:.2f} ms)"
         )
+        if uncached:
+            print(
+                f"          render cache off, the clicks in between: median "
+                f"{statistics.median(uncached) * 1e3:6.2f} ms, "
+                f"p95 {percentile(uncached, 0.95) * 1e3:6.2f} ms"
+            )
         print(
             f"          then typeset: median {statistics.median(typesetting) * 1e3:6.2f} ms, "
             f"p95 {percentile(typesetting, 0.95) * 1e3:6.2f} ms (after the frame, a line a turn)"
@@ -223,6 +243,14 @@ def main() -> None:
     parser.add_argument("--theme", choices=("light", "dark", "projector"), help="click theme")
     parser.add_argument("--zoom", type=int, default=100, help="click zoom, percent (e.g. 200)")
     parser.add_argument("--size", default="1280x800", help="click window size, WxH")
+    parser.add_argument(
+        "--render-cache",
+        choices=("on", "off", "alternate"),
+        default="on",
+        help="keep drawings (on), draw everything afresh (off, as GRPO_DESKTOP_RENDER_CACHE=0), "
+        "or alternate clicks between the two in one window, each measured (a baseline in the "
+        "same run)",
+    )
     args = parser.parse_args()
     if args.clicks < 60:
         parser.error("--clicks: the p95 needs at least 60 clicks")
@@ -234,7 +262,14 @@ def main() -> None:
         bench_startup(args.runs)
     groups = tuple(int(g) for g in args.groups.split(","))
     bench_clicks(
-        args.clicks, args.warmup, args.seed, groups, args.theme, args.zoom / 100, (width, height)
+        args.clicks,
+        args.warmup,
+        args.seed,
+        groups,
+        args.theme,
+        args.zoom / 100,
+        (width, height),
+        args.render_cache,
     )
 
 
