@@ -154,12 +154,15 @@ class TokenRowsPainter:
 
         Shapes are cached per (answer text, clip marks) and labels and widths per token text,
         so a new snapshot of the same answers (a click, a slider dragged) keeps every shape and
-        every chip position; returns whether the positions changed.
+        every chip position; returns whether the positions changed. While the snapshot is
+        pending (step 0's pushes, the inner steps still running) an answer's row keeps the
+        shape it had.
         """
-        self.snapshot = snapshot
+        previous, self.snapshot = self.snapshot, snapshot
         if snapshot is None:
             self._chips, self._shapes, self.headers = [], [], []
             return self._set_geometry(None)
+        restyled = self._style is None  # new fonts: no shape made before fits
         style = self.style()
         if not render_cache.CACHING:
             self._forget()
@@ -170,7 +173,19 @@ class TokenRowsPainter:
             self._chip_cache.clear()
         self._max_abs = snapshot.max_abs_push
         self._chips = [[None] * len(answer.tokens) for answer in snapshot.rows]
-        self._shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
+        shapes = [self._shape(answer.tokens, style) for answer in snapshot.rows]
+        kept = not restyled and previous is not None and len(previous.rows) == len(shapes)
+        if snapshot.pending and kept:
+            # Step 0's pushes while the inner steps run: its marks are not the step's, so a row
+            # of the same answer keeps its chips where they are (a ✂'s room stays, undrawn)
+            # and moves once, when the finished step brings its marks: no jump and back.
+            shapes = [
+                had if before.tokens.texts == answer.tokens.texts else shape
+                for had, shape, before, answer in zip(
+                    self._shapes, shapes, previous.rows, snapshot.rows, strict=True
+                )
+            ]
+        self._shapes = shapes
         if len(self.row_shapes) > _KEPT_PER_ROW * len(self._shapes) + 8:
             # Keep the shown rows' shapes, and their unmarked ones the next marks start from
             # (with their layouts); the others' answers are gone.

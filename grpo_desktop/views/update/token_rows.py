@@ -100,6 +100,7 @@ class TokenRowsView(QWidget):
             previous is not None
             and previous.rows == snapshot.rows
             and previous.max_abs_push == snapshot.max_abs_push
+            and previous.pending == snapshot.pending  # a pending row keeps its old shape
         )
         moved = selected != self._selected
         self._selected = selected

@@ -680,3 +680,28 @@ def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot)
     assert painted.rects, "the rings moved"
     whole = widget.width() * widget.height()
     assert all(r.width() * r.height() < whole / 4 for r in painted.rects), painted.rects
+
+
+def test_a_pending_snapshot_keeps_every_chip_where_it_was_until_the_step_finishes(qtbot):
+    """Step 0's pushes (no ✂ yet) shown while the inner steps run leave each answer's chips in
+    place, a ✂'s room undrawn; the finished step's marks move them once. The row of an answer
+    whose text changed flows anew at once."""
+    from dataclasses import replace
+
+    clipped = [tok(f" w{c}", 0.02, clipped=c % 3 == 0) for c in range(60)]
+    plain = [tok(f" w{c}", 0.01) for c in range(60)]
+    finished = make_snapshot([answer_row(r, 1.0, 0.5, clipped) for r in range(3)])
+    widget = shown_view(qtbot, finished, 420)
+    before = [widget.token_rect(r, 59) for r in range(3)]
+    marked = widget.token_rect(0, 57)  # a clipped chip, with a ✂'s room
+    other = [tok(f" v{c}", 0.01) for c in range(40)]  # row 2's answer changed (a toggle)
+    rows = [answer_row(0, 1.0, 0.5, plain), answer_row(1, 1.0, 0.5, plain)]
+    pending = replace(make_snapshot([*rows, answer_row(2, 0.0, -0.5, other)]), pending=True)
+    widget.show_snapshot(pending)
+    assert [widget.token_rect(r, 59) for r in range(2)] == before[:2]
+    assert widget.token_rect(0, 57) == marked  # the room stays while pending
+    assert widget.shown_label(2, 39) == "␣v39" and not widget.token_rect(2, 40).isValid()
+    widget.grab()  # paints the kept rows without a ✂
+    unmarked = make_snapshot([*rows, answer_row(2, 0.0, -0.5, other)])  # finished: no ✂ now
+    widget.show_snapshot(unmarked)
+    assert widget.token_rect(0, 57).width() < marked.width()  # the room is gone: chips move
