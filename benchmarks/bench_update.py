@@ -8,13 +8,17 @@ every view of the page and the repaint of what changed):
 3. a token chip clicked (a real mouse click on a chip of the first answer), which selects it and
    shows its computation.
 
-Each is measured at 0 and at 4 inner steps; median and p95 over N repetitions after warm-up.
+Each is measured at 0 and at 4 inner steps, with a token selected (its computation shown, as
+after a lecturer clicked one); median and p95 over N repetitions after warm-up. Between actions
+the event loop runs for ``--pace`` seconds (0.2: a person's pace), so what an action leaves for
+after its frame (the math typeset line by line, the inner steps) is not timed in the next one.
 The baseline, in the same run, is a repaint of the same page with nothing changed (what any
 frame costs); the target is p95 within one 60 Hz frame (16.7 ms).
 
 On long answers the stand-in's inner steps run after the click's frame (``UpdateState``): the
 rows above time the click's frame (the new advantages and step 0's pushes, marked pending), as
-a person sees it. One more row times a toggle to its finished snapshot painted (click → final,
+a person sees it; the GUI thread's CPU time of the same toggles is printed beside (steadier than
+wall time on shared, loaded cores: what a quiet machine would come near). One more row times a toggle to its finished snapshot painted (click → final,
 the event loop run until nothing is pending), with the longest single turn of the event loop on
 the way (what input waits for at worst). The idle prebuild of the other pages is let finish
 before anything is measured, so none of its steps lands in a measured action.
@@ -83,6 +87,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=100, help="measured actions of each kind")
     parser.add_argument("--tokens", type=int, default=200, help="about this many per answer")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.2,
+        help="seconds the event loop runs between measured actions (a person's pace; 0: back "
+        "to back, where work an action leaves for after its frame lands in the next one)",
+    )
     args = parser.parse_args()
 
     from PySide6.QtCore import QElapsedTimer, Qt
@@ -113,6 +124,13 @@ def main() -> None:
         f"{args.repeats} actions each (1280x800):"
     )
 
+    def settle() -> None:
+        """The event loop left to run between actions, as between a person's clicks."""
+        end = time.perf_counter() + args.pace
+        while time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.002)
+
     repaints = []
     for _ in range(args.repeats):
         start = time.perf_counter()
@@ -121,16 +139,20 @@ def main() -> None:
     baseline = statistics.median(repaints) * 1e3
     print(f"  {'baseline: repaint, nothing changed':<34} median {baseline:6.2f} ms")
 
+    page.state.select(0, 3)  # a token's computation shows, as after a lecturer clicked one
     for steps in (0, 4):
         workbench.set_update_settings(replace(workbench.update_settings, inner_steps=steps))
         app.processEvents()
-        toggles, moves = [], []
+        settle()
+        toggles, toggle_cpu, moves = [], [], []
         for repeat in range(args.repeats + 5):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             workbench.toggle(repeat % GROUP_SIZE)
             app.processEvents()
             if repeat >= 5:  # warm-up done
                 toggles.append(time.perf_counter() - start)
+                toggle_cpu.append(time.thread_time() - cpu)
+            settle()
         for repeat in range(args.repeats + 5):
             eps_high = 0.2 + 0.001 * (repeat % 80 + 1)
             start = time.perf_counter()
@@ -138,6 +160,7 @@ def main() -> None:
             app.processEvents()
             if repeat >= 5:
                 moves.append(time.perf_counter() - start)
+            settle()
         view = page.token_rows
         chips = [(0, column) for column in range(min(40, len(view.snapshot.rows[0].tokens)))]
         selections = []
@@ -150,6 +173,7 @@ def main() -> None:
             app.processEvents()
             if repeat >= 5:
                 selections.append(time.perf_counter() - start)
+            settle()
         finals, turns = [], []
         for repeat in range(min(args.repeats, 20) + 2):
             start = time.perf_counter()
@@ -163,7 +187,9 @@ def main() -> None:
             if repeat >= 2:
                 finals.append(time.perf_counter() - start)
                 turns.append(longest)
+            settle()
         report(f"card toggled, {steps} inner steps", toggles, baseline)
+        report(f"  … its GUI thread's CPU, {steps}", toggle_cpu, baseline)
         report(f"  … to the finished step, {steps}", finals, baseline)
         report(f"  … its longest turn, {steps}", turns, baseline)
         report(f"ε_high moved, {steps} inner steps", moves, baseline)
