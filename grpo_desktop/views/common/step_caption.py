@@ -258,11 +258,7 @@ class StepCaption(pg.TextItem):
                 if result[2] <= band:
                     break
             else:
-                document = self._scratch
-                document.setTextWidth(available)
-                document.setDefaultFont(self._sized_font(size))
-                document.setPlainText(text)
-                result = (size, True, document.size().height())
+                result = (size, True, self._wrapped_height(text, size, available))
                 if result[2] <= band:
                     break
         assert result is not None
@@ -270,6 +266,19 @@ class StepCaption(pg.TextItem):
             self._fit_cache.clear()
         self._fit_cache[key] = result
         return result
+
+    def _wrapped_height(self, text: str, size: float, width: float) -> float:
+        """The height of ``text`` laid out at ``size`` points in ``width`` px, as the caption
+        lays it out. The scratch document is emptied before its width or font changes: each of
+        those lays out the text it holds again, which made every new caption three layouts."""
+        document = self._scratch
+        font = self._sized_font(size)
+        if document.textWidth() != width or document.defaultFont() != font:
+            document.setPlainText("")
+            document.setTextWidth(width)
+            document.setDefaultFont(font)
+        document.setPlainText(text)
+        return document.size().height()
 
     def _apply_layout(self, view_width: float) -> None:
         """Give the shown caption its font, and a wrap width when it needs two lines."""

@@ -16,7 +16,7 @@ says is ``trace_card_layout.py`` (plain functions), the drawing and its caches
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QSize, Qt, Signal
+from PySide6.QtCore import Property, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleStateChangeEvent,
@@ -172,12 +172,10 @@ class TraceCard(QWidget):
                 self._texts.clear()
             texts = self._texts[card] = self._describe(card)
         if texts != self._shown_texts:  # compared here: asking Qt costs a call per text
-            description, tooltip = texts
+            description = texts[0]
             if description != self._shown_texts[0]:
                 self.setAccessibleDescription(description)
-            if tooltip != self._shown_texts[1]:
-                self.setToolTip(tooltip)
-            self._shown_texts = texts
+            self._shown_texts = texts  # the tooltip goes to Qt when one is about to show
         if hint_changes:
             self.updateGeometry()
         if previous is not None and previous.correct != card.correct and accessible_events.wanted():
@@ -190,6 +188,17 @@ class TraceCard(QWidget):
             self.update(self.painter.text_rects(self.painter.style())[1])
         else:
             self.update()
+
+    def toolTip(self) -> str:  # Qt override (for Python callers): the card's tooltip now
+        return self._shown_texts[1]
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        # Every click changes every card's tooltip (it states the advantage); Qt's setToolTip
+        # sends an event through every filter each time (a twentieth of a click at G = 64), so
+        # the text is handed to Qt only when a tooltip is about to show.
+        if event.type() == QEvent.Type.ToolTip and super().toolTip() != self._shown_texts[1]:
+            self.setToolTip(self._shown_texts[1])
+        return super().event(event)
 
     def _describe(self, card: CardState) -> tuple[str, str]:
         """The accessible description and the tooltip of ``card`` (cached per state: answers

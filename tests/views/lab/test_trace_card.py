@@ -102,6 +102,23 @@ def test_tooltip_holds_the_full_trace_and_how_to_toggle(qtbot, card):
     assert "Click, Space or Enter to mark it right/wrong" in tooltip
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip shows offscreen
+def test_the_tooltip_that_shows_states_the_advantage_of_the_latest_click(qtbot):
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QWidget
+
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    widget.show_card(make_snapshot([1, 0, 0, 0]).cards[0], compact=False)
+    widget.show_card(make_snapshot([1, 1, 0, 0]).cards[0], compact=False)
+    wanted = widget.toolTip()
+    assert "+1.00" in wanted  # the latest advantage, not the first click's +1.50
+    # Qt is handed the text when a tooltip is about to show (not on every click).
+    help_event = QHelpEvent(QEvent.Type.ToolTip, QPoint(5, 5), widget.mapToGlobal(QPoint(5, 5)))
+    QApplication.sendEvent(widget, help_event)
+    assert QWidget.toolTip(widget) == wanted
+
+
 def test_showing_the_same_state_again_does_nothing(qtbot, card, monkeypatch):
     calls = []
     monkeypatch.setattr(card, "update", lambda *args: calls.append(args))
