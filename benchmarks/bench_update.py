@@ -18,12 +18,13 @@ frame costs); the target is p95 within one 60 Hz frame (16.7 ms).
 On long answers the stand-in's inner steps run after the click's frame (``UpdateState``): the
 rows above time the click's frame (the new advantages and step 0's pushes, marked pending), as
 a person sees it; the GUI thread's CPU time of the same toggles is printed beside (steadier than
-wall time on shared, loaded cores: what a quiet machine would come near). One more row times a toggle to its finished snapshot painted (click → final,
-the event loop run until nothing is pending), with the longest single turn of the event loop on
-the way (what input waits for at worst). The idle prebuild of the other pages is let finish
-before anything is measured, so none of its steps lands in a measured action.
+wall time on shared, loaded cores: what a quiet machine would come near). One more row times a
+toggle to its finished snapshot painted (click → final, the event loop run until nothing is
+pending), with the longest single turn of the event loop on the way (what input waits for at
+worst). The idle prebuild of the other pages is let finish before anything is measured, so none
+of its steps lands in a measured action.
 
-    python benchmarks/bench_update.py [--repeats N] [--tokens N]
+    python benchmarks/bench_update.py [--repeats N] [--tokens N] [--pace S] [--no-selection]
 
 ``--tokens 2000`` measures answers about as long as a reasoning model's (a real run's rollouts).
 
@@ -88,6 +89,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=100, help="measured actions of each kind")
     parser.add_argument("--tokens", type=int, default=200, help="about this many per answer")
     parser.add_argument(
+        "--no-selection",
+        action="store_true",
+        help="no token selected while toggling and moving ε (its computation not shown)",
+    )
+    parser.add_argument(
         "--pace",
         type=float,
         default=0.2,
@@ -139,7 +145,8 @@ def main() -> None:
     baseline = statistics.median(repaints) * 1e3
     print(f"  {'baseline: repaint, nothing changed':<34} median {baseline:6.2f} ms")
 
-    page.state.select(0, 3)  # a token's computation shows, as after a lecturer clicked one
+    if not args.no_selection:
+        page.state.select(0, 3)  # a token's computation shows, as after a lecturer clicked one
     for steps in (0, 4):
         workbench.set_update_settings(replace(workbench.update_settings, inner_steps=steps))
         app.processEvents()
@@ -161,6 +168,11 @@ def main() -> None:
             if repeat >= 5:
                 moves.append(time.perf_counter() - start)
             settle()
+        if args.no_selection:  # the token clicks come last: their selection stays
+            report(f"card toggled, {steps} inner steps", toggles, baseline)
+            report(f"  … its GUI thread's CPU, {steps}", toggle_cpu, baseline)
+            report(f"ε_high moved, {steps} inner steps", moves, baseline)
+            continue
         view = page.token_rows
         chips = [(0, column) for column in range(min(40, len(view.snapshot.rows[0].tokens)))]
         selections = []

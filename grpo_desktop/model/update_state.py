@@ -70,7 +70,9 @@ class SteppedUpdate(Protocol):
     ) -> UpdateSnapshot: ...
 
 
-#: The first piece of a step waits this long, so the click's frame is painted first.
+#: The first piece of a step waits this long, counted from when the click's handling is done
+#: (not from when it began: a click that took longer than this on a busy machine would have its
+#: frame wait for the first pieces), so the click's frame is painted first.
 FIRST_PIECE_DELAY_MS = 20
 #: Pieces run back to back in one turn of the event loop until this much time has gone (a
 #: piece is at most one pass of the network, a few ms): fewer turns, each within a frame.
@@ -98,6 +100,11 @@ class UpdateState(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_piece)
+        # A zero timer fires once the click's handling has returned: it starts the delay.
+        self._arm = QTimer(self)
+        self._arm.setSingleShot(True)
+        self._arm.setInterval(0)
+        self._arm.timeout.connect(self._start_delay)
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.update_settings_changed.connect(self._invalidate)
         self.gate.call(self, self._catch_up)  # built the first time the workspace shows
@@ -194,25 +201,32 @@ class UpdateState(QObject):
         previous = None if self._snapshot is None else self._snapshot.spillover
         snapshot = steps.pending_snapshot(self._selected, previous)
         self._steps, self._pending = steps, True
-        self._timer.start(FIRST_PIECE_DELAY_MS)
+        self._arm.start()
         return snapshot
 
+    def _start_delay(self) -> None:
+        if self._pending:
+            self._timer.start(FIRST_PIECE_DELAY_MS)
+
     def _next_piece(self) -> None:
-        """Pieces of the step for one turn of the event loop; the finished snapshot once the
-        last has run."""
+        """Pieces of the step for one turn of the event loop; the finished snapshot (built and
+        shown) in a turn of its own after the last piece, so no turn holds both."""
         steps = self._steps
         if steps is None or not self._pending:
+            return
+        if steps.done:
+            self._finish()
             return
         began = time.perf_counter()
         while not steps.advance():
             if time.perf_counter() - began >= TURN_BUDGET_S:
-                self._timer.start(0)  # the next pieces at the next turn: input in between
-                return
-        self._finish()
+                break
+        self._timer.start(0)  # the next pieces, or the finished snapshot, at the next turn
 
     def _finish(self) -> None:
         """Run the step to its end and show the finished snapshot."""
         steps = self._steps
+        self._arm.stop()
         self._timer.stop()
         self._pending = False
         if steps is None:
@@ -225,6 +239,7 @@ class UpdateState(QObject):
 
     def _drop_steps(self) -> None:
         """Forget the shown snapshot's step; a step still running is dropped unfinished."""
+        self._arm.stop()
         self._timer.stop()
         self._steps, self._pending = None, False
 
