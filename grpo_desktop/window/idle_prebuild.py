@@ -3,7 +3,7 @@
 A lecturer's first Ctrl+U or Ctrl+T used to build the Update or Training page then and there
 (imports, the state and its first snapshot, the views, the first layout and paint: 0.25–0.65 s,
 over 1.5 s on a busy machine). :class:`IdlePrebuild` does that work ahead, once the window has
-shown: each workspace that asks for it (``idle_prebuild`` in ``workspace.py``) builds its page
+painted: each workspace that asks for it (``idle_prebuild`` in ``workspace.py``) builds its page
 a step at a time (:meth:`build_steps`), and the page is then laid out at the page stack's size
 and painted once off screen, so the switch finds its layout, pyqtgraph's axis pictures and the
 glyph caches ready. One step per turn of the event loop (a zero timer between them), so a key or
@@ -32,7 +32,7 @@ from grpo_desktop.window.workspace import Workspace
 __all__ = ["PREBUILD_ENV", "IdlePrebuild", "prebuild_enabled"]
 
 PREBUILD_ENV = "GRPO_DESKTOP_PREBUILD"  # 0 (or off, no, false): pages are built on first use
-START_AFTER_MS = 300  # after the window first shows: its deferred features (150 ms) go first
+START_AFTER_MS = 300  # after the window's first paint: its deferred features (150 ms) go first
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
 USER_INPUT = frozenset(
     {
@@ -59,7 +59,7 @@ def prebuild_enabled() -> bool:
 class IdlePrebuild(QObject):
     """Builds, lays out and paints once the pages of ``workspaces`` (those that ask for it) in
     idle time, a step per turn of the event loop, starting :data:`START_AFTER_MS` after the
-    window first shows."""
+    window's first paint."""
 
     finished = Signal()
 
@@ -72,11 +72,12 @@ class IdlePrebuild(QObject):
         self._workspaces = tuple(ws for ws in workspaces if getattr(ws, "idle_prebuild", False))
         self._steps: Iterator[str] | None = None
         self._done = False
+        self._watching = False  # the application's input goes through eventFilter
         self.slices: list[tuple[str, float]] = []  # each step's name and wall time, in order
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_step)
-        window.installEventFilter(self)  # until the first Show
+        window.installEventFilter(self)  # until its first paint
 
     @property
     def running(self) -> bool:
@@ -93,9 +94,6 @@ class IdlePrebuild(QObject):
         if self._steps is not None or self._done or not prebuild_enabled():
             return
         self._steps = self._all_steps()
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)  # the user's keys and clicks pause it
         self._timer.start(delay_ms)
 
     def stop(self) -> None:
@@ -103,14 +101,15 @@ class IdlePrebuild(QObject):
         self._timer.stop()
         self._steps = None
         app = QApplication.instance()
-        if app is not None:
+        if app is not None and self._watching:
             app.removeEventFilter(self)
+        self._watching = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         kind = event.type()
-        if watched is self._window and kind == QEvent.Type.Show:
+        if watched is self._window and kind == QEvent.Type.Paint:
             self._window.removeEventFilter(self)
-            self.start()
+            self.start()  # counted from the first paint: a slow first paint delays it too
         elif kind in USER_INPUT and self._steps is not None:
             # The user acts: nothing until they are quiet, counted from when what they asked
             # for is done (a zero timer fires once this event's handling has returned).
@@ -128,6 +127,9 @@ class IdlePrebuild(QObject):
         if not self._window.isVisible():
             self.stop()  # closed or hidden: nobody will switch
             return
+        if not self._watching:  # from the first step on (not during the first paint)
+            QApplication.instance().installEventFilter(self)  # keys and clicks pause it
+            self._watching = True
         if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
             self._timer.start(RESUME_AFTER_MS)  # a drag goes on
             return

@@ -142,7 +142,8 @@ def test_a_held_mouse_button_pauses_the_prebuild_and_it_goes_on_after(qtbot, win
 def test_a_key_pauses_the_prebuild_until_the_user_is_quiet(qtbot, window, monkeypatch):
     monkeypatch.setattr(idle_prebuild, "RESUME_AFTER_MS", 600_000)  # quiet for ten minutes
     prebuild = window.prebuild
-    QTest.keyClick(window, Qt.Key.Key_Right)  # a key soon after the window shows
+    qtbot.waitUntil(lambda: bool(prebuild.slices), timeout=DONE_MS)  # begun
+    QTest.keyClick(window, Qt.Key.Key_Right)
     assert prebuild.running
     steps = len(prebuild.slices)
     qtbot.wait(idle_prebuild.START_AFTER_MS + 600)
