@@ -24,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# One xdist worker runs them all (the suite runs with -n auto --dist loadgroup), so the session's
+# wheelhouse is built once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 ROOT = Path(__file__).resolve().parent.parent
 RESOURCES = ROOT / "resources"

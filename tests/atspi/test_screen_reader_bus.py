@@ -24,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # Xvfb, two D-Bus daemons and the app: about 10 s
+# slow: Xvfb, two D-Bus daemons and the app, about 10 s; with the other Xvfb tests on one
+# xdist worker (see tests/xcb/test_real_display.py)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("xvfb")]
 
 HERE = Path(__file__).parent
 SESSION = HERE / "bus_session.py"

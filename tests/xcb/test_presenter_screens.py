@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_real_display import run_checks_under_xvfb
 
-pytestmark = pytest.mark.slow  # a second pytest under Xvfb
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("xvfb")]  # see test_real_display.py
 
 CHECKS = Path(__file__).with_name("presenter_checks.py")
 

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # a second pytest under Xvfb: about 10 s
+# slow: a second pytest under Xvfb, about 10 s. One xdist worker runs every Xvfb test in turn
+# (the suite runs with -n auto --dist loadgroup): two xvfb-run -a started at once can pick the
+# same display.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("xvfb")]
 
 CHECKS = Path(__file__).with_name("xcb_window_checks.py")
 INSTALL_HINT = (
