@@ -125,15 +125,6 @@ class DrawingCache:
             oldest = self.pixmaps.pop(next(iter(self.pixmaps)))
             self.bytes -= oldest.width() * oldest.height() * 4
 
-    def find(self, key: tuple) -> QPixmap | None:
-        """The pixmap kept for ``key`` (now the most recently used), or None."""
-        if not CACHING:
-            return None
-        pixmap = self.pixmaps.pop(key, None)
-        if pixmap is not None:
-            self.pixmaps[key] = pixmap
-        return pixmap
-
     def kept(self, kind: str) -> int:
         """How many drawings of ``kind`` (the first item of their keys) are kept."""
         return sum(1 for key in self.pixmaps if key[0] == kind)

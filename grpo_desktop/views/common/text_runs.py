@@ -28,7 +28,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPixmap, QTransform
 
 from grpo_desktop.views.common import render_cache
-from grpo_desktop.views.common.render_cache import DRAWINGS, transparent_pixmap
+from grpo_desktop.views.common.render_cache import DRAWINGS
 
 __all__ = ["KIND", "draw_kept", "draw_text", "forget", "runs_kept"]
 
@@ -41,9 +41,12 @@ _HINTS = (  # the painter's hints a drawing depends on
     | QPainter.RenderHint.SmoothPixmapTransform
     | QPainter.RenderHint.VerticalSubpixelPositioning
 )
-#: Where each kept drawing's pixmap sits against its box (drawings of the same key share it).
-_OFFSETS: dict[tuple, QPointF] = {}
-_MOST_OFFSETS = 4096
+
+
+class _Drawing(QPixmap):
+    """A kept drawing and where its top left sits against its box's (shifted) top left."""
+
+    offset = QPointF()
 
 
 def draw_text(
@@ -108,36 +111,32 @@ def draw_kept(
     full_key = (*key, rect.width(), rect.height(), ratio, hints, fraction_x, fraction_y)
     shift = QPointF(fraction_x / _SUBPIXEL_STEPS / ratio, fraction_y / _SUBPIXEL_STEPS / ratio)
     local = QRectF(shift, rect.size())
-    kept = _OFFSETS.get(full_key)
-    pixmap = DRAWINGS.find(full_key) if kept is not None else None
-    if pixmap is None:
+
+    def render() -> QPixmap:
         covered = bounds(local) if bounds is not None else local.adjusted(-1, -1, 1, 1)
         left = math.floor(covered.left() * ratio) / ratio
         top = math.floor(covered.top() * ratio) / ratio
-        right = math.ceil(covered.right() * ratio) / ratio
-        bottom = math.ceil(covered.bottom() * ratio) / ratio
-        kept = QPointF(left, top)
+        width = math.ceil(covered.right() * ratio) / ratio - left
+        height = math.ceil(covered.bottom() * ratio) / ratio - top
+        pixmap = _Drawing(max(1, round(width * ratio)), max(1, round(height * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        pixmap.offset = QPointF(left, top)
+        target = QPainter(pixmap)
+        target.setRenderHints(QPainter.RenderHint(hints))
+        target.translate(-left, -top)
+        draw(target, local)
+        target.end()
+        return pixmap
 
-        def render() -> QPixmap:
-            pixmap = transparent_pixmap(right - left, bottom - top, ratio)
-            target = QPainter(pixmap)
-            target.setRenderHints(QPainter.RenderHint(hints))
-            target.translate(-left, -top)
-            draw(target, local)
-            target.end()
-            return pixmap
-
-        pixmap = DRAWINGS.get(full_key, render)
-        if len(_OFFSETS) >= _MOST_OFFSETS:
-            _OFFSETS.clear()
-        _OFFSETS[full_key] = kept
-    painter.drawPixmap(rect.topLeft() - shift + kept, pixmap)
+    pixmap = DRAWINGS.get(full_key, render)
+    assert isinstance(pixmap, _Drawing)
+    painter.drawPixmap(rect.topLeft() - shift + pixmap.offset, pixmap)
 
 
 def forget() -> None:
     """Drop every kept text run (the next paint draws each afresh)."""
     DRAWINGS.clear(KIND)
-    _OFFSETS.clear()
 
 
 def runs_kept() -> int:
