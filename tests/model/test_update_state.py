@@ -312,3 +312,20 @@ def test_a_token_click_while_the_steps_run_shows_step_zeros_detail_saying_so(wor
     assert now.expression == "the stand-in at step 0 (taking 4 inner steps…)"
     ratio = next(row for row in detail.rows if row.label == "ratio r")
     assert ratio.value == "1.0000"  # on-policy
+
+
+def test_idle_time_prepares_the_texts_a_card_toggle_can_bring(workbench, qtbot):
+    from grpo_desktop.core.update import standin_policy, update_step
+
+    state = _on_long_answers(workbench, steps=0)
+    qtbot.waitUntil(lambda: not state.warming, timeout=10_000)
+    lab = workbench.lab.snapshot
+    for card in lab.cards:
+        trace = lab.problem.trace_for(card.index)
+        other = trace.wrong if card.text == trace.correct else trace.correct
+        hits = update_step._tokens_of.cache_info().hits
+        tokens = update_step._tokens_of(other)[0]
+        assert update_step._tokens_of.cache_info().hits == hits + 1  # kept: no work at a toggle
+        hits = standin_policy._answer_logits.cache_info().hits
+        standin_policy._answer_logits(tokens, update_step.STANDIN_SEED)
+        assert standin_policy._answer_logits.cache_info().hits == hits + 1

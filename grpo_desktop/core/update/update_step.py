@@ -62,8 +62,10 @@ __all__ = [
     "clip_higher_settings",
     "preset_info",
     "settings_from_dict",
+    "toggle_texts",
     "token_computation",
     "valid_selection",
+    "warm_answer",
     "with_selection",
 ]
 
@@ -384,6 +386,26 @@ def _pending_status(steps: int) -> str:
         f"Taking {_inner_steps_text(steps)} per side on the stand-in… "
         "the pushes shown are step 0's."
     )
+
+
+def toggle_texts(lab: LabSnapshot) -> tuple[str, ...]:
+    """Every text a card toggle can bring: both versions of each card's trace (none for a
+    run's group, whose answers are fixed)."""
+    if lab.recorded is not None:
+        return ()
+    texts: dict[str, None] = {}
+    for card in lab.cards:
+        trace = lab.problem.trace_for(card.index)
+        texts[trace.correct] = None
+        texts[trace.wrong] = None
+    return tuple(texts)
+
+
+def warm_answer(text: str) -> None:
+    """What a toggle to ``text`` computes first, computed now and kept: its pre-tokens and the
+    stand-in's starting logits (idle-time work, so a card's first toggle does not pay it)."""
+    tokens, _answer = _tokens_of(text)
+    initial_policy([tokens], STANDIN_SEED)
 
 
 def valid_selection(selected: tuple[int, int], rows: Sequence[AnswerRow]) -> bool:
