@@ -23,7 +23,9 @@ one evaluation of the loss, so input is served between them), and emits the fini
 the same numbers as computing it in one go. Both kinds of steps have one interface
 (:class:`SteppedUpdate`). A newer change drops the older step's unfinished pieces. Reading
 :attr:`UpdateState.snapshot` (an export, a test) finishes the step first. A token click
-computes the token's detail and nothing else.
+computes the token's detail and nothing else. Once the page has been idle a moment, the
+stand-in's first work for every text a card toggle can bring is done a text per turn, so a
+card's first toggle costs what a second one does.
 """
 
 from __future__ import annotations
