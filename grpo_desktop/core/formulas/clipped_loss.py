@@ -625,6 +625,16 @@ class CheckedLossInputs:
         parts = _evaluate(self.spec, lp, self.old, self.adv, self.mask, self.ref, *self.options)
         return _result(self.spec, parts, self.mask)
 
+    def loss_on_policy(self) -> PolicyLossResult:
+        """:meth:`loss_at` ``old_logp`` (step 0 of the inner steps), bit for bit, without the
+        per-token ratio: on-policy every log-ratio is exactly +0.0, so the ratio, the clip and
+        the surrogate are worked out once per answer and broadcast over its tokens."""
+        old, options = self.old, self.options
+        parts = _evaluate(
+            self.spec, old, old, self.adv, self.mask, self.ref, *options, on_policy=True
+        )
+        return _result(self.spec, parts, self.mask)
+
 
 def check_loss_inputs(
     old_logp: Sequence | np.ndarray,
@@ -940,12 +950,20 @@ def _evaluate(
     loss_scale_factor: float | None,
     width: int | None = None,
     totals: _BatchTotals | None = None,
+    *,
+    on_policy: bool = False,
 ) -> _Parts:
     """The loss of (..., B, T) checked arrays (padding already 0), each leading index its own
     batch: the one computation behind :func:`policy_loss` and :func:`policy_loss_runs`.
 
     With ``totals`` the arrays are a block of rows of the batch ``totals`` describes, and the
     loss, its parts and the clip fraction are this block's shares, which add up to the batch's.
+
+    ``on_policy`` (``lp`` is ``old``): ``lp − old`` is +0.0 at every cell (x − x of a finite x,
+    padding 0 − 0), so the log-ratio is taken as one +0.0 column per answer and the ratio, clip
+    and surrogate are computed on (..., B, 1) columns that broadcast against the (..., B, T)
+    weights: each cell meets the operands it would meet cell by cell, in the same order, so
+    every number is the same to the bit (tested for every preset), at a fraction of the cost.
     """
     real = weights_mask > 0
     shape = lp.shape
@@ -953,11 +971,14 @@ def _evaluate(
     weight = _weights(spec, weights_mask, max_completion_length, loss_scale_factor, width, totals)
     token_count = weights_mask.sum(axis=tokens) if totals is None else totals.tokens
     adv_tokens = np.broadcast_to(adv[..., None], shape)
-    log_ratio = lp - old
+    log_ratio = np.zeros((*shape[:-1], 1)) if on_policy else lp - old
 
     if spec.sequence_ratio:
         lengths = np.maximum(weights_mask.sum(axis=-1), 1.0)
-        seq_log_ratio = (log_ratio * weights_mask).sum(axis=-1) / lengths
+        if on_policy:  # (+0.0 · m).sum() / n is +0.0
+            seq_log_ratio = log_ratio[..., 0]
+        else:
+            seq_log_ratio = (log_ratio * weights_mask).sum(axis=-1) / lengths
         seq_ratio = np.exp(seq_log_ratio)
         value, d_ratio, seq_clipped, _ = _clipped_surrogate(seq_ratio, adv, eps_low, eps_high, None)
         pg = np.where(real, value[..., None], 0.0)
@@ -979,7 +1000,7 @@ def _evaluate(
             through = 1.0
         ratio = np.exp(log_ratio)
         value, d_ratio, clipped, dual = _clipped_surrogate(
-            ratio, adv_tokens, eps_low, eps_high, dual_c
+            ratio, adv[..., None] if on_policy else adv_tokens, eps_low, eps_high, dual_c
         )
         pg = np.where(real, value, 0.0)
         grad_pg = weight * d_ratio * ratio * through
