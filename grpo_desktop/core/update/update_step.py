@@ -227,21 +227,32 @@ def build_update_snapshot(
     push = -result.grad_logp
     totals = push.sum(axis=1).tolist()
     compare_totals = (-compare.grad_logp.sum(axis=1)).tolist()
-    pushes, clipped, dual = push.tolist(), result.clipped.tolist(), result.dual_clipped.tolist()
+    pushes = push.tolist()
     marked = result.clipped | result.dual_clipped
+    # A row without a ✂ (every row at step 0) shares one all-False tuple for both flag columns:
+    # no 2 × 33,000 Python bools made from the arrays on a long batch.
+    marked_rows = marked.any(axis=1)
+    if marked_rows.any():
+        clipped, dual = result.clipped.tolist(), result.dual_clipped.tolist()
+    unmarked = (False,) * push.shape[1]
     rows = []
     for index, card in enumerate(lab.cards):
         token_texts, answer_flags = _tokens_of(card.text)
         count = len(token_texts)
-        marks = marked[index, :count]
-        tokens = TokenRow(
-            token_texts,
-            pushes[index][:count],
-            clipped[index][:count],
-            dual[index][:count],
-            answer_flags,
-            marks.tobytes() if marks.any() else b"",
-        )
+        if marked_rows[index]:
+            tokens = TokenRow(
+                token_texts,
+                pushes[index][:count],
+                clipped[index][:count],
+                dual[index][:count],
+                answer_flags,
+                marked[index, :count].tobytes(),
+            )
+        else:
+            nothing = unmarked[:count]
+            tokens = TokenRow(
+                token_texts, pushes[index][:count], nothing, nothing, answer_flags, b""
+            )
         rows.append(
             AnswerRow(
                 index=index,
