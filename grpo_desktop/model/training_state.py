@@ -25,7 +25,11 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.training.run import ALGORITHM_INFO, TrainingConfig, TrainingRun
 from grpo_desktop.core.training.training_config import refused_change_text
-from grpo_desktop.core.training.training_snapshot import TrainingSnapshot, build_training_snapshot
+from grpo_desktop.core.training.training_snapshot import (
+    TrainingSnapshot,
+    build_training_snapshot,
+    rechoose_training_snapshot,
+)
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
 
@@ -79,6 +83,7 @@ class TrainingState(QObject):
         self._skipped_draws = 0  # frames in a row left undrawn while behind the clock
         self._undrawn = False  # steps taken that no emitted snapshot shows yet
         self._snapshot: TrainingSnapshot | None = None
+        self._built_from: tuple[TrainingRun, int] | None = None  # the run and step it shows
         # config → (run, selected step): runs of earlier settings, oldest first
         self._kept: dict[_RunInputs, tuple[TrainingRun, int | None]] = {}
         self._timer = QTimer(self)
@@ -179,14 +184,16 @@ class TrainingState(QObject):
         self._invalidate()
 
     def set_focus(self, algorithm: str) -> None:
-        self._focus = algorithm
-        self._invalidate()
+        """The algorithm whose problems the frontier's dots show (and whose band shades)."""
+        if algorithm != self._focus:
+            self._focus = algorithm
+            self._choose()
 
     def select_step(self, step: int) -> None:
         """Mark ``step`` on the charts (its groups can then be opened in the lab)."""
         if 1 <= step <= self.run.step_count and step != self._selected_step:
             self._selected_step = step
-            self._invalidate()
+            self._choose()
 
     def open_group(self, index: int) -> None:
         """Show group ``index`` of the selected step (focus algorithm, first seed) in the lab."""
@@ -348,6 +355,35 @@ class TrainingState(QObject):
         self._stale = True
         self.gate.call(self, self._catch_up)
 
+    def _choose(self) -> None:
+        """A chosen step or focus: only what it changes. The snapshot shown, when it shows the
+        run as it is, is sent again with the new dots, groups and caption and the very same
+        bands (the views leave the curves alone); while playing with steps not drawn yet, the
+        choice rides with the frame's draw, in the next turn, rather than adding one."""
+        if self._shows_run_now() and self.gate.shown:
+            self._snapshot = rechoose_training_snapshot(
+                self._snapshot,
+                self.run,
+                focus=self._focus,
+                selected_step=self._selected_step,
+            )
+            self._undrawn = False  # built from the run as it is: it shows every step taken
+            self.snapshot_changed.emit(self._snapshot)
+        elif self._playing and self._undrawn and self.gate.shown:
+            self._stale = True
+            self._post_draw()
+        else:
+            self._invalidate()
+
+    def _shows_run_now(self) -> bool:
+        """Whether the snapshot kept was built from this run at its step (nothing else asked
+        for since): a chosen step or focus can then be worked out from it."""
+        return (
+            self._snapshot is not None
+            and not self._stale
+            and self._built_from == (self.run, self.run.step_count)
+        )
+
     def _catch_up(self) -> None:
         if self._stale:
             self._rebuild()
@@ -361,6 +397,7 @@ class TrainingState(QObject):
             selected_step=self._selected_step,
             refusal=self._refusal,
         )
+        self._built_from = (self.run, self.run.step_count)
         self._stale = False
         if emit:
             self._undrawn = False

@@ -15,6 +15,7 @@ from PySide6.QtCore import QTimer
 
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.training.run import METRICS, TrainingConfig
+from grpo_desktop.core.training.training_snapshot import build_training_snapshot
 from grpo_desktop.model import training_state as training_state_module
 from grpo_desktop.model.training_state import MAX_SPEED, TrainingState
 from grpo_desktop.model.workbench import LAB, TRAINING, Workbench
@@ -364,17 +365,63 @@ def test_a_new_speed_counts_from_the_moment_it_is_set(timed, clock, qapp):
     assert timed.run.step_count == 40
 
 
-def test_a_click_between_a_tick_and_its_draw_shows_the_steps_taken(timed, clock, qapp):
+def test_a_click_between_a_tick_and_its_draw_rides_with_that_draw(timed, clock, qapp):
     timed.set_speed(30)
     timed.set_playing(True)
     frames(timed, clock, 30, qapp)
     timed.drawn.clear()
     clock.now += 0.1
     timed.tick()  # three steps, their draw posted
-    timed.select_step(2)  # a click lands before the draw: its snapshot shows them
-    assert timed.drawn == [18]
+    timed.select_step(2)  # a click lands before the draw: it adds no draw of its own
+    assert timed.drawn == []
     qapp.processEvents()
-    assert timed.drawn == [18], "already drawn: the posted draw builds nothing"
+    assert timed.drawn == [18], "one draw shows the steps taken and the chosen step"
+    assert timed.snapshot.selected_step == 2
+    qapp.processEvents()
+    assert timed.drawn == [18]
+
+
+def test_clicks_while_playing_add_no_draw_beyond_one_per_frame(timed, clock, qapp, monkeypatch):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    built = count_builds(monkeypatch)
+    for frame in range(30):
+        clock.now += training_state_module.FRAME_S
+        timed.tick()
+        timed.select_step(1 + frame % 5)  # a click in every frame, before its draw
+        qapp.processEvents()
+        timed.select_step(6 + frame % 5)  # and one after it
+        qapp.processEvents()
+    assert len(built) <= 30, "at most one snapshot built a frame, clicks or not"
+    assert timed.snapshot.selected_step == 10
+
+
+def test_choosing_a_step_keeps_the_bands_and_moves_the_dots_and_groups(timed, monkeypatch):
+    timed.run.run(12)
+    timed.step_once()
+    before = timed.snapshot
+    built = count_builds(monkeypatch)
+    timed.select_step(4)
+    after = timed.snapshot
+    assert built == [], "the chosen step is worked out from the snapshot shown"
+    assert after.series is before.series, "the curves' bands are the same objects"
+    full = build_training_snapshot(timed.run, focus=after.focus, selected_step=4)
+    assert after.selected_step == 4 and after.dots_step == 4
+    assert after.dots == full.dots and after.groups == full.groups and after.groups
+    assert after.status == full.status
+
+
+def test_choosing_a_focus_shades_its_band_with_the_same_bands(timed):
+    timed.run.run(5)
+    timed.step_once()
+    before = timed.snapshot
+    timed.set_focus("rloo")
+    after = timed.snapshot
+    full = build_training_snapshot(timed.run, focus="rloo")
+    assert [series.band for series in after.series] == [series.band for series in full.series]
+    assert all(new.bands is old.bands for new, old in zip(after.series, before.series, strict=True))
+    assert after.dots == full.dots and after.status == full.status
 
 
 def count_builds(monkeypatch) -> list[int]:

@@ -8,7 +8,7 @@ learning frontier with each problem's dot, so the views only draw.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from grpo_desktop.core.training.run import (
     ALGORITHMS,
     FRONTIER_GROUP_SIZES,
     METRICS,
+    Divergence,
     TrainingConfig,
     TrainingRun,
     informative_probability,
@@ -33,6 +34,7 @@ __all__ = [
     "MetricBand",
     "TrainingSnapshot",
     "build_training_snapshot",
+    "rechoose_training_snapshot",
 ]
 
 STANDIN_NOTE = (
@@ -188,10 +190,72 @@ def build_training_snapshot(
                 band=len(config.algorithms) <= BANDS_FOR_ALL or name == focus,
             )
         )
+    p, curves = _frontier_curves(config.group_size)
+    chosen = _chosen_parts(run, focus, selected_step, divergences)
+    return TrainingSnapshot(
+        config=config,
+        steps_done=run.step_count,
+        playing=playing,
+        series=tuple(series),
+        metric=metric,
+        metric_label=METRICS[metric][0],
+        focus=focus,
+        frontier_p=p,
+        frontier_curves=curves,
+        status=_status(run, playing, focus),
+        divergence_note=" ".join(
+            divergence.sentence() for divergence in divergences.values() if divergence.diverged
+        ),
+        refusal=refusal,
+        convention=run.convention,
+        reward_weights=run.reward_weights,
+        **chosen,
+    )
+
+
+def rechoose_training_snapshot(
+    snapshot: TrainingSnapshot,
+    run: TrainingRun,
+    *,
+    focus: str | None,
+    selected_step: int | None,
+) -> TrainingSnapshot:
+    """``snapshot`` (built for ``run`` as it is now) with another chosen step or focus: what a
+    click changes (the dots, the step's groups, which band shades, the status' algorithm) is
+    worked out as ``build_training_snapshot`` would; the bands are the very same objects, not
+    computed again, so the views can tell the curves did not change."""
+    config = run.config
+    if snapshot.steps_done != run.step_count or snapshot.config != config:
+        raise ValueError("the snapshot does not show this run as it is now")
+    if focus not in config.algorithms:
+        focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
+    series = snapshot.series
+    status = snapshot.status
+    if focus != snapshot.focus:
+        many = len(config.algorithms) > BANDS_FOR_ALL
+        series = tuple(
+            replace(item, band=not many or item.name == focus) for item in snapshot.series
+        )
+        status = _status(run, snapshot.playing, focus)
+    divergences = {focus: run.divergence(focus)}
+    return replace(
+        snapshot,
+        series=series,
+        focus=focus,
+        status=status,
+        **_chosen_parts(run, focus, selected_step, divergences),
+    )
+
+
+def _chosen_parts(
+    run: TrainingRun, focus: str, selected_step: int | None, divergences: dict[str, Divergence]
+) -> dict[str, object]:
+    """What depends on the chosen step: the frontier's dots (at the chosen step, else the
+    last), the step's groups and why it lists none."""
+    config = run.config
     if selected_step is not None and not 1 <= selected_step <= run.step_count:
         selected_step = None
     dots_step = run.step_count if selected_step is None else selected_step
-    p, curves = _frontier_curves(config.group_size)
     # (P,): mean over the seeds that have a pass rate at the dots' step (a diverged seed has
     # none): the step clicked on the charts, whose groups are listed, or else the last one.
     latest = _band(run.pass_rates(focus)[dots_step].T).mean
@@ -214,29 +278,13 @@ def build_training_snapshot(
                 f"Seed 1 diverged at step {seed_diverged_at}: its policy is not a number from "
                 "then on, so it drew no groups to open."
             )
-    return TrainingSnapshot(
-        config=config,
-        steps_done=run.step_count,
-        playing=playing,
-        series=tuple(series),
-        metric=metric,
-        metric_label=METRICS[metric][0],
-        focus=focus,
-        frontier_p=p,
-        frontier_curves=curves,
-        dots=dots,
-        selected_step=selected_step,
-        status=_status(run, playing, focus),
-        dots_step=dots_step,
-        groups=groups,
-        groups_note=groups_note,
-        divergence_note=" ".join(
-            divergence.sentence() for divergence in divergences.values() if divergence.diverged
-        ),
-        refusal=refusal,
-        convention=run.convention,
-        reward_weights=run.reward_weights,
-    )
+    return {
+        "dots": dots,
+        "selected_step": selected_step,
+        "dots_step": dots_step,
+        "groups": groups,
+        "groups_note": groups_note,
+    }
 
 
 def _group_summaries(run: TrainingRun, focus: str, step: int) -> tuple[GroupSummary, ...]:
