@@ -5,7 +5,8 @@ user sees it, in Qt's own event loop, at each set speed (10 and 30 steps/s unles
 plays:
 
 - a "hand" clicks the pass-rate chart every 80–120 ms on a random step played (never the one
-  marked): at each chosen moment a
+  marked, at the pixel the click lands on: a click on the marked step changes nothing and
+  would be timed to a later paint): at each chosen moment a
   precise timer posts a press and a release to the chart. A timer fires when the GUI thread
   comes back to its event loop, as a real click is read then, so the click waits behind
   whatever the thread is doing when it lands. A click on the chart chooses a step: the snapshot
@@ -16,6 +17,7 @@ plays:
 - every paint of the chart is stamped (the intervals are the frames the class sees);
 - the steps played are counted: achieved steps/s against the set speed (target ≥ 95 %).
 
+The idle prebuild of the other pages is let finish first (its steps landed in measured clicks).
 The same clicks with the run paused come first: the baseline in the same run. Targets: click
 p95 ≤ 16 ms while playing, and the set speed kept.
 
@@ -50,7 +52,7 @@ def main() -> None:
     args = parser.parse_args()
     speeds = [int(speed) for speed in args.speeds.split(",")]
 
-    from PySide6.QtCore import QEvent, QEventLoop, QObject, QPointF, Qt, QTimer
+    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QPointF, Qt, QTimer
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
@@ -67,6 +69,13 @@ def main() -> None:
     page = window.training_page
     state = page.state
     app.processEvents()
+    clock = QElapsedTimer()
+    clock.start()
+    while not window.prebuild.done and clock.elapsed() < 60_000:
+        if not window.prebuild.running and clock.elapsed() > 1_000:
+            break  # never started (switched off)
+        app.processEvents()  # the idle prebuild's steps, before anything is measured
+        time.sleep(0.005)
     gc.freeze()  # as grpo_desktop.app does once the window is up
 
     viewport = page.charts.plots()[0].viewport()
@@ -105,12 +114,15 @@ def main() -> None:
         """A press and a release at a random x over the chart, posted as the window system
         would deliver them, stamped with the moment the hand clicked."""
         done = state.run.step_count
-        step = rng.randint(1, done)
-        if step == page.charts.marker_step():
-            step = step - 1 if step > 1 else step + 1  # another step: the marker must move
         plot = page.charts.plots()[0]
-        scene = plot.getViewBox().mapViewToScene(QPointF(step, 0.5))
-        point = QPointF(plot.mapFromScene(scene))
+        marked = page.charts.marker_step()
+        for _ in range(50):  # a step whose pixel is not the marked step's (2,000 steps share
+            step = rng.randint(1, done)  # a few hundred pixels)
+            scene = plot.getViewBox().mapViewToScene(QPointF(step, 0.5))
+            point = QPointF(plot.mapFromScene(scene).toPoint())
+            landed = plot.getViewBox().mapSceneToView(plot.mapToScene(point.toPoint())).x()
+            if page.charts.step_at(landed) != marked:
+                break
         global_point = QPointF(viewport.mapToGlobal(point.toPoint()))
         button, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
         clicked.append(min(moment[0], time.perf_counter()))

@@ -122,6 +122,7 @@ class _Slot:
     high: pg.PlotCurveItem
     band: pg.FillBetweenItem
     shown: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (mean, low, high) drawn
+    source: MetricBand | None = None  # the snapshot's band ``shown`` was copied from
     edges: bool = False  # the band's edges hold ``shown`` (an unshaded band's are not updated)
 
 
@@ -279,8 +280,21 @@ class TrainingCharts(QWidget):
     # ----------------------------------------------------------------------------- public API
 
     def show_snapshot(self, snapshot: TrainingSnapshot) -> None:
-        """Draw every algorithm's pass rate and chosen metric; touch only what changed."""
+        """Draw every algorithm's pass rate and chosen metric; touch only what changed. A
+        snapshot with the very series drawn last (a step chosen: the model sends the same
+        bands) moves the marker and nothing else."""
+        previous = self._snapshot
         self._snapshot = snapshot
+        if (
+            previous is not None
+            and snapshot.series is previous.series
+            and snapshot.metric == previous.metric
+            and snapshot.config == previous.config
+            and snapshot.steps_done == previous.steps_done
+            and snapshot.divergence_note == previous.divergence_note
+        ):
+            self._show_marker(snapshot.selected_step)
+            return
         self._steps_done = snapshot.steps_done
         names = tuple(series.name for series in snapshot.series)
         if names != self._names:
@@ -294,6 +308,7 @@ class TrainingCharts(QWidget):
             self.metric_plot.widget.setAccessibleName(f"{title} chart")
             for slot in self.metric_plot.slots:
                 slot.shown = None
+                slot.source = None
         self._show_divergence(snapshot.divergence_note)
         self._set_x(snapshot.total_steps)
         used = {series.index for series in snapshot.series}
@@ -451,7 +466,9 @@ class TrainingCharts(QWidget):
     def _draw(slot: _Slot, band: MetricBand, shaded: bool) -> None:
         """The mean line, and the band's edges when it is shaded (six algorithms shade only the
         focus one's: the others' edges are set when their band shows, not every frame)."""
-        same = _same(slot.shown, band)
+        # The band drawn last (a step or focus chosen) is the same object: nothing to compare.
+        same = (band is slot.source and slot.shown is not None) or _same(slot.shown, band)
+        slot.source = band
         if same and (slot.edges or not shaded):
             return
         finite = np.isfinite(band.mean) & np.isfinite(band.low) & np.isfinite(band.high)
@@ -480,6 +497,7 @@ class TrainingCharts(QWidget):
             slot.line.setVisible(False)
             slot.band.setVisible(False)
         slot.shown = None
+        slot.source = None
         slot.edges = False
 
     def _show_divergence(self, note: str) -> None:

@@ -80,6 +80,20 @@ def _algorithm_tip(name: str) -> str:
     return f"{info.label}: {info.advantage}\n{info.description}"
 
 
+def _only_chosen(old: TrainingSnapshot, new: TrainingSnapshot) -> bool:
+    """Whether ``new`` differs from ``old`` only in the chosen step or focus (the model made it
+    from ``old``: the very same bands, nothing else the controls show changed)."""
+    return (
+        new.config == old.config
+        and new.steps_done == old.steps_done
+        and new.playing == old.playing
+        and new.metric == old.metric
+        and new.refusal == old.refusal
+        and len(new.series) == len(old.series)
+        and all(a.bands is b.bands for a, b in zip(new.series, old.series))
+    )
+
+
 def _spin(name: str, low: int, high: int) -> QSpinBox:
     spin = QSpinBox(objectName=name)
     spin.setRange(int(low), int(high))
@@ -142,6 +156,7 @@ class TrainingControls(AdaptiveForm):
         self._playing = False
         self._metric: str | None = None
         self._focus: str | None = None
+        self._shown: TrainingSnapshot | None = None  # the snapshot the controls show
         self._focus_names: tuple[str, ...] = ()
 
         self.play_button = QPushButton(PLAY_TEXT, objectName="playButton")
@@ -307,7 +322,18 @@ class TrainingControls(AdaptiveForm):
         )
 
     def show_snapshot(self, snapshot: TrainingSnapshot) -> None:
-        """Set every control from ``snapshot``, emitting nothing."""
+        """Set every control from ``snapshot``, emitting nothing. A snapshot that only chose
+        another step or focus (the same bands as the one shown) sets the focus box alone."""
+        previous, self._shown = self._shown, snapshot
+        if previous is not None and _only_chosen(previous, snapshot):
+            if snapshot.focus != self._focus:
+                self._focus = snapshot.focus
+                blocked = self.focus_combo.blockSignals(True)
+                try:
+                    self.focus_combo.setCurrentIndex(self.focus_combo.findData(snapshot.focus))
+                finally:
+                    self.focus_combo.blockSignals(blocked)
+            return
         config = snapshot.config
         self._playing = snapshot.playing
         self._show_play()
