@@ -119,7 +119,7 @@ def main() -> None:
         for _ in range(50):  # a step whose pixel is not the marked step's (2,000 steps share
             step = rng.randint(1, done)  # a few hundred pixels)
             scene = plot.getViewBox().mapViewToScene(QPointF(step, 0.5))
-            point = QPointF(plot.mapFromScene(scene).toPoint())
+            point = QPointF(plot.mapFromScene(scene))
             landed = plot.getViewBox().mapSceneToView(plot.mapToScene(point.toPoint())).x()
             if page.charts.step_at(landed) != marked:
                 break

@@ -53,6 +53,7 @@ CATCH_UP_ANSWERS = 110_000
 _AFTER_PAINTS = Qt.EventPriority.LowEventPriority.value - 1
 _TICK = QEvent.Type(QEvent.registerEventType())
 _DRAW = QEvent.Type(QEvent.registerEventType())
+_PART = QEvent.Type(QEvent.registerEventType())
 #: What a run is made from: its configuration, then the convention and reward it is given.
 _RunInputs = tuple[TrainingConfig, str, RewardWeights]
 
@@ -87,6 +88,11 @@ class TrainingState(QObject):
         self._next_frame = 0.0  # when the next tick is due, on a fixed 60 Hz grid
         self._draw_pending = False  # a draw is posted for the next event-loop turn
         self._skipped_draws = 0  # frames in a row left undrawn while behind the clock
+        self._frame_due = 0  # steps the frame under way still owes
+        self._frame_deadline = 0.0  # when its step budget is spent
+        self._frame_stepped = False  # it took a step
+        self._frame_serial = 0  # counts plays: a step posted before a pause is not taken
+        self._part_of = -1  # the play the posted step belongs to
         self._undrawn = False  # steps taken that no emitted snapshot shows yet
         self._snapshot: TrainingSnapshot | None = None
         self._built_from: tuple[TrainingRun, int] | None = None  # the run and step it shows
@@ -133,6 +139,7 @@ class TrainingState(QObject):
         if playing == self._playing:
             return
         self._playing = playing
+        self._frame_serial += 1
         if playing:
             now = self._clock()
             self._keep_time_from(now)
@@ -230,31 +237,46 @@ class TrainingState(QObject):
     # --- playing ----------------------------------------------------------------------------
 
     def tick(self) -> None:
-        """One frame of playing (the timer calls this every 60 Hz frame): take the steps due by
-        the clock since play began, stopping once the frame's step budget is spent (a step or
-        more is left for the next tick, not dropped), then draw once in a turn of its own; while
-        the run is behind the clock the draw is dropped instead (at most MAX_SKIPPED_DRAWS in a
-        row), so the steps catch up first."""
+        """One frame of playing: take the steps due by the clock since play began, stopping
+        once the frame's step budget is spent (a step or more is left for the next tick, not
+        dropped), then draw once in a turn of its own; while the run is behind the clock the
+        draw is dropped instead (at most MAX_SKIPPED_DRAWS in a row), so the steps catch up
+        first. The timer's frames take the same steps one per event-loop turn (a click waiting
+        goes in between, not behind two steps); this takes them at once."""
+        if self._begin_frame():
+            while self._frame_step():
+                pass
+            self._end_frame()
+
+    def _begin_frame(self) -> bool:
         if not self._playing:
-            return
+            return False
         now = self._clock()
-        due = self._steps_due(now)
-        deadline = now + STEP_BUDGET_S
-        stepped = False
-        while due > 0 and not self.run.finished:
-            self.run.step()
-            self._played += 1
-            due -= 1
-            stepped = True
-            if self._clock() > deadline:
-                break
+        self._frame_due = self._steps_due(now)
+        self._frame_deadline = now + STEP_BUDGET_S
+        self._frame_stepped = False
+        return True
+
+    def _frame_step(self) -> bool:
+        """One of the frame's steps due; whether another may follow within its budget."""
+        if self._frame_due <= 0 or self.run.finished:
+            return False
+        self.run.step()
+        self._played += 1
+        self._frame_due -= 1
+        self._frame_stepped = True
+        return (
+            self._frame_due > 0 and not self.run.finished and self._clock() <= self._frame_deadline
+        )
+
+    def _end_frame(self) -> None:
         if self.run.finished:
             self.set_playing(False)  # the last snapshot, at once
             return
-        if stepped:
+        if self._frame_stepped:
             self._stale = True
             self._undrawn = True
-            if due > 0 and self._skipped_draws < MAX_SKIPPED_DRAWS:
+            if self._frame_due > 0 and self._skipped_draws < MAX_SKIPPED_DRAWS:
                 self._skipped_draws += 1  # behind the clock: this frame's draw goes
             else:
                 self._post_draw()
@@ -267,10 +289,23 @@ class TrainingState(QObject):
     def _tick_after_paints(self) -> None:
         QCoreApplication.postEvent(self, QEvent(_TICK), _AFTER_PAINTS)
 
+    def _frame_part(self) -> None:
+        """A step of the timer's frame, in a turn of its own; the next one posted after it."""
+        if self._frame_step():
+            self._part_of = self._frame_serial
+            QCoreApplication.postEvent(self, QEvent(_PART), _AFTER_PAINTS)
+        else:
+            self._end_frame()
+
     def customEvent(self, event: QEvent) -> None:  # Qt override
-        if event.type() == _TICK:
-            self.tick()
-        elif event.type() == _DRAW:
+        kind = event.type()
+        if kind == _TICK:
+            if self._begin_frame():
+                self._frame_part()
+        elif kind == _PART:
+            if self._playing and self._part_of == self._frame_serial:
+                self._frame_part()
+        elif kind == _DRAW:
             self._draw()
         else:
             super().customEvent(event)

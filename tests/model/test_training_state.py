@@ -704,3 +704,32 @@ def test_kept_runs_stay_within_their_count_and_memory(workbench, state, monkeypa
     state.run.run(2)
     state.request_config(replace(state.snapshot.config, group_size=7))
     assert state._kept == {}
+
+
+def test_the_timers_frame_takes_its_steps_in_turns_of_their_own_and_draws_once(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    before = timed.run.step_count
+    timed.drawn.clear()
+    clock.now += 0.1  # three steps due
+    timed._timer.timeout.emit()  # the frame's timer: its steps wait for the event loop
+    assert timed.run.step_count == before, "nothing stepped inside the timer's own turn"
+    for _ in range(10):
+        qapp.processEvents()
+    assert timed.run.step_count == before + 3
+    assert timed.drawn == [before + 3], "one draw for the frame's steps"
+
+
+def test_a_step_posted_before_a_pause_is_not_taken(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    clock.now += 0.2
+    timed._timer.timeout.emit()
+    qapp.processEvents()
+    timed.set_playing(False)
+    paused_at = timed.run.step_count
+    for _ in range(10):
+        qapp.processEvents()
+    assert timed.run.step_count == paused_at
