@@ -127,6 +127,9 @@ class PushChart(QWidget):
         self._label_font = QFont()
         self._applied_font = QFont()
         self._x_ticks: list[tuple[float, str]] = []
+        self._ticks_set = False
+        # Each colour's bar brush and pen (solid and hatched), made once per theme.
+        self._bar_looks: dict[tuple[str, bool], tuple[QBrush, QPen]] = {}
         self._label_height_px = 0.0
         self._half_range = 1.0
 
@@ -230,6 +233,7 @@ class PushChart(QWidget):
     def set_theme(self, theme: Theme) -> None:
         """Restyle text, axes, bars and labels for ``theme`` (colours, strokes, sizes)."""
         self._theme = theme
+        self._bar_looks = {}
         self._applying_theme = True
         try:
             scale = theme.type_scale
@@ -387,8 +391,11 @@ class PushChart(QWidget):
         return self._viewbox.width() / (count - 1 + 2 * X_MARGIN)
 
     def _apply_x(self, count: int) -> None:
-        """The x range and the answer labels under it, thinned when they would overlap."""
-        self._viewbox.setXRange(1 - X_MARGIN, max(count, 1) + X_MARGIN, padding=0)
+        """The x range and the answer labels under it, thinned when they would overlap (the
+        axis is given its ticks only when they change: new ticks redraw it)."""
+        low, high = 1 - X_MARGIN, max(count, 1) + X_MARGIN
+        if self._viewbox.viewRange()[0] != [low, high]:
+            self._viewbox.setXRange(low, high, padding=0)
         ticks: list[tuple[float, str]] = []
         if count:
             axis = self.plot.getAxis("bottom")
@@ -402,8 +409,9 @@ class PushChart(QWidget):
                 correct = self._correct[index]
                 mark = "" if correct is None else "✓" if correct else "✗"
                 ticks.append((float(index + 1), f"#{index + 1} {mark}".rstrip()))
-        self._x_ticks = ticks
-        self.plot.getAxis("bottom").setTicks([ticks])
+        if ticks != self._x_ticks or not self._ticks_set:
+            self._x_ticks, self._ticks_set = ticks, True
+            self.plot.getAxis("bottom").setTicks([ticks])
 
     def _on_resized(self, *_: object) -> None:
         self._apply_x(len(self._main))
@@ -440,14 +448,23 @@ class PushChart(QWidget):
             factor = max(HEADROOM_PLAIN, 1.0 / (1.0 - min(room / half_px, 0.6)))
         half = max(nice_ceiling(largest * factor), MIN_HALF_RANGE) if largest > 0 else 1.0
         self._half_range = half
-        self._viewbox.setYRange(-half, half, padding=0)
+        if self._viewbox.viewRange()[1] != [-half, half]:  # an equal range redraws nothing
+            self._viewbox.setYRange(-half, half, padding=0)
 
     def _bar_style(self, values: list[float], hatched: bool) -> tuple[list[QBrush], list[QPen]]:
-        theme = self._theme
-        style = HATCH if hatched else Qt.BrushStyle.SolidPattern
-        brushes = [QBrush(QColor(self._colour(v)), style) for v in values]
-        pens = [_pen(self._colour(v), theme.stroke_width) for v in values]
-        return brushes, pens
+        looks = self._bar_looks
+        pairs = []
+        for value in values:
+            key = (self._colour(value), hatched)
+            look = looks.get(key)
+            if look is None:
+                style = HATCH if hatched else Qt.BrushStyle.SolidPattern
+                look = looks[key] = (
+                    QBrush(QColor(key[0]), style),
+                    _pen(key[0], self._theme.stroke_width),
+                )
+            pairs.append(look)
+        return [brush for brush, _ in pairs], [pen for _, pen in pairs]
 
     def _redraw(self) -> None:
         count = len(self._main)
