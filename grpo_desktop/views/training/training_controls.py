@@ -370,11 +370,13 @@ class TrainingControls(AdaptiveForm):
             for name, box in self.algorithm_boxes.items():
                 box.setChecked(name in chosen)
                 last = name in chosen and len(chosen) == 1
-                box.setToolTip(
+                tip = (
                     f"{_algorithm_tip(name)}\n{LAST_ALGORITHM_TIP}"
                     if last
                     else _algorithm_tip(name)
                 )
+                if box.toolTip() != tip:
+                    box.setToolTip(tip)
             self.metric_combo.setCurrentIndex(self.metric_combo.findData(snapshot.metric))
             names = tuple(config.algorithms)
             if names != self._focus_names:
@@ -445,8 +447,10 @@ class TrainingControls(AdaptiveForm):
             text, tip, name = PLAY_TEXT, PLAY_TIP, "Play"
         if button.text() != text:
             button.setText(text)
-        button.setToolTip(tip)
-        button.setAccessibleName(name)
+        if button.toolTip() != tip:  # set each frame, a tooltip is an event and a relayout
+            button.setToolTip(tip)
+        if button.accessibleName() != name:
+            button.setAccessibleName(name)
 
     def _place(self, grid: QGridLayout, beside: bool) -> int:
         if not self._run_bar_detached:
