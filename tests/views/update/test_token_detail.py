@@ -142,3 +142,38 @@ def test_the_result_shows_under_the_title_before_the_steps(qtbot):
     assert lines[0] == "Answer #2, token 3: ' 50'"
     assert lines[1].startswith("∂loss/∂logp 0.011494 · push −0.011494")
     assert lines[2] == "advantage A"
+
+
+def _with_push(value: str) -> TokenComputation:
+    rows = tuple(
+        dataclasses.replace(row, value=value) if row.label == "push" else row
+        for row in COMPUTATION.rows
+    )
+    return dataclasses.replace(COMPUTATION, rows=rows)
+
+
+def test_the_same_tokens_new_numbers_are_laid_out_after_the_frame_the_latest_only(panel, qtbot):
+    panel.show_snapshot(snapshot(_with_push("−0.0321")))
+    assert "−0.0321" in panel.toPlainText()
+    # A card toggled: the selected token's numbers change (twice before the loop runs).
+    panel.show_snapshot(snapshot(_with_push("−0.0500")))
+    panel.show_snapshot(snapshot(_with_push("−0.0777")))
+    assert panel.render_waiting
+    assert panel.computation() == _with_push("−0.0777")
+    assert "−0.0321" in panel.toPlainText(), "the frame of the click does not lay the text out"
+    qtbot.waitUntil(lambda: not panel.render_waiting)
+    text = panel.toPlainText()
+    assert "−0.0777" in text and "−0.0500" not in text and "−0.0321" not in text
+    assert text == TokenDetailPanel.plain_text(panel)
+
+
+def test_a_newly_selected_token_and_a_read_show_at_once(panel):
+    panel.show_snapshot(snapshot(COMPUTATION))
+    other = dataclasses.replace(COMPUTATION, column=2, title="Answer #2, token 3: “ x”")
+    panel.show_snapshot(snapshot(other))
+    assert not panel.render_waiting
+    assert "token 3" in panel.toPlainText()
+    panel.show_snapshot(snapshot(dataclasses.replace(other, summary="Numbers moved.")))
+    assert panel.render_waiting
+    assert "Numbers moved." in panel.plain_text(), "a read lays the waiting numbers out first"
+    assert not panel.render_waiting
