@@ -5,12 +5,15 @@ The run itself is pure numpy (:mod:`grpo_desktop.core.training.run`);
 this object plays it with a timer that keeps time: each 60 Hz tick takes the steps the wall clock
 says are due (a late tick takes the ones it missed), within a budget that leaves the frame to
 clicks and drawing, and closing the window mid-run just stops the timer. At most one snapshot per
-frame, built in an event-loop turn of its own after the steps (a click waits behind one or the
-other, never both), and none while the run is behind the clock: a late frame drops a draw, never
-a step. Snapshots are built only while its gate (the workspace shown) is open; a hidden run
-pauses. Playing, the speed and what is looked
-at are presentation, not edits; the run's configuration lives in the workbench, as an undoable
-edit that restarts the run.
+frame, built in an event-loop turn of its own after the steps, each step in a turn of its own too
+(a click waits behind one of them, never all), all posted below Qt's repaints (a click's marker
+is painted before them), and none while the run is behind the clock: a late frame drops a draw,
+never a step. A chosen step or focus costs only what it changes: the snapshot shown is sent again
+with new dots, groups and caption and the same bands (``rechoose_training_snapshot``); while
+steps wait to be drawn, the choice rides with that draw. Snapshots are built only while its gate
+(the workspace shown) is open; a hidden run pauses. Playing, the speed and what is looked at are
+presentation, not edits; the run's configuration lives in the workbench, as an undoable edit
+that restarts the run.
 """
 
 from __future__ import annotations
@@ -93,6 +96,8 @@ class TrainingState(QObject):
         self._frame_stepped = False  # it took a step
         self._frame_serial = 0  # counts plays: a step posted before a pause is not taken
         self._part_of = -1  # the play the posted step belongs to
+        self._choices = 0  # steps and focuses chosen from the snapshot shown, so far
+        self._posted_at: dict[QEvent.Type, int] = {}  # a frame's posted work: _choices then
         self._undrawn = False  # steps taken that no emitted snapshot shows yet
         self._snapshot: TrainingSnapshot | None = None
         self._built_from: tuple[TrainingRun, int] | None = None  # the run and step it shows
@@ -287,18 +292,28 @@ class TrainingState(QObject):
         self._arm(later)
 
     def _tick_after_paints(self) -> None:
-        QCoreApplication.postEvent(self, QEvent(_TICK), _AFTER_PAINTS)
+        self._post(_TICK)
+
+    def _post(self, kind: QEvent.Type) -> None:
+        """Post a frame's work (its steps, its draw) after the repaints waiting."""
+        self._posted_at[kind] = self._choices
+        QCoreApplication.postEvent(self, QEvent(kind), _AFTER_PAINTS)
 
     def _frame_part(self) -> None:
         """A step of the timer's frame, in a turn of its own; the next one posted after it."""
         if self._frame_step():
             self._part_of = self._frame_serial
-            QCoreApplication.postEvent(self, QEvent(_PART), _AFTER_PAINTS)
+            self._post(_PART)
         else:
             self._end_frame()
 
     def customEvent(self, event: QEvent) -> None:  # Qt override
         kind = event.type()
+        if self._posted_at.get(kind, self._choices) != self._choices:
+            # A step or focus was chosen since this was posted (in the same turn of the event
+            # loop, ahead of it): its repaint, posted meanwhile, goes first, then this.
+            self._post(kind)
+            return
         if kind == _TICK:
             if self._begin_frame():
                 self._frame_part()
@@ -335,7 +350,7 @@ class TrainingState(QObject):
         self._skipped_draws = 0
         if not self._draw_pending:
             self._draw_pending = True
-            QCoreApplication.postEvent(self, QEvent(_DRAW), _AFTER_PAINTS)
+            self._post(_DRAW)
 
     def _draw(self) -> None:
         self._draw_pending = False
@@ -421,6 +436,7 @@ class TrainingState(QObject):
                 selected_step=self._selected_step,
             )
             self._undrawn = False  # built from the run as it is: it shows every step taken
+            self._choices += 1  # a frame's work posted before this waits for its repaint
             self.snapshot_changed.emit(self._snapshot)
         elif self._playing and self._undrawn and self.gate.shown:
             self._stale = True

@@ -733,3 +733,22 @@ def test_a_step_posted_before_a_pause_is_not_taken(timed, clock, qapp):
     for _ in range(10):
         qapp.processEvents()
     assert timed.run.step_count == paused_at
+
+
+def test_a_click_ahead_of_a_frames_posted_steps_is_shown_and_the_steps_still_taken(
+    timed, clock, qapp
+):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    before = timed.run.step_count
+    timed.drawn.clear()
+    clock.now += 0.1
+    timed._timer.timeout.emit()  # the frame's steps posted
+    timed.select_step(3)  # a click in the same turn: its marker at once, from the shown run
+    assert timed.drawn == [before] and timed.snapshot.selected_step == 3
+    for _ in range(10):
+        qapp.processEvents()
+    assert timed.run.step_count == before + 3, "the frame's steps were taken after its repaint"
+    assert timed.drawn == [before, before + 3]
+    assert timed.snapshot.selected_step == 3
