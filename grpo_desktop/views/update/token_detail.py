@@ -39,6 +39,10 @@ INSTRUCTION = (
 )
 
 
+#: The same token's new numbers are laid out this long after the click's frame: in a turn of
+#: their own, before the inner steps' first piece (FIRST_LINE_DELAY_MS) and the math's lines.
+RENDER_DELAY_MS = FIRST_LINE_DELAY_MS // 2
+
 #: An expression may take this share of the column: the value beside it keeps its room.
 EXPRESSION_WIDTH_SHARE = 0.62
 _MATH_ANCHOR = "math-"  # the anchor name an expression with LaTeX carries: math-<row index>
@@ -116,9 +120,16 @@ class TokenDetailPanel(TypesetBrowser):
         self._later = TypesetLater(self._typeset_expressions, self)
         # The same token's new numbers (a card toggled, a setting moved, the inner steps done)
         # are laid out after the click's frame: the rich text and its layout took 6–7 ms of it.
+        # A zero timer fires once the click's handling has returned (its frame painted) and
+        # starts the delay, so a slow frame does not find the delay run out and lay them out in
+        # the same turn; the delay is shorter than the inner steps' (a turn of its own).
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.timeout.connect(self._render)
+        self._render_arm = QTimer(self)
+        self._render_arm.setSingleShot(True)
+        self._render_arm.setInterval(0)
+        self._render_arm.timeout.connect(lambda: self._render_timer.start(RENDER_DELAY_MS))
         self.set_theme(theme)
 
     def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
@@ -136,19 +147,19 @@ class TokenDetailPanel(TypesetBrowser):
             and (selected.row, selected.column) == (shown.row, shown.column)
         )
         if same_token:
-            if not self._render_timer.isActive():
-                self._render_timer.start(FIRST_LINE_DELAY_MS)
+            if not self.render_waiting:
+                self._render_arm.start()
             return
         self._render()
 
     @property
     def render_waiting(self) -> bool:
         """Whether new numbers wait to be laid out after the click's frame."""
-        return self._render_timer.isActive()
+        return self._render_arm.isActive() or self._render_timer.isActive()
 
     def finish(self) -> None:
         """Lay out now the numbers still waiting (a screenshot, a copy, a test)."""
-        if self._render_timer.isActive():
+        if self.render_waiting:
             self._render()
 
     def computation(self) -> TokenComputation | None:
@@ -169,6 +180,7 @@ class TokenDetailPanel(TypesetBrowser):
         self._render()
 
     def _render(self) -> None:
+        self._render_arm.stop()
         self._render_timer.stop()
         self._rendered = True
         self.setHtml(token_detail_html(self._computation, self._theme))
