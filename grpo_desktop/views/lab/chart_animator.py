@@ -77,7 +77,7 @@ class ChartAnimator(QObject):
         self.clock.setStartValue(0.0)
         self.clock.setEndValue(1.0)  # linear clock; each phase eases itself (InOutCubic)
         self.clock.valueChanged.connect(self._on_frame)
-        self.clock.finished.connect(self._end)
+        self.clock.finished.connect(self._clock_finished)
 
     def set_enabled(self, enabled: bool) -> None:
         """Allow animations or not; turning them off ends a running one at once."""
@@ -133,8 +133,13 @@ class ChartAnimator(QObject):
             return False
         self._waiting = False
         self._hold = False
+        ran_out = self.clock.state() == QAbstractAnimation.State.Stopped  # while it waited
+        if ran_out:
+            self._first_progress = 0.5
+            self.clock.start()
         self.clock.setCurrentTime(self.clock.duration() // 2)  # the frame enters phase 2
-        self.clock.resume()
+        if not ran_out:
+            self.clock.resume()
         return True
 
     def start(
@@ -214,7 +219,8 @@ class ChartAnimator(QObject):
 
     def _wait_in_the_middle(self) -> None:
         """Stop at exactly r − mean, step 1's caption still up, until ``resume``."""
-        self.clock.pause()
+        if self.clock.state() == QAbstractAnimation.State.Running:
+            self.clock.pause()
         self._waiting = True
         line = self._line_keys[1]
         floor = self._floor_keys[1]
@@ -254,6 +260,16 @@ class ChartAnimator(QObject):
         eased = self._easing.valueForProgress(min(max(local, 0.0), 1.0))
         if eased != 0.0:
             self._render_frame(phase, eased)
+
+    def _clock_finished(self) -> None:
+        """The clock ran out. On a machine too busy to tick in between, its last tick can jump
+        from phase 1 to the end: a stepped animation still stops at r − mean and waits."""
+        if self._waiting:
+            return  # the last tick stopped it in the middle; ``resume`` restarts the clock
+        if self._hold and self._phase == 1:
+            self._wait_in_the_middle()
+            return
+        self._end()
 
     def _end(self) -> None:
         """Completed or cut short: hide the caption and draw the target view's exact state."""

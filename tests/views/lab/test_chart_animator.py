@@ -284,3 +284,19 @@ def test_reducing_motion_mid_animation_jumps_to_the_phase_end(rig):
         set_reduced_motion(False)
     rig.seek(0.75)  # allowed again: this animation stays in steps, the next one tweens
     assert rig.plot.bar_heights() == list(rig.values.advantages)
+
+
+def test_a_stepped_animation_whose_clock_jumps_to_the_end_still_waits_at_r_minus_mean(rig):
+    """A machine too busy to tick between can bring the clock's next tick at its end: a
+    lecturer's clicker still stops at r − mean, and the next press plays step 2."""
+    plot, values = rig.plot, rig.values
+    rig.animator.start(values, forward=True, stepped=True)
+    rig.seek(0.3)
+    rig.seek(1.0)  # the last tick, the clock stopped
+    assert rig.animator.waiting() and rig.landed == 0
+    assert plot.bar_heights() == list(values.centered)
+    assert plot.caption.shown_text() == values.forward_captions[0]
+    assert rig.animator.resume() and rig.animator.phase() == 2
+    assert rig.animator.is_running()
+    rig.seek(1.0)
+    assert rig.landed == 1 and plot.bar_heights() == list(values.advantages)
