@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from grpo_desktop.core.common.formatting import signed
+from grpo_desktop.core.common.pieces import Pieces
 from grpo_desktop.core.formulas.clipped_loss import (
     PolicyLossResult,
     get_loss_preset,
@@ -345,7 +346,7 @@ def build_lm_update_snapshot(
     return LMUpdateSteps(start, lab, settings).snapshot(selected)
 
 
-class LMUpdateSteps:
+class LMUpdateSteps(Pieces):
     """The Update step on the model for one lab and settings, as pieces a GUI runs one per turn
     of its event loop (each at most one pass of the network), so a click's frame need not wait
     for the Adam steps: :meth:`pending_snapshot` is what can be shown at once, :meth:`advance`
@@ -370,20 +371,6 @@ class LMUpdateSteps:
         yield from self.start.trajectory_pieces(self.advantages, self._main_key, True)
         if self._other_key != self._main_key:
             yield from self.start.trajectory_pieces(self.advantages, self._other_key, False)
-
-    def advance(self) -> bool:
-        """Run the next piece (at most one pass of the network); whether all have run."""
-        if not self.done:
-            try:
-                next(self._pieces)
-            except StopIteration:
-                self.done = True
-        return self.done
-
-    def run(self) -> None:
-        """Run every piece left."""
-        while not self.advance():
-            pass
 
     def _sides(self, pending: bool) -> tuple[LMTrajectory, LMTrajectory]:
         start, advantages = self.start, self.advantages

@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from grpo_desktop.core.common.formatting import signed
+from grpo_desktop.core.common.pieces import Pieces
 from grpo_desktop.core.formulas.clipped_loss import (
     LOSS_PRESETS,
     LossPreset,
@@ -294,7 +295,7 @@ def build_update_snapshot(
 INLINE_COST = 100_000
 
 
-class StandinSteps:
+class StandinSteps(Pieces):
     """The stand-in's update step for one lab and settings, as pieces a GUI runs one per turn of
     its event loop (each one evaluation of the loss on the whole batch), so a click's frame need
     not wait for the inner steps: :meth:`pending_snapshot` is what can be shown at once (the
@@ -330,20 +331,6 @@ class StandinSteps:
     def _all_pieces(self, keys: list[UpdateSettings]) -> Generator[None, None, None]:
         for key in keys:
             yield from _trajectory_pieces(self._texts, self._advantages, key.preset, key)
-
-    def advance(self) -> bool:
-        """Run the next piece (at most one evaluation of the loss); whether all have run."""
-        if not self.done:
-            try:
-                next(self._pieces)
-            except StopIteration:
-                self.done = True
-        return self.done
-
-    def run(self) -> None:
-        """Run every piece left."""
-        while not self.advance():
-            pass
 
     def snapshot(self, selected: tuple[int, int] | None = None) -> UpdateSnapshot:
         """The finished step (its pieces run now if any are left)."""
