@@ -44,8 +44,17 @@ def _contains_number(text: str, number: str) -> bool:
     return re.search(r"(?<![\d.])" + re.escape(number) + r"(?![\d])", text) is not None
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("lesson_id", [lesson.id for lesson in LESSONS])
+def lesson_papers() -> list:
+    """Every lesson on both papers; beyond the first lesson on A4 they are ``slow`` (about 2.5 s
+    each), so the development loop keeps one representative and ``.ci/run`` prints them all."""
+    cases = [(lesson.id, paper) for lesson in LESSONS for paper in ("a4", "letter")]
+    return [
+        pytest.param(*case, marks=() if index == 0 else pytest.mark.slow)
+        for index, case in enumerate(cases)
+    ]
+
+
+@pytest.mark.parametrize(("lesson_id", "paper"), lesson_papers())
 def test_every_lesson_prints_both_versions_on_both_papers(qapp, worksheets, lesson_id, paper):
     sheet = worksheets[lesson_id]
     student, student_text = _read(worksheet_pdf_bytes(sheet, paper, answers=False))
