@@ -52,7 +52,12 @@ def wait_drawn(qtbot, page: LMTrainingPage, condition) -> None:
 
     def drawn() -> bool:
         snapshot = page.state.snapshot
-        return bool(condition(snapshot)) and page.status.text() == snapshot.status
+        play_text = PAUSE_TEXT if snapshot.playing else PLAY_TEXT  # the status can read the same
+        return (
+            bool(condition(snapshot))
+            and page.status.text() == snapshot.status
+            and page.controls.play_button.text() == play_text
+        )
 
     qtbot.waitUntil(drawn, timeout=WAIT_MS)
 
