@@ -28,20 +28,6 @@ SCREEN_SCALE = "grpoScreenScale"
 
 
 @pytest.fixture(autouse=True)
-def earlier_windows_deleted():
-    """pytest-qt closes a test's widgets and calls ``deleteLater``, but a deferred delete runs
-    only in an event loop, which most tests never enter after their teardown: every window the
-    suite made stayed alive, and each zoom or theme change restyled all of them (a 300 % test
-    took 3.5 s alone and over 100 s late in the suite). The windows of earlier tests are deleted
-    before each test starts. Nothing is imported here: a test that never loads Qt stays free of
-    it."""
-    core = sys.modules.get("PySide6.QtCore")
-    if core is not None and core.QCoreApplication.instance() is not None:
-        core.QCoreApplication.sendPostedEvents(None, core.QEvent.Type.DeferredDelete)
-    yield
-
-
-@pytest.fixture(autouse=True)
 def application_look_restored():
     """Zoom and themes set the application's font and palette; each test gets them back as it
     found them, so a test that zooms to 200 % cannot shrink or grow every later test's window.
