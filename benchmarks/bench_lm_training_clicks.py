@@ -32,12 +32,9 @@ import sys
 import threading
 import time
 
+from measure import percentile, post_click
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def summary(times: list[float]) -> tuple[float, float]:
@@ -53,7 +50,6 @@ def main() -> None:
     args = parser.parse_args()
 
     from PySide6.QtCore import QEvent, QEventLoop, QObject, QPoint, QPointF, QSize, Qt, QTimer
-    from PySide6.QtGui import QMouseEvent
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -247,24 +243,18 @@ def main() -> None:
         moment[0] = time.perf_counter() + rng.uniform(0.08, 0.12)
         hand.start(max(0, round((moment[0] - time.perf_counter()) * 1000)))
 
-    def post_click() -> None:
+    def click_now() -> None:
         done = state.step_count
         step = rng.randint(1, max(1, done))
         if step == state.snapshot.selected_step and done > 1:
             step = step - 1 if step > 1 else step + 1  # another step: the marker must move
         scene = plot.getViewBox().mapViewToScene(QPointF(step, 0.5))
         point = QPointF(plot.mapFromScene(scene))
-        global_point = QPointF(viewport.mapToGlobal(point.toPoint()))
-        button, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
         clicked.append(min(moment[0], time.perf_counter()))
-        for kind, buttons in (
-            (QEvent.Type.MouseButtonPress, button),
-            (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
-        ):
-            app.postEvent(viewport, QMouseEvent(kind, point, global_point, button, buttons, mods))
+        post_click(app, viewport, point)
         next_click()
 
-    hand.timeout.connect(post_click)
+    hand.timeout.connect(click_now)
 
     def loop_clicks(playing: bool) -> tuple[list[float], int]:
         clicks.clear()

@@ -39,7 +39,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from measure import key_waits, percentile
+from measure import key_waits, percentile, post_click
 
 
 def main() -> None:
@@ -53,7 +53,6 @@ def main() -> None:
     speeds = [int(speed) for speed in args.speeds.split(",")]
 
     from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QPointF, Qt, QTimer
-    from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
     from grpo_desktop.core.training.run import TrainingConfig
@@ -123,14 +122,8 @@ def main() -> None:
             landed = plot.getViewBox().mapSceneToView(plot.mapToScene(point.toPoint())).x()
             if page.charts.step_at(landed) != marked:
                 break
-        global_point = QPointF(viewport.mapToGlobal(point.toPoint()))
-        button, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
         clicked.append(min(moment[0], time.perf_counter()))
-        for kind, buttons in (
-            (QEvent.Type.MouseButtonPress, button),
-            (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
-        ):
-            app.postEvent(viewport, QMouseEvent(kind, point, global_point, button, buttons, mods))
+        post_click(app, viewport, point)
         next_click()
 
     hand.timeout.connect(click)

@@ -43,3 +43,18 @@ def key_waits(app: Any, window: Any) -> tuple[list[float], Any]:
         )
 
     return waits, send_key
+
+
+def post_click(app: Any, viewport: Any, point: Any) -> None:
+    """Post a real left press and release at ``point`` (a QPointF in ``viewport``) to Qt's event
+    queue, as a hand's click arrives while the event loop runs (not handled at once)."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    global_point = QPointF(viewport.mapToGlobal(point.toPoint()))
+    button, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    for kind, buttons in (
+        (QEvent.Type.MouseButtonPress, button),
+        (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton),
+    ):
+        app.postEvent(viewport, QMouseEvent(kind, point, global_point, button, buttons, mods))
