@@ -26,15 +26,30 @@ DEFERRED = (
     "ziamath",  # typesets the math right after the first screen (install_deferred_features)
 )
 
+# The modules are read when the window first paints: a busy machine can take longer than the
+# 150 ms after which the window loads its deferred features, and those are not the first screen.
 PROGRAM = """
 import json, sys
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from grpo_desktop.window.main_window import MainWindow
+
+class FirstPaint(QObject):
+    modules = None
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and self.modules is None:
+            self.modules = sorted(sys.modules)
+        return False
+
+first_paint = FirstPaint()
 window = MainWindow()
+window.installEventFilter(first_paint)
 window.show()
-app.processEvents()
-print(json.dumps(sorted(sys.modules)))
+while first_paint.modules is None:
+    app.processEvents()
+print(json.dumps(first_paint.modules))
 """
 
 
