@@ -16,7 +16,8 @@ With ``--compare`` every run is also made with the prebuild off (``GRPO_DESKTOP_
 page is built by the key, as before the prebuild), interleaved, so both sit on the same machine
 load. ``--load`` keeps one core busy (a spinning process) for the whole measurement. Also
 reported: when the prebuild was done (after the window showed), and its longest step (wall time,
-the runs' median, and the longest of all with its name).
+the runs' median, and the longest of all with its name), the same per workspace, and the steps
+longer than a frame (16 ms, median of the runs): a key or click that lands in one waits for it.
 
     python benchmarks/bench_first_switch.py [--runs N] [--idle S] [--keys U,T] [--compare]
                                             [--load]
@@ -125,6 +126,9 @@ def measure():
     result["prebuilt"] = window.workspaces[name].built
     result["has_prebuild"] = prebuild is not None
     result["longest"] = max(steps, key=lambda step: step[1]) if steps else ["", 0.0]
+    # Each step before the key: its name, wall time and the workspace whose page it built.
+    pages = getattr(prebuild, "slice_workspaces", None) or [""] * len(steps)
+    result["steps"] = [[name, seconds, page] for (name, seconds), page in zip(steps, pages)]
     result["finished"] = finished_at[0] - shown_at if finished_at else None
     before = len(steps)
     result["first"], result["first_paint"], result["first_cpu"] = switch(name)
@@ -169,6 +173,40 @@ def summary(values: list[float]) -> str:
         f"median {statistics.median(ms):6.0f}  "
         f"p90 {percentile(ms, 0.9):6.0f}  ({min(ms):.0f}–{max(ms):.0f})"
     )
+
+
+FRAME_MS = 16.0  # a step longer than a frame delays a key or click that lands in it
+
+
+def print_long_steps(done: list[dict]) -> None:
+    """Per workspace, its longest prebuild step (the runs' median, and the longest of all
+    with its name); then every step whose median over the runs is longer than a frame."""
+    runs = [r.get("steps") or [] for r in done]
+    pages = sorted({page for steps in runs for _, _, page in steps if page})
+    for page in pages:
+        longest = [
+            max((step for step in steps if step[2] == page), key=lambda step: step[1])
+            for steps in runs
+            if any(step[2] == page for step in steps)
+        ]
+        slowest = max(longest, key=lambda step: step[1])
+        print(
+            f"    longest {page} step{'':<{max(0, 13 - len(page))}}median "
+            f"{statistics.median(step[1] for step in longest) * 1e3:.0f}, max "
+            f"{slowest[1] * 1e3:.0f} ({slowest[0]})"
+        )
+    times: dict[tuple[str, str], list[float]] = {}
+    for steps in runs:
+        for name, seconds, page in steps:
+            times.setdefault((page, name), []).append(seconds * 1e3)
+    long = sorted(
+        ((statistics.median(ms), page, name) for (page, name), ms in times.items()),
+        reverse=True,
+    )
+    over = [(ms, page, name) for ms, page, name in long if ms > FRAME_MS]
+    print(f"    steps over {FRAME_MS:g} ms (median of the runs): {len(over)}")
+    for ms, page, name in over[:8]:
+        print(f"      {ms:5.0f}  {page}: {name}")
 
 
 def main() -> None:
@@ -229,6 +267,7 @@ def main() -> None:
                         f"{statistics.median(step[1] for step in longest) * 1e3:.0f}, max "
                         f"{slowest[1] * 1e3:.0f} ({slowest[0]})"
                     )
+                    print_long_steps(done)
     finally:
         if spinner is not None:
             spinner.kill()

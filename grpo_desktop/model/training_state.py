@@ -5,15 +5,17 @@ The run itself is pure numpy (:mod:`grpo_desktop.core.training.run`);
 this object plays it with a timer that keeps time: each 60 Hz tick takes the steps the wall clock
 says are due (a late tick takes the ones it missed), within a budget that leaves the frame to
 clicks and drawing, and closing the window mid-run just stops the timer. At most one snapshot per
-frame, built in an event-loop turn of its own after the steps, each step in a turn of its own too
-(a click waits behind one of them, never all), all posted below Qt's repaints (a click's marker
-is painted before them), and none while the run is behind the clock: a late frame drops a draw,
-never a step. A chosen step or focus costs only what it changes: the snapshot shown is sent again
-with new dots, groups and caption and the same bands (``rechoose_training_snapshot``); while
-steps wait to be drawn, the choice rides with that draw. Snapshots are built only while its gate
-(the workspace shown) is open; a hidden run pauses. Playing, the speed and what is looked at are
-presentation, not edits; the run's configuration lives in the workbench, as an undoable edit
-that restarts the run.
+frame, built in an event-loop turn of its own after the steps, each step taken a part per turn
+too (its random numbers and one algorithm, then each other algorithm: a click waits behind one
+algorithm's share of a step, about a millisecond, never a whole step), all posted below Qt's
+repaints (a click's marker is painted before them), and none while the run is behind the clock:
+a late frame drops a draw, never a step. A chosen step or focus costs only what it changes: the
+snapshot shown is sent again with new dots, groups and caption and the same bands
+(``rechoose_training_snapshot``), at once even while steps wait to be drawn (the frame's draw
+then shows them with the choice); a new focus while steps wait rides with that draw. Snapshots
+are built only while its gate (the workspace shown) is open; a hidden run pauses. Playing, the
+speed and what is looked at are presentation, not edits; the run's configuration lives in the
+workbench, as an undoable edit that restarts the run.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from grpo_desktop.core.training.training_snapshot import (
     TrainingSnapshot,
     build_training_snapshot,
     rechoose_training_snapshot,
+    shown_focus,
 )
 from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import Workbench
@@ -246,8 +249,8 @@ class TrainingState(QObject):
         once the frame's step budget is spent (a step or more is left for the next tick, not
         dropped), then draw once in a turn of its own; while the run is behind the clock the
         draw is dropped instead (at most MAX_SKIPPED_DRAWS in a row), so the steps catch up
-        first. The timer's frames take the same steps one per event-loop turn (a click waiting
-        goes in between, not behind two steps); this takes them at once."""
+        first. The timer's frames take the same steps a part per event-loop turn (one
+        algorithm's share of a step: a click waiting goes in between); this takes them at once."""
         if self._begin_frame():
             while self._frame_step():
                 pass
@@ -263,10 +266,25 @@ class TrainingState(QObject):
         return True
 
     def _frame_step(self) -> bool:
-        """One of the frame's steps due; whether another may follow within its budget."""
+        """One of the frame's steps due, whole; whether another may follow within its budget."""
         if self._frame_due <= 0 or self.run.finished:
             return False
-        self.run.step()
+        self.run.step()  # (or the rest of a step begun part by part)
+        return self._stepped()
+
+    def _frame_step_part(self) -> bool:
+        """A part of the frame's steps due (one algorithm's share of a step); whether another
+        part may follow: the rest of the step, or the next step within the frame's budget. A
+        step begun before a pause is finished first, and counts as one of the steps due."""
+        run = self.run
+        if not run.stepping and (self._frame_due <= 0 or run.finished):
+            return False
+        if not run.step_part():
+            return True  # the step goes on in the next part
+        return self._stepped()
+
+    def _stepped(self) -> bool:
+        """Count a step taken whole; whether another may follow within the frame's budget."""
         self._played += 1
         self._frame_due -= 1
         self._frame_stepped = True
@@ -287,8 +305,11 @@ class TrainingState(QObject):
                 self._post_draw()
         later = self._clock()
         self._next_frame += FRAME_S
-        if self._next_frame <= later:  # the frame overran: the grid starts again from now
-            self._next_frame = later + FRAME_S
+        if self._next_frame <= later:
+            # The frame overran (a step's parts, and the clicks and paints between them, took
+            # longer than a frame): the next tick is the grid's next frame, not a whole frame
+            # from now, so a slow step costs its own time and the set speed is kept.
+            self._next_frame += (math.floor((later - self._next_frame) / FRAME_S) + 1) * FRAME_S
         self._arm(later)
 
     def _tick_after_paints(self) -> None:
@@ -300,8 +321,9 @@ class TrainingState(QObject):
         QCoreApplication.postEvent(self, QEvent(kind), _AFTER_PAINTS)
 
     def _frame_part(self) -> None:
-        """A step of the timer's frame, in a turn of its own; the next one posted after it."""
-        if self._frame_step():
+        """A part of the timer's frame's steps, in a turn of its own; the next one posted after
+        it (a click posted meanwhile goes first), or the frame's end once its steps are taken."""
+        if self._frame_step_part():
             self._part_of = self._frame_serial
             self._post(_PART)
         else:
@@ -424,18 +446,21 @@ class TrainingState(QObject):
         self.gate.call(self, self._catch_up)
 
     def _choose(self) -> None:
-        """A chosen step or focus: only what it changes. The snapshot shown, when it shows the
-        run as it is, is sent again with the new dots, groups and caption and the very same
-        bands (the views leave the curves alone); while playing with steps not drawn yet, the
-        choice rides with the frame's draw, in the next turn, rather than adding one."""
-        if self._shows_run_now() and self.gate.shown:
+        """A chosen step or focus: only what it changes. The snapshot kept, when it shows this
+        run as it is, or as it was before the steps a frame's draw is about to show, is sent
+        again with the new dots, groups and caption and the very same bands (the views leave
+        the curves alone and move the marker: a click is painted at once, not after the
+        draw); the draw then shows the new steps with the choice. A new focus while steps wait
+        to be drawn rides with that draw instead (its status sentence is about the last step)."""
+        if self._can_rechoose() and self.gate.shown:
             self._snapshot = rechoose_training_snapshot(
                 self._snapshot,
                 self.run,
                 focus=self._focus,
                 selected_step=self._selected_step,
             )
-            self._undrawn = False  # built from the run as it is: it shows every step taken
+            # Built from the run as it is, it shows every step taken; else the draw will.
+            self._undrawn = self._snapshot.steps_done != self.run.step_count
             self._choices += 1  # a frame's work posted before this waits for its repaint
             self.snapshot_changed.emit(self._snapshot)
         elif self._playing and self._undrawn and self.gate.shown:
@@ -444,14 +469,18 @@ class TrainingState(QObject):
         else:
             self._invalidate()
 
-    def _shows_run_now(self) -> bool:
-        """Whether the snapshot kept was built from this run at its step (nothing else asked
-        for since): a chosen step or focus can then be worked out from it."""
-        return (
-            self._snapshot is not None
-            and not self._stale
-            and self._built_from == (self.run, self.run.step_count)
-        )
+    def _can_rechoose(self) -> bool:
+        """Whether the snapshot kept was built from this run and nothing but steps (waiting for
+        their draw) came since: a chosen step (and, when it shows the run's last step, a chosen
+        focus) can then be worked out from it."""
+        built = self._built_from
+        if self._snapshot is None or built is None or built[0] is not self.run:
+            return False
+        now = built[1] == self.run.step_count
+        if now and not self._stale:
+            return True
+        focus = shown_focus(self.run.config, self._focus)
+        return self._undrawn and focus == self._snapshot.focus
 
     def _catch_up(self) -> None:
         if self._stale:

@@ -5,11 +5,12 @@ A lecturer's first Ctrl+U or Ctrl+T used to build the Update or Training page th
 over 1.5 s on a busy machine). :class:`IdlePrebuild` does that work ahead, once the window has
 painted: each workspace that asks for it (``idle_prebuild`` in ``workspace.py``) builds its page
 a step at a time (:meth:`build_steps`), and the page is then laid out at the page stack's size
-and painted once off screen, so the switch finds its layout, pyqtgraph's axis pictures and the
-glyph caches ready. One step per turn of the event loop (a zero timer between them), so a key or
-click waits for at most one step; a key, click or wheel pauses the work until the user has been
-quiet for :data:`RESUME_AFTER_MS` after what they asked for was done, and a hidden or closed
-window stops it.
+and painted once off screen (each graphics view, then the rest in small parts, a few per step),
+so the switch finds its layout, pyqtgraph's axis pictures and the glyph caches ready. One step
+per turn of the event loop (a zero timer between them), so a key or click waits for at most one
+step (the Training page's are each well under a frame); a key, click or wheel pauses the work
+until the user has been quiet for :data:`RESUME_AFTER_MS` after what they asked for was done,
+and a hidden or closed window stops it.
 
 Nothing a user sees changes: the pages stay hidden, the states compute no more than the page's
 first render asks (their gates stay shut, so a hidden run never plays or steps), and nothing goes
@@ -34,6 +35,8 @@ __all__ = ["PREBUILD_ENV", "IdlePrebuild", "prebuild_enabled"]
 PREBUILD_ENV = "GRPO_DESKTOP_PREBUILD"  # 0 (or off, no, false): pages are built on first use
 START_AFTER_MS = 300  # after the window's first paint: its deferred features (150 ms) go first
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
+PIECE_WIDGETS = 12  # a part of a page with fewer widgets than this is painted in one piece
+PAINT_STEP_S = 0.004  # pieces are painted in one step until this much time has gone
 USER_INPUT = frozenset(
     {
         QEvent.Type.KeyPress,
@@ -74,6 +77,8 @@ class IdlePrebuild(QObject):
         self._done = False
         self._watching = False  # the application's input goes through eventFilter
         self.slices: list[tuple[str, float]] = []  # each step's name and wall time, in order
+        self.slice_workspaces: list[str] = []  # the workspace each of those steps built
+        self._building = ""  # the workspace whose page the steps build now
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_step)
@@ -142,12 +147,14 @@ class IdlePrebuild(QObject):
             self.finished.emit()
             return
         self.slices.append((name, time.perf_counter() - start))
+        self.slice_workspaces.append(self._building)
         self._timer.start(0)  # the next step on the next turn of the event loop
 
     def _all_steps(self) -> Iterator[str]:
         for workspace in self._workspaces:
             if workspace.built:
                 continue  # built when first asked for (shown since, or about to be)
+            self._building = workspace.name
             yield from workspace.build_steps()  # type: ignore[attr-defined]
             page = workspace.page
             if not page.isVisible():
@@ -177,8 +184,52 @@ class IdlePrebuild(QObject):
                 yield f"paint {view.objectName() or type(view).__name__}"
                 if page.isVisible():
                     return
-        page.grab()
-        yield f"paint {page.objectName()}"
+        # The rest in pieces (the whole page at once took 20–35 ms): small parts painted one
+        # after another until a step's budget is spent. The caches they fill (glyphs, the
+        # style's pixmaps) are the ones the page's first showing paints from.
+        pieces = _paint_pieces(page)
+        start = 0
+        while start < len(pieces):
+            began = time.perf_counter()
+            end = start
+            while end < len(pieces) and (
+                end == start or time.perf_counter() - began < PAINT_STEP_S
+            ):
+                if page.isVisible():
+                    return
+                pieces[end].grab()
+                end += 1
+            first = pieces[start].objectName() or type(pieces[start]).__name__
+            more = f" and {end - start - 1} more" if end - start > 1 else ""
+            yield f"paint {page.objectName()}: {first}{more}"
+            start = end
+
+
+def _paint_pieces(page: QWidget) -> list[QWidget]:
+    """The parts of ``page`` to paint one at a time, in reading order: each subtree of at
+    most :data:`PIECE_WIDGETS` widgets and no graphics view (those are painted on their own)
+    whole, a larger one through its children. Hidden parts are left out."""
+    pieces: list[QWidget] = []
+
+    def walk(widget: QWidget) -> None:
+        children = [
+            child
+            for child in widget.children()
+            if isinstance(child, QWidget) and not child.isWindow() and child.isVisibleTo(page)
+        ]
+        for child in children:
+            if isinstance(child, QGraphicsView):
+                continue
+            inside = child.findChildren(QWidget)
+            if len(inside) < PIECE_WIDGETS and not any(
+                isinstance(part, QGraphicsView) for part in inside
+            ):
+                pieces.append(child)
+            else:
+                walk(child)
+
+    walk(page)
+    return pieces
 
 
 def _tree(widget: QWidget) -> Iterator[QWidget]:

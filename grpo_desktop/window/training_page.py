@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -25,11 +25,16 @@ from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.motion import motion_preference, reduced_motion
 from grpo_desktop.views.training.frontier_plot import FrontierPlot
+from grpo_desktop.views.training.label_slot import LabelSlot
 from grpo_desktop.views.training.step_groups import StepGroups
 from grpo_desktop.views.training.training_charts import TrainingCharts
 from grpo_desktop.views.training.training_controls import TrainingControls
 from grpo_desktop.window.layout_helpers import ColumnScroll, FillHolder, column_height
 
+# A playing run's render goes on a part per turn, posted below Qt's repaints (as the run's
+# steps are, model/training_state.py): the part's repaint, and a click waiting, go first.
+_AFTER_PAINTS = Qt.EventPriority.LowEventPriority.value - 1
+_RENDER_PART = QEvent.Type(QEvent.registerEventType())
 CHART_PLOT_MIN_HEIGHT = 120  # each chart over steps: lines and axes a room can follow
 FRONTIER_PLOT_MIN_HEIGHT = 180  # the frontier's curves, labels and dots: below it they pile up
 SIDE_SHARE = 0.4  # of the page's width, for the controls and the frontier
@@ -65,6 +70,23 @@ def play_or_advance(state: TrainingState) -> None:
         state.set_playing(not state.playing)
 
 
+def _steps_taken_since(shown: TrainingSnapshot | None, snapshot: TrainingSnapshot) -> bool:
+    """Whether ``snapshot`` is a playing run's next frame after ``shown``: more steps, and
+    nothing the user asked for (what they changed is shown at once, in one go)."""
+    return (
+        shown is not None
+        and snapshot.playing
+        and shown.playing
+        and snapshot.steps_done > shown.steps_done
+        and snapshot.config == shown.config
+        and snapshot.metric == shown.metric
+        and snapshot.focus == shown.focus
+        and snapshot.selected_step == shown.selected_step
+        and snapshot.refusal == shown.refusal
+        and snapshot.reward_weights == shown.reward_weights
+    )
+
+
 class _Column(QWidget):
     """A column of parts whose minimum height counts its wrapped text at its width."""
 
@@ -98,20 +120,28 @@ class TrainingPage(QWidget):
         self.workbench = workbench
         self.state = state
         self._revealed: QWidget | None = None  # a part a lesson rings: kept in view
+        self._rendering: TrainingSnapshot | None = None  # the snapshot rendered last
+        self._parts: Iterator[str] | None = None  # what is left of a render in parts
+        self._part_serial = 0  # counts renders: a part posted for an older one is dropped
+        self._posted_parts: deque[int] = deque()  # the render each posted part belongs to
         self.steps: Iterator[str] = self._build_steps(theme)
         if not stepwise:
             deque(self.steps, maxlen=0)
 
     def _build_steps(self, theme: Theme) -> Iterator[str]:
-        """Each view, then the layout and wiring, the theme and the first render: each a step
-        of about a frame's work at most (each step's name is yielded after it)."""
-        self.charts = TrainingCharts(theme)
-        yield "charts over steps"
-        self.frontier = FrontierPlot(theme)
-        yield "frontier"
-        self.controls = TrainingControls(theme)
+        """Each view a part at a time (its plots in parts: pyqtgraph makes a plot in one go),
+        then the layout and wiring, the theme view by view and the first render view by view:
+        each a step of a few milliseconds (each step's name is yielded after it)."""
+        self.charts = TrainingCharts(theme, stepwise=True)
+        for part in self.charts.steps:
+            yield f"charts: {part}"
+        self.frontier = FrontierPlot(theme, stepwise=True)
+        for part in self.frontier.steps:
+            yield f"frontier: {part}"
+        self.controls = TrainingControls(theme, stepwise=True)
+        for part in self.controls.steps:
+            yield f"controls: {part}"
         self.groups = StepGroups(theme)
-        yield "controls, groups"
         self.note = QLabel(STANDIN_NOTE, objectName="trainingNote")
         self.status = QLabel(objectName="trainingStatus")
         # Which reward the run uses (the Lab's weights) when not the plain 0/1: over the charts,
@@ -122,7 +152,16 @@ class TrainingPage(QWidget):
         for label in (self.note, self.status, self.reward):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
-        self._build_layout()
+        # Set every frame of a playing run: a new sentence re-lays out nothing (label_slot.py).
+        self.status_slot = LabelSlot(self.status)
+        yield "groups, note and status"
+        left = self._build_charts_column()
+        yield "layout: charts column"
+        self.controls.detach_run_bar()  # the form measured again without Play, Step and Reset
+        yield "layout: the controls' run bar"
+        side_holder = self._build_side_column()
+        yield "layout: side column"
+        self._build_layout(left, side_holder)
         controls = self.controls
         controls.play_requested.connect(self.state.set_playing)
         controls.advance_requested.connect(lambda steps: advance(self.state, steps))
@@ -138,12 +177,11 @@ class TrainingPage(QWidget):
         self.state.snapshot_changed.connect(self.render)
         motion_preference().changed.connect(self._motion_changed)
         yield "layout"
-        self.set_theme(theme)
-        yield "theme"
-        self.render(self.state.snapshot)  # the state now, whatever changed during the steps
-        yield "render"
+        yield from self._theme_steps(theme)
+        yield from self._render_steps()  # the state now, whatever changed during the steps
 
-    def _build_layout(self) -> None:
+    def _build_charts_column(self) -> QWidget:
+        """The charts over the chosen step's groups (and the reward's line over them)."""
         left = _Column(objectName="trainingChartsColumn")
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
@@ -153,7 +191,11 @@ class TrainingPage(QWidget):
             plot.setMinimumHeight(CHART_PLOT_MIN_HEIGHT)
         left_column.addWidget(FillHolder(self.charts, "trainingChartsHolder"), 1)
         left_column.addWidget(self.groups)  # the clicked step's groups, under its charts
+        return left
 
+    def _build_side_column(self) -> QWidget:
+        """The controls over the frontier, in a column that scrolls on a short screen, under
+        Play, Step and Reset."""
         side = QWidget(objectName="trainingSideColumn")
         side_column = QVBoxLayout(side)
         side_column.setContentsMargins(0, 0, 0, 0)
@@ -175,7 +217,9 @@ class TrainingPage(QWidget):
         run_bar.setContentsMargins(4, 0, 4, 0)  # in line with the form's fields below
         holder_column.addWidget(run_bar)
         holder_column.addWidget(self.side_column, 1)
+        return side_holder
 
+    def _build_layout(self, left: QWidget, side_holder: QWidget) -> None:
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="trainingSplitter")
         splitter.addWidget(left)
         splitter.addWidget(side_holder)
@@ -191,7 +235,7 @@ class TrainingPage(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(6)
         column.addWidget(self.note)
-        column.addWidget(self.status)  # the run's one sentence, the width of the page
+        column.addWidget(self.status_slot)  # the run's one sentence, the width of the page
         column.addWidget(splitter, 1)
         self._order_tabs()
 
@@ -301,21 +345,86 @@ class TrainingPage(QWidget):
     # --- rendering --------------------------------------------------------------------------
 
     def render(self, snapshot: TrainingSnapshot) -> None:
-        self.status.setText(snapshot.status)
+        """Show ``snapshot`` in every view. A playing run's new steps are drawn a part per
+        turn of the event loop (the pass-rate plot, the metric plot, then the rest), each part
+        repainted before the next: a click waits behind one plot's redraw, never the whole
+        frame's. Anything else (a step or focus chosen, a paused run) is shown at once."""
+        previous, self._rendering = self._rendering, snapshot  # a render in parts stops
+        parts = self._render_parts(snapshot)
+        self._parts = None
+        self._part_serial += 1
+        if _steps_taken_since(previous, snapshot):
+            self._parts = parts
+            self._render_part(self._part_serial)
+        else:
+            deque(parts, maxlen=0)
+
+    def _render_parts(self, snapshot: TrainingSnapshot) -> Iterator[str]:
+        self._render_sentences(snapshot)
+        self.controls.show_snapshot(snapshot)  # the progress bar, with the status sentence
+        yield from self.charts.show_snapshot_parts(snapshot)
+        self.frontier.show_snapshot(snapshot)
+        self.groups.show_snapshot(snapshot)
+        yield "frontier, groups"
+
+    def _render_part(self, serial: int) -> None:
+        """The next part of the render under way, and the one after it posted below Qt's
+        repaints (this part's repaint, and a click's, go first)."""
+        if serial != self._part_serial or self._parts is None:
+            return  # a newer render replaced it
+        try:
+            next(self._parts)
+        except StopIteration:
+            self._parts = None
+            return
+        self._posted_parts.append(serial)
+        QCoreApplication.postEvent(self, QEvent(_RENDER_PART), _AFTER_PAINTS)
+
+    def customEvent(self, event: QEvent) -> None:  # Qt override
+        if event.type() == _RENDER_PART and self._posted_parts:
+            self._render_part(self._posted_parts.popleft())
+        else:
+            super().customEvent(event)
+
+    def _render_steps(self) -> Iterator[str]:
+        """The first render, a view per step, of the state's snapshot now; a snapshot sent
+        meanwhile is rendered whole at once, and what is left of this one is dropped."""
+        snapshot = self.state.snapshot
+        self._rendering = snapshot
+        self._render_sentences(snapshot)
+        for name, view in (
+            ("charts", self.charts),
+            ("frontier", self.frontier),
+            ("controls", self.controls),
+            ("groups", self.groups),
+        ):
+            if self._rendering is not snapshot:
+                return
+            view.show_snapshot(snapshot)
+            yield f"render: {name}"
+
+    def _render_sentences(self, snapshot: TrainingSnapshot) -> None:
+        self.status_slot.set_text(snapshot.status)
         reward = reward_text(snapshot.reward_weights)
         if reward != self.reward.text():
             self.reward.setText(reward)
             self.reward.setAccessibleName(reward)
             self.reward.setVisible(bool(reward))
             self.updateGeometry()  # a line more or less over the charts
-        self.charts.show_snapshot(snapshot)
-        self.frontier.show_snapshot(snapshot)
-        self.controls.show_snapshot(snapshot)
-        self.groups.show_snapshot(snapshot)
 
     def set_theme(self, theme: Theme) -> None:
-        for view in (self.charts, self.frontier, self.controls, self.groups):
+        deque(self._theme_steps(theme), maxlen=0)
+
+    def _theme_steps(self, theme: Theme) -> Iterator[str]:
+        """The theme, a view per step."""
+        for name, view in (
+            ("charts", self.charts),
+            ("frontier", self.frontier),
+            ("controls", self.controls),
+        ):
             view.set_theme(theme)
+            yield f"theme: {name}"
+        self.groups.set_theme(theme)
         self.note.setFont(scaled_font(0.9 * theme.type_scale))
         self.note.setStyleSheet(f"color: {theme.muted};")
         self.status.setFont(scaled_font(1.1 * theme.type_scale, bold=True))
@@ -325,3 +434,4 @@ class TrainingPage(QWidget):
         self._fit_group_lines()
         self._balanced_width = 0  # the controls' compact width changed with the type size
         self._balance_splitter()
+        yield "theme: groups and page"

@@ -227,6 +227,7 @@ def test_hiding_the_workspace_pauses_the_run(state, qtbot):
 # --- keeping time: a clock the tests drive ------------------------------------------------------
 
 LONG = TrainingConfig(steps=400, seeds=2, batch=4)  # never finishes within these tests
+FRAME = training_state_module.FRAME_S
 
 
 class FakeClock:
@@ -365,20 +366,39 @@ def test_a_new_speed_counts_from_the_moment_it_is_set(timed, clock, qapp):
     assert timed.run.step_count == 40
 
 
-def test_a_click_between_a_tick_and_its_draw_rides_with_that_draw(timed, clock, qapp):
+def test_a_click_between_a_tick_and_its_draw_is_shown_at_once_and_rides_with_that_draw(
+    timed, clock, qapp, monkeypatch
+):
     timed.set_speed(30)
     timed.set_playing(True)
     frames(timed, clock, 30, qapp)
     timed.drawn.clear()
     clock.now += 0.1
     timed.tick()  # three steps, their draw posted
-    timed.select_step(2)  # a click lands before the draw: it adds no draw of its own
+    built = count_builds(monkeypatch)
+    shown = timed.drawn
+    timed.select_step(2)  # a click lands before the draw: its marker at once, from the shown
+    assert shown == [15] and built == [], "the snapshot shown, with the step chosen: no build"
+    qapp.processEvents()
+    assert timed.drawn == [15], "the click's repaint goes first"
+    qapp.processEvents()
+    assert timed.drawn == [15, 18], "the frame's one draw shows its steps and the chosen step"
+    assert len(built) == 1 and timed.snapshot.selected_step == 2
+    turns(qapp, 5)
+    assert timed.drawn == [15, 18]
+
+
+def test_a_new_focus_between_a_tick_and_its_draw_rides_with_that_draw(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    timed.drawn.clear()
+    clock.now += 0.1
+    timed.tick()
+    timed.set_focus("rloo")  # the status speaks of the last step: it waits for the draw
     assert timed.drawn == []
     qapp.processEvents()
-    assert timed.drawn == [18], "one draw shows the steps taken and the chosen step"
-    assert timed.snapshot.selected_step == 2
-    qapp.processEvents()
-    assert timed.drawn == [18]
+    assert timed.drawn == [18] and timed.snapshot.focus == "rloo"
 
 
 def test_clicks_while_playing_add_no_draw_beyond_one_per_frame(timed, clock, qapp, monkeypatch):
@@ -706,7 +726,13 @@ def test_kept_runs_stay_within_their_count_and_memory(workbench, state, monkeypa
     assert state._kept == {}
 
 
-def test_the_timers_frame_takes_its_steps_in_turns_of_their_own_and_draws_once(timed, clock, qapp):
+def turns(qapp, count: int = 100) -> None:
+    """Enough event-loop turns for a frame's steps (a part per turn) and its draw."""
+    for _ in range(count):
+        qapp.processEvents()
+
+
+def test_the_timers_frame_takes_its_steps_a_part_per_turn_and_draws_once(timed, clock, qapp):
     timed.set_speed(30)
     timed.set_playing(True)
     frames(timed, clock, 30, qapp)
@@ -715,10 +741,32 @@ def test_the_timers_frame_takes_its_steps_in_turns_of_their_own_and_draws_once(t
     clock.now += 0.1  # three steps due
     timed._timer.timeout.emit()  # the frame's timer: its steps wait for the event loop
     assert timed.run.step_count == before, "nothing stepped inside the timer's own turn"
-    for _ in range(10):
-        qapp.processEvents()
+    qapp.processEvents()
+    assert timed.run.stepping and timed.run.step_count == before, "one algorithm's share"
+    turns(qapp)
     assert timed.run.step_count == before + 3
     assert timed.drawn == [before + 3], "one draw for the frame's steps"
+
+
+def test_a_click_between_two_parts_of_a_step_is_handled_before_the_next_part(timed, clock, qapp):
+    timed.set_speed(30)
+    timed.set_playing(True)
+    frames(timed, clock, 30, qapp)
+    before = timed.run.step_count
+    timed.drawn.clear()
+    clock.now += 2 * FRAME  # one step due
+    timed._timer.timeout.emit()
+    qapp.processEvents()  # the step's first part
+    assert timed.run.stepping
+    handled: list[bool] = []
+    QTimer.singleShot(0, lambda: handled.append(timed.run.stepping))  # as a click would come
+    qapp.processEvents()
+    assert handled == [True], "the click came in between the step's parts"
+    timed.select_step(2)  # a step chosen mid-step: from the run as last drawn
+    assert timed.drawn == [before] and timed.snapshot.selected_step == 2
+    turns(qapp)
+    assert timed.run.step_count == before + 1 and timed.drawn == [before, before + 1]
+    assert timed.snapshot.selected_step == 2
 
 
 def test_a_step_posted_before_a_pause_is_not_taken(timed, clock, qapp):
@@ -730,9 +778,10 @@ def test_a_step_posted_before_a_pause_is_not_taken(timed, clock, qapp):
     qapp.processEvents()
     timed.set_playing(False)
     paused_at = timed.run.step_count
-    for _ in range(10):
-        qapp.processEvents()
+    turns(qapp)
     assert timed.run.step_count == paused_at
+    timed.step_once()  # the step begun before the pause is the one Step takes
+    assert timed.run.step_count == paused_at + 1 and not timed.run.stepping
 
 
 def test_a_click_ahead_of_a_frames_posted_steps_is_shown_and_the_steps_still_taken(
@@ -747,8 +796,7 @@ def test_a_click_ahead_of_a_frames_posted_steps_is_shown_and_the_steps_still_tak
     timed._timer.timeout.emit()  # the frame's steps posted
     timed.select_step(3)  # a click in the same turn: its marker at once, from the shown run
     assert timed.drawn == [before] and timed.snapshot.selected_step == 3
-    for _ in range(10):
-        qapp.processEvents()
+    turns(qapp)
     assert timed.run.step_count == before + 3, "the frame's steps were taken after its repaint"
     assert timed.drawn == [before, before + 3]
     assert timed.snapshot.selected_step == 3

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from workspaces import (
     assert_showing,
@@ -542,3 +544,100 @@ def test_f1_lists_the_training_runs_keys(window):
     assert "Reset the training run" in rows["Ctrl+R"] and "Reset all" in rows["Ctrl+R"]
     page_down = next(text for keys, text in rows.items() if "PgDown" in keys.split(" or "))
     assert "One training step (clicker, outside a lesson)" in page_down
+
+
+# --- a playing run's frame, and what a click or a new sentence costs (issue 31) --------------
+
+
+class LayoutRequests(QObject):
+    """Counts the layout requests that reach the window (a whole window laid out again)."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.count = 0
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def frame_after_a_step(page) -> None:
+    """Play at 5 steps/s and take the next frame's step (one, its timer held): the step is
+    taken at once and its draw posted."""
+    state = page.state
+    state.set_speed(5)
+    state.set_playing(True)
+    timer = timer_of(page)
+    timer.stop()
+    QTest.qWait(250)  # one step due (at 0.2 s), the next at 0.4 s
+    state.tick()
+    timer.stop()
+
+
+def test_a_playing_runs_frame_is_drawn_a_part_per_turn_and_ends_as_drawn_at_once(qtbot, window):
+    page = show_training(qtbot, window)
+    state = page.state
+    state.run.run(5)
+    state.step_once()
+    click_step(qtbot, page, 3)
+    QApplication.processEvents()
+    frame_after_a_step(page)
+    steps = state.run.step_count
+    assert steps == 7
+    charts = page.charts
+    for _ in range(20):  # the draw's turn, then its parts: each plot in a turn of its own
+        QApplication.processEvents()
+        pass_x, _ = charts.curve_data(0, "grpo")
+        metric_x, _ = charts.curve_data(1, "grpo")
+        if pass_x.size and pass_x[-1] == steps:
+            break
+    assert metric_x[-1] < steps, "the metric plot waits for the next turn"
+    assert page.controls.progress.value() == steps and f"Step {steps} " in page.status.text()
+    for _ in range(10):
+        QApplication.processEvents()
+    assert charts.curve_data(1, "grpo")[0][-1] == steps
+    assert charts.marker_step() == 3 and page.groups.heading.text().startswith("Step 3 ")
+    state.set_playing(False)
+    whole = page.state.snapshot  # the same steps, drawn at once by a paused snapshot
+    for chart in (0, 1):
+        for name in whole.config.algorithms:
+            x, y = charts.curve_data(chart, name)
+            metric = "pass_rate" if chart == 0 else whole.metric
+            band = next(s for s in whole.series if s.name == name).bands[metric]
+            finite = np.isfinite(band.mean)
+            assert np.array_equal(y, band.mean[finite]) and x[-1] == steps
+
+
+def test_a_click_while_the_run_plays_is_shown_at_once(qtbot, window):
+    page = show_training(qtbot, window)
+    state = page.state
+    state.run.run(5)
+    state.step_once()
+    QApplication.processEvents()
+    frame_after_a_step(page)  # a step taken, its draw not yet shown
+    click_step(qtbot, page, 4)
+    assert page.charts.marker_step() == 4, "the marker moves in the click's own turn"
+    assert page.groups.heading.text().startswith("Step 4 ")
+    state.set_playing(False)
+
+
+def test_a_new_status_sentence_or_a_chosen_step_lays_out_nothing(qtbot, window):
+    page = show_training(qtbot, window)
+    state = page.state
+    state.run.run(5)
+    state.step_once()
+    click_step(qtbot, page, 3)  # the captions of a chosen step (a line longer, maybe)
+    for _ in range(5):
+        QApplication.processEvents()
+    requests = LayoutRequests(window)
+    state.step_once()  # a new status sentence, progress and curves
+    click_step(qtbot, page, 2)  # new captions under the frontier and over the groups
+    click_step(qtbot, page, 5)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert page.status.text().startswith("Step 7 of")
+    assert "at step 5" in page.frontier.caption_text()
+    assert page.groups.heading.text().startswith("Step 5 ")
+    assert requests.count == 0, "the window was not laid out again"

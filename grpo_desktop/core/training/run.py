@@ -19,7 +19,10 @@ written ones).
 
 Vectorised over seeds (one (S, …) array per algorithm); algorithms are separate loops over a few
 array operations each, and random numbers come from one generator per seed, shared by every
-algorithm ("same seeds, side by side"), so a seeded run is reproducible bit for bit.
+algorithm ("same seeds, side by side"), so a seeded run is reproducible bit for bit. A step can
+also be taken a part at a time (:meth:`TrainingRun.step_part`: its random numbers, then one
+algorithm per part), so a player can give each part a turn of the event loop of its own; the
+result is the same bit for bit, and a step is counted (and read) only once it is whole.
 """
 
 from __future__ import annotations
@@ -298,6 +301,8 @@ class TrainingRun:
         ]
         self._initial_log_policy = _log_softmax(self.library.initial_logits)
         self.step_count = 0
+        # A step begun part by part: its random numbers and the algorithms still to take it.
+        self._pending: tuple[tuple[np.ndarray, np.ndarray], list[str]] | None = None
         shape = (config.seeds, *self.library.initial_logits.shape)
         self._states: dict[str, _AlgorithmState] = {}
         for name in config.algorithms:
@@ -309,7 +314,7 @@ class TrainingRun:
                 pass_rates=np.full((rows, config.seeds, len(self.library.problems)), np.nan),
                 diverged_at=np.zeros(config.seeds, dtype=np.int64),
             )
-            self._record(name, state, None)
+            self._record(name, state, None, 0)
             self._states[name] = state
 
     # --- reading ----------------------------------------------------------------------------
@@ -334,9 +339,13 @@ class TrainingRun:
         return _read_only(self._states[algorithm].pass_rates[: self.step_count + 1])
 
     def divergence(self, algorithm: str) -> Divergence:
-        """Which of ``algorithm``'s seeds diverged so far, and at which step."""
+        """Which of ``algorithm``'s seeds diverged so far, and at which step (a step begun but
+        not whole yet does not count)."""
         steps = self._states[algorithm].diverged_at
-        return Divergence(algorithm, tuple(int(step) or None for step in steps))
+        done = self.step_count
+        return Divergence(
+            algorithm, tuple(int(step) if 0 < step <= done else None for step in steps)
+        )
 
     def groups(self, algorithm: str, step: int, seed: int = 0) -> tuple[SampledGroup, ...]:
         """The groups ``algorithm``'s run ``seed`` drew at ``step`` (1 = the first update); none
@@ -376,7 +385,9 @@ class TrainingRun:
         """This run with ``algorithms`` instead, at the same step: a kept algorithm keeps its
         numbers (a copy: this run is left as it is), an added one is computed from step 1 to
         here. Each algorithm draws its groups from streams no other algorithm touches, so the
-        result is bit for bit the run started afresh with ``algorithms`` and played as far."""
+        result is bit for bit the run started afresh with ``algorithms`` and played as far. A
+        step begun part by part is finished first."""
+        self.finish_step()
         config = check_training_config(replace(self.config, algorithms=tuple(algorithms)))
         added = tuple(name for name in config.algorithms if name not in self._states)
         run = copy.copy(self)
@@ -402,18 +413,45 @@ class TrainingRun:
     # --- advancing --------------------------------------------------------------------------
 
     def step(self) -> None:
-        """One update of every algorithm on every seed (a no-op once the run is finished).
+        """One update of every algorithm on every seed (a no-op once the run is finished); a
+        step begun part by part is the one finished.
 
         Numpy's warnings stay here: an overflow is either harmless (a clamped KL term) or a
         divergence, which the run records per seed (:meth:`divergence`) rather than printing.
         """
         if self.finished:
             return
-        self.step_count += 1
+        while not self.step_part():
+            pass
+
+    @property
+    def stepping(self) -> bool:
+        """Whether a step is begun and not whole yet (:meth:`step_part`)."""
+        return self._pending is not None
+
+    def step_part(self) -> bool:
+        """A part of the next step: the first draws the step's random numbers and takes it for
+        the first algorithm, each later one for the next algorithm. Returns whether the step is
+        whole now (it is then counted in :attr:`step_count`; until then nothing read from the
+        run shows it). A no-op returning False once the run is finished."""
+        if self.finished:
+            return False
         with np.errstate(all="ignore"):
-            draws = self._draw_randoms()
-            for name, state in self._states.items():
-                self._step_algorithm(name, state, draws)
+            if self._pending is None:
+                self._pending = (self._draw_randoms(), list(self._states))
+            draws, names = self._pending
+            name = names.pop(0)
+            self._step_algorithm(name, self._states[name], draws, self.step_count + 1)
+        if names:
+            return False
+        self._pending = None
+        self.step_count += 1
+        return True
+
+    def finish_step(self) -> None:
+        """Finish a step begun part by part (nothing when none is)."""
+        if self._pending is not None:
+            self.step()
 
     def run(self, steps: int | None = None) -> None:
         for _ in range(self.config.steps if steps is None else steps):
@@ -440,7 +478,8 @@ class TrainingRun:
             uniforms = np.concatenate([uniforms, more_uniforms], axis=1)
         return problems, uniforms
 
-    def _step_algorithm(self, name: str, state: _AlgorithmState, draws) -> None:
+    def _step_algorithm(self, name: str, state: _AlgorithmState, draws, row: int) -> None:
+        """Step ``row`` (1 = the first update) of algorithm ``name`` on every seed."""
         config, library = self.config, self.library
         batch = config.batch
         all_problems, all_uniforms = draws
@@ -485,7 +524,7 @@ class TrainingRun:
         if name == "ppo_critic":
             self._update_critic(state, problems, rewards)
         finite = np.where(library.valid, np.isfinite(state.logits), True).all(axis=(1, 2))
-        state.diverged_at[~finite & (state.diverged_at == 0)] = self.step_count
+        state.diverged_at[~finite & (state.diverged_at == 0)] = row
 
         right = library.correct[problems[..., None], candidates]  # the checker's, not the sum
         record = {
@@ -496,7 +535,7 @@ class TrainingRun:
             "correct_length": _masked_mean(lengths, right),
             "wrong_length": _masked_mean(lengths, ~right),
         }
-        self._record(name, state, record)
+        self._record(name, state, record, row)
         state.groups.append(
             (
                 problems.astype(np.int32),
@@ -595,7 +634,8 @@ class TrainingRun:
         target = np.where(seen, totals / np.maximum(counts, 1), state.values)
         state.values = state.values + self.config.critic_lr * (target - state.values) * seen
 
-    def _record(self, name: str, state: _AlgorithmState, sampled: dict | None) -> None:
+    def _record(self, name: str, state: _AlgorithmState, sampled: dict | None, row: int) -> None:
+        """The metrics of ``name``'s policy after step ``row`` (0: the starting policy)."""
         library = self.library
         log_policy = np.where(library.valid, _log_softmax(state.logits), 0.0)
         policy = np.where(library.valid, np.exp(log_policy), 0.0)
@@ -613,7 +653,6 @@ class TrainingRun:
                 else np.full(self.config.seeds, np.nan)
             ),
         }
-        row = self.step_count
         for metric in METRICS:
             value = metrics.get(metric, None if sampled is None else sampled.get(metric))
             if value is not None:

@@ -8,6 +8,7 @@ learning frontier with each problem's dot, so the views only draw.
 from __future__ import annotations
 
 import functools
+import weakref
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -35,6 +36,7 @@ __all__ = [
     "TrainingSnapshot",
     "build_training_snapshot",
     "rechoose_training_snapshot",
+    "shown_focus",
 ]
 
 STANDIN_NOTE = (
@@ -146,7 +148,14 @@ def _frontier_curves(group_size: int) -> tuple[np.ndarray, tuple[tuple[int, np.n
     return p, tuple(curves)
 
 
-def _band(values: np.ndarray) -> MetricBand:
+def shown_focus(config: TrainingConfig, focus: str | None) -> str:
+    """The algorithm a snapshot focuses on: ``focus`` when it runs, else GRPO (or the first)."""
+    if focus in config.algorithms:
+        return focus
+    return "grpo" if "grpo" in config.algorithms else config.algorithms[0]
+
+
+def _band_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, min and max over seeds (axis 1) without warnings where a step has no value."""
     finite = np.isfinite(values)
     any_value = finite.any(axis=1)
@@ -155,7 +164,54 @@ def _band(values: np.ndarray) -> MetricBand:
     mean = np.where(any_value, safe.sum(axis=1) / counts, np.nan)
     low = np.where(any_value, np.where(finite, values, np.inf).min(axis=1), np.nan)
     high = np.where(any_value, np.where(finite, values, -np.inf).max(axis=1), np.nan)
-    return MetricBand(mean, low, high)
+    return mean, low, high
+
+
+def _band(values: np.ndarray) -> MetricBand:
+    return MetricBand(*_band_rows(values))
+
+
+class _RunBands:
+    """A run's bands as far as they were computed, per algorithm and metric, and the chosen
+    steps' parts: a snapshot is built every frame of a playing run, and a run writes each
+    step's row once (a later step never changes an earlier one), so only the new rows are
+    computed, and a chosen step's dots and groups, once."""
+
+    def __init__(self) -> None:
+        # (algorithm, metric) → (mean, low, high) buffers of the run's rows, and rows filled
+        self.rows: dict[tuple[str, str], tuple[tuple[np.ndarray, ...], int]] = {}
+        self.chosen: dict[tuple[str, int], dict[str, object]] = {}  # (focus, step) → parts
+
+    def band(self, run: TrainingRun, algorithm: str, metric: str) -> MetricBand:
+        history = run.history(algorithm)[metric]  # (step_count + 1, S), read-only
+        done = history.shape[0]
+        key = (algorithm, metric)
+        buffers, filled = self.rows.get(key, ((), 0))
+        if not buffers:
+            rows = run.config.steps + 1
+            buffers = tuple(np.full(rows, np.nan) for _ in range(3))
+        if filled < done:
+            for buffer, new in zip(buffers, _band_rows(history[filled:done])):
+                buffer[filled:done] = new
+            filled = done
+            self.rows[key] = (buffers, filled)
+        views = []
+        for buffer in buffers:
+            view = buffer[:done]
+            view.flags.writeable = False  # rows a snapshot shows are never written again
+            views.append(view)
+        return MetricBand(*views)
+
+
+_RUN_BANDS: weakref.WeakKeyDictionary[TrainingRun, _RunBands] = weakref.WeakKeyDictionary()
+_KEPT_CHOICES = 16  # chosen steps' parts kept per run (a lecturer clicks a few steps)
+
+
+def _bands_of(run: TrainingRun) -> _RunBands:
+    found = _RUN_BANDS.get(run)
+    if found is None:
+        found = _RUN_BANDS[run] = _RunBands()
+    return found
 
 
 def build_training_snapshot(
@@ -171,12 +227,11 @@ def build_training_snapshot(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose from: {', '.join(METRICS)}")
     config = run.config
-    if focus not in config.algorithms:
-        focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
+    focus = shown_focus(config, focus)
     series = []
     divergences = {name: run.divergence(name) for name in config.algorithms}
+    computed = _bands_of(run)
     for name in config.algorithms:
-        history = run.history(name)
         info = ALGORITHM_INFO[name]
         series.append(
             AlgorithmSeries(
@@ -185,7 +240,10 @@ def build_training_snapshot(
                 advantage=info.advantage,
                 index=ALGORITHMS.index(name),
                 # The two charts' metrics only: a snapshot is built every frame of a run.
-                bands={key: _band(history[key]) for key in dict.fromkeys(("pass_rate", metric))},
+                bands={
+                    key: computed.band(run, name, key)
+                    for key in dict.fromkeys(("pass_rate", metric))
+                },
                 diverged_at=divergences[name].first_step,
                 band=len(config.algorithms) <= BANDS_FOR_ALL or name == focus,
             )
@@ -220,18 +278,24 @@ def rechoose_training_snapshot(
     focus: str | None,
     selected_step: int | None,
 ) -> TrainingSnapshot:
-    """``snapshot`` (built for ``run`` as it is now) with another chosen step or focus: what a
-    click changes (the dots, the step's groups, which band shades, the status' algorithm) is
-    worked out as ``build_training_snapshot`` would; the bands are the very same objects, not
-    computed again, so the views can tell the curves did not change."""
+    """``snapshot`` (built for ``run``) with another chosen step or focus: what a click changes
+    (the dots, the step's groups, which band shades, the status' algorithm) is worked out as
+    ``build_training_snapshot`` would have for the run at the snapshot's step; the bands are the
+    very same objects, not computed again, so the views can tell the curves did not change.
+
+    The run may have gone on since (steps taken that a draw is about to show): a chosen step is
+    one the snapshot shows, and what it changes was written at that step, so it is the same
+    then as now. A new focus changes the status sentence, about the run's last step: it needs
+    the snapshot of the run as it is now."""
     config = run.config
-    if snapshot.steps_done != run.step_count or snapshot.config != config:
-        raise ValueError("the snapshot does not show this run as it is now")
-    if focus not in config.algorithms:
-        focus = "grpo" if "grpo" in config.algorithms else config.algorithms[0]
+    if snapshot.config != config or snapshot.steps_done > run.step_count:
+        raise ValueError("the snapshot does not show this run")
+    focus = shown_focus(config, focus)
     series = snapshot.series
     status = snapshot.status
     if focus != snapshot.focus:
+        if snapshot.steps_done != run.step_count:
+            raise ValueError("a new focus needs the snapshot of the run as it is now")
         many = len(config.algorithms) > BANDS_FOR_ALL
         series = tuple(
             replace(item, band=not many or item.name == focus) for item in snapshot.series
@@ -243,19 +307,45 @@ def rechoose_training_snapshot(
         series=series,
         focus=focus,
         status=status,
-        **_chosen_parts(run, focus, selected_step, divergences),
+        **_chosen_parts(run, focus, selected_step, divergences, snapshot.steps_done),
     )
 
 
 def _chosen_parts(
-    run: TrainingRun, focus: str, selected_step: int | None, divergences: dict[str, Divergence]
+    run: TrainingRun,
+    focus: str,
+    selected_step: int | None,
+    divergences: dict[str, Divergence],
+    steps_done: int | None = None,
 ) -> dict[str, object]:
     """What depends on the chosen step: the frontier's dots (at the chosen step, else the
-    last), the step's groups and why it lists none."""
-    config = run.config
-    if selected_step is not None and not 1 <= selected_step <= run.step_count:
+    last of the ``steps_done`` shown, by default the run's), the step's groups and why it lists
+    none."""
+    shown = run.step_count if steps_done is None else steps_done
+    if selected_step is not None and not 1 <= selected_step <= shown:
         selected_step = None
-    dots_step = run.step_count if selected_step is None else selected_step
+    if selected_step is None:
+        return _parts_at(run, focus, None, shown, divergences)
+    # A chosen step's parts were written at that step: worked out once per run.
+    kept = _bands_of(run).chosen
+    key = (focus, selected_step)
+    parts = kept.pop(key, None)
+    if parts is None:
+        parts = _parts_at(run, focus, selected_step, selected_step, divergences)
+    kept[key] = parts  # the most recent last
+    while len(kept) > _KEPT_CHOICES:
+        kept.pop(next(iter(kept)))
+    return parts
+
+
+def _parts_at(
+    run: TrainingRun,
+    focus: str,
+    selected_step: int | None,
+    dots_step: int,
+    divergences: dict[str, Divergence],
+) -> dict[str, object]:
+    config = run.config
     # (P,): mean over the seeds that have a pass rate at the dots' step (a diverged seed has
     # none): the step clicked on the charts, whose groups are listed, or else the last one.
     latest = _band(run.pass_rates(focus)[dots_step].T).mean

@@ -12,6 +12,8 @@ updated in place (DESIGN §3), and the dots' tooltips are built only when hovere
 from __future__ import annotations
 
 import html
+from collections import deque
+from collections.abc import Iterator
 
 import numpy as np
 import pyqtgraph as pg
@@ -21,12 +23,13 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.files.describe import frontier_text
-from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS
+from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS, FRONTIER_GROUP_SIZES
 from grpo_desktop.core.training.training_snapshot import FrontierDot, TrainingSnapshot
 from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
 from grpo_desktop.views.common.theme_palette import cosmetic_pen
+from grpo_desktop.views.training.label_slot import LabelSlot
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 
@@ -85,12 +88,18 @@ def _as_rich(text: str) -> str:
 class FrontierPlot(QWidget):
     """Informative-group share against pass rate: one curve per G and one dot per problem."""
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The view, built whole; or with ``stepwise`` only begun: iterating :attr:`steps`
+        then builds it a part per step (its plot in three: pyqtgraph makes one in one go,
+        about 35 ms), as the Training page's idle prebuild does."""
         super().__init__(parent)
         self.setObjectName("frontierPlot")
         self.setAccessibleName("Learning frontier")
         self._theme = theme
         self._applying_theme = False
+        self._built = False  # every step taken: its parts exist
         self._sizes: tuple[int, ...] = ()
         self._run_size: int | None = None
         self._focus: str | None = None
@@ -103,17 +112,26 @@ class FrontierPlot(QWidget):
         self._dot_xy: tuple[np.ndarray, np.ndarray] | None = None
         self._curves_key: tuple[int, ...] | None = None
         self._hovered: tuple[int, ...] = ()
+        # Pools: a curve and a label per G, grown when a snapshot brings more, never removed.
+        self.curves: list[pg.PlotCurveItem] = []
+        self.curve_labels: list[pg.TextItem] = []
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
 
-        self.title = QLabel(TITLE, objectName="frontierTitle")
-        self.title.setWordWrap(True)
-        self.caption = QLabel("", objectName="frontierCaption")
-        self.caption.setTextFormat(Qt.TextFormat.PlainText)  # the focus label is data
-        self.caption.setWordWrap(True)
-
-        self.plot_widget = pg.PlotWidget()
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        # The parts pyqtgraph's PlotWidget would make, made ahead (the view box without the
+        # context menu the plot never shows).
+        viewbox = pg.ViewBox(enableMenu=False)
+        axes = {name: pg.AxisItem(name) for name in ("top", "bottom", "left", "right")}
+        yield "view box and axes"
+        plot = pg.PlotItem(viewBox=viewbox, axisItems=axes)
+        plot.hideAxis("top")  # hidden, as a plot's own top and right axes are
+        plot.hideAxis("right")
+        yield "plot item"
+        self.plot_widget = pg.PlotWidget(plotItem=plot)
         self.plot_widget.setObjectName("frontierPlotArea")
         self.plot_widget.setAccessibleName("Learning frontier curves and problems")
-        plot = self.plot_widget.getPlotItem()
         self.plot = plot
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
@@ -126,10 +144,15 @@ class FrontierPlot(QWidget):
             plot.getAxis(name).enableAutoSIPrefix(False)
         plot.getAxis("bottom").setTicks([[(v / 4, f"{v / 4:g}") for v in range(5)]])
         plot.getAxis("left").setTicks([[(v / 4, f"{v / 4:g}") for v in range(5)]])
+        yield "view"
 
-        # Pools: a curve and a label per G, grown when a snapshot brings more, never removed.
-        self.curves: list[pg.PlotCurveItem] = []
-        self.curve_labels: list[pg.TextItem] = []
+        self.title = QLabel(TITLE, objectName="frontierTitle")
+        self.title.setWordWrap(True)
+        self.caption = QLabel("", objectName="frontierCaption")
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)  # the focus label is data
+        self.caption.setWordWrap(True)
+        self.caption_slot = LabelSlot(self.caption)  # a click's caption re-lays out nothing
+
         self.dots = pg.ScatterPlotItem(symbol="o", pxMode=True, hoverable=True, tip=None)
         self.dots.setZValue(30)
         plot.addItem(self.dots)
@@ -140,8 +163,15 @@ class FrontierPlot(QWidget):
         column.setSpacing(3)
         column.addWidget(self.title)
         column.addWidget(self.plot_widget, 1)
-        column.addWidget(self.caption)
+        column.addWidget(self.caption_slot)
+        yield "dots, title and caption"
+        # The usual G's curves and the run's own (unless it is one of them): made ahead, drawn
+        # by the first snapshot.
+        self._grow_pool(len(FRONTIER_GROUP_SIZES) + 1)
+        yield "curves"
         self.set_theme(theme)
+        self._built = True
+        yield "theme"
 
     # ----------------------------------------------------------------------------- public API
 
@@ -263,20 +293,26 @@ class FrontierPlot(QWidget):
             self._weighted,
             self._chosen_step,
         )
-        self.caption.setText(text)
+        self.caption_slot.set_text(text)
         self._describe()
 
-    def _draw_curves(self, snapshot: TrainingSnapshot) -> None:
-        p = np.asarray(snapshot.frontier_p, dtype=np.float64)
-        while len(self.curves) < len(snapshot.frontier_curves):
+    def _grow_pool(self, count: int) -> None:
+        """At least ``count`` curves and labels in the pool (made hidden until drawn)."""
+        while len(self.curves) < count:
             curve = pg.PlotCurveItem()
             curve.setZValue(5)
             self.plot.addItem(curve)
             label = pg.TextItem("", anchor=(0.5, 0.5))
             label.setZValue(10)
             self.plot.addItem(label, ignoreBounds=True)
+            curve.setVisible(False)
+            label.setVisible(False)
             self.curves.append(curve)
             self.curve_labels.append(label)
+
+    def _draw_curves(self, snapshot: TrainingSnapshot) -> None:
+        p = np.asarray(snapshot.frontier_p, dtype=np.float64)
+        self._grow_pool(len(snapshot.frontier_curves))
         for index, (curve, label) in enumerate(zip(self.curves, self.curve_labels)):
             if index >= len(snapshot.frontier_curves):
                 curve.setVisible(False)
@@ -339,9 +375,10 @@ class FrontierPlot(QWidget):
         return self._viewbox.toolTip()
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
-        """Follow application font changes (zoom): every size derives from the app font."""
+        """Follow application font changes (zoom): every size derives from the app font (a
+        build under way takes the font in force at its theme step)."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and not self._applying_theme:
+        if event.type() == QEvent.Type.FontChange and not self._applying_theme and self._built:
             self.set_theme(self._theme)
 
 

@@ -16,6 +16,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.training.run import ALGORITHM_INFO
 from grpo_desktop.core.training.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.training.label_slot import LabelSlot
 
 HINT = (
     "Click a step on the charts (or press ← → and Enter there) to list the groups it drew; "
@@ -54,6 +55,7 @@ class StepGroups(QWidget):
         self.heading = QLabel(TITLE, objectName="stepGroupsHeading")
         self.heading.setWordWrap(True)
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading_slot = LabelSlot(self.heading)  # a click's heading re-lays out nothing
         self.list = _GroupList()
         self.list.setAccessibleName("Groups drawn at the selected step")
         # One line per group (a long one ends in "…"; its tooltip has it whole): wrapped lines
@@ -69,7 +71,7 @@ class StepGroups(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
-        column.addWidget(self.heading)
+        column.addWidget(self.heading_slot)
         column.addWidget(self.list, 1)
         self._lines = 5
         self.set_visible_lines(self._lines)
@@ -132,14 +134,14 @@ class StepGroups(QWidget):
         self.list.clear()
         self.list.placeholder = snapshot.groups_note or HINT
         if snapshot.selected_step is None:
-            self.heading.setText(TITLE)
+            self.heading_slot.set_text(TITLE)
             self.list.viewport().update()  # the hint, drawn in the empty list
             return
         # One short line (a 200 % zoom has no height to spare); the algorithm is the frontier's.
         label = ALGORITHM_INFO[snapshot.focus].label if snapshot.focus in ALGORITHM_INFO else ""
         who = f"{label}, seed 1" if label else "seed 1"
         action = "no groups" if snapshot.groups_note else "click a group to open it in the Lab"
-        self.heading.setText(f"Step {snapshot.selected_step} · {who}: {action}")
+        self.heading_slot.set_text(f"Step {snapshot.selected_step} · {who}: {action}")
         for group in snapshot.groups:
             text = f"#{group.index + 1} {group.title} · rewards {group.rewards} · {group.verdict}"
             item = QListWidgetItem(text)

@@ -16,11 +16,14 @@ slot whose numbers did not change is not touched at all.
 from __future__ import annotations
 
 import math
+import time
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFontMetricsF,
@@ -50,6 +53,16 @@ BAND_ALPHA = {"dark": 56}  # band opacity out of 255; light themes use the defau
 DEFAULT_BAND_ALPHA = 48
 Y_PAD = 0.04  # the pass-rate chart shows [−0.04, 1.04] so lines at 0 or 1 stay visible
 LEGEND_GAP_PX = 14  # between legend entries on a row
+CLICK_SLOP_PX = 5  # a press moved this far before its release is a drag, not a click (pyqtgraph's)
+DRAG_S = 0.5  # a press held this long that moved at all is a drag too (pyqtgraph's)
+_MOUSE_EVENTS = frozenset(
+    (
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseMove,
+    )
+)
 
 # Solid, dash, dot, dash-dot, dash-dot-dot, long dash: a style per algorithm, so colour is never
 # the only cue (Qt scales dash patterns by the pen width, so they stay distinct when thick).
@@ -127,14 +140,40 @@ class _Slot:
 
 
 class _BandPlot:
-    """One of the two plots: six slots, a selected-step marker and its title label."""
+    """One of the two plots: six slots, a selected-step marker and its title label. Built a
+    part at a time (:meth:`build_steps`): pyqtgraph makes a plot in one go, about 35 ms, so
+    its view box and axes, its plot item, its view and its items are made each in a step."""
 
-    def __init__(self, name: str, accessible: str) -> None:
-        self.widget = pg.PlotWidget(axisItems={"left": SignedAxis("left")})
+    widget: pg.PlotWidget
+    plot: pg.PlotItem
+    viewbox: pg.ViewBox
+    marker: pg.InfiniteLine
+
+    def __init__(self) -> None:
+        self.slots: list[_Slot] = []
+        self.y_range: tuple[float, float] | None = None
+        self.x_range: tuple[float, float] | None = None
+
+    def build_steps(self, name: str, accessible: str) -> Iterator[str]:
+        """Make the plot, yielding after each part (about 5 ms each)."""
+        # The parts pyqtgraph's PlotWidget would make, made ahead: the view box without the
+        # context menu the plot never shows, the left axis that marks 0, the bottom axis.
+        viewbox = pg.ViewBox(enableMenu=False)
+        axes = {
+            "left": SignedAxis("left"),
+            "bottom": pg.AxisItem("bottom"),
+            "top": pg.AxisItem("top"),
+            "right": pg.AxisItem("right"),
+        }
+        yield "view box and axes"
+        plot = pg.PlotItem(viewBox=viewbox, axisItems=axes)
+        plot.hideAxis("top")  # hidden, as a plot's own top and right axes are
+        plot.hideAxis("right")
+        yield "plot item"
+        self.widget = pg.PlotWidget(plotItem=plot)
         self.widget.setObjectName(name)
         self.widget.setAccessibleName(accessible)
         self.widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the charts widget takes the keys
-        plot = self.widget.getPlotItem()
         self.plot = plot
         plot.setMouseEnabled(x=False, y=False)  # nothing to drag or zoom away on stage
         plot.hideButtons()
@@ -144,7 +183,7 @@ class _BandPlot:
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=24)  # the last step's label shows
-        self.slots: list[_Slot] = []
+        yield "view"
         for _ in range(SLOTS):
             line = pg.PlotCurveItem(connect="finite")
             low = pg.PlotCurveItem()  # never added to the scene: only the band reads them
@@ -161,8 +200,7 @@ class _BandPlot:
         self.marker.setZValue(20)
         self.marker.setVisible(False)
         plot.addItem(self.marker, ignoreBounds=True)
-        self.y_range: tuple[float, float] | None = None
-        self.x_range: tuple[float, float] | None = None
+        yield "lines and bands"
 
     def set_x(self, low: float, high: float) -> None:
         if self.x_range != (low, high):
@@ -207,7 +245,12 @@ class TrainingCharts(QWidget):
     step_requested = Signal(int)
     groups_requested = Signal()  # Enter: the chosen step's groups, to open one from the keyboard
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The charts, built whole; or with ``stepwise`` only begun: iterating :attr:`steps`
+        then builds them a part per step (each plot in four), as the Training page's idle
+        prebuild does, a step per turn of the event loop."""
         super().__init__(parent)
         self.setObjectName("trainingCharts")
         self.setAccessibleName("Training charts")
@@ -224,6 +267,22 @@ class TrainingCharts(QWidget):
         self._selected: int | None = None
         self._steps_done = 0
         self._legend_columns = 0
+        self._viewports: dict[QWidget, _BandPlot] = {}
+        self._press: tuple[_BandPlot, QPointF, float] | None = None  # a left press, not a drag
+        self._built = False  # every step taken: its parts exist
+        self.pass_plot = _BandPlot()
+        self.metric_plot = _BandPlot()
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
+
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        for part in self.pass_plot.build_steps("trainingPassPlot", "Pass rate chart"):
+            yield f"pass rate plot: {part}"
+        for part in self.metric_plot.build_steps("trainingMetricPlot", "Metric chart"):
+            yield f"metric plot: {part}"
+        self.metric_plot.plot.setXLink(self.pass_plot.plot)
+        self.pass_plot.plot.getAxis("bottom").setStyle(showValues=False)
 
         # Which algorithm diverged and from which step: a line that ends early says why.
         self.divergence_note = QLabel(objectName="trainingDivergenceNote")
@@ -235,10 +294,6 @@ class TrainingCharts(QWidget):
         for label in (self.pass_title, self.metric_title):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
-        self.pass_plot = _BandPlot("trainingPassPlot", "Pass rate chart")
-        self.metric_plot = _BandPlot("trainingMetricPlot", "Metric chart")
-        self.metric_plot.plot.setXLink(self.pass_plot.plot)
-        self.pass_plot.plot.getAxis("bottom").setStyle(showValues=False)
 
         self.swatches: list[_LineSwatch] = []
         self.legend_labels: list[QLabel] = []
@@ -268,14 +323,22 @@ class TrainingCharts(QWidget):
         column.addWidget(self.metric_title)
         column.addWidget(self.metric_plot.widget, 1)
 
-        for band_plot in (self.pass_plot, self.metric_plot):
-            band_plot.widget.scene().sigMouseClicked.connect(
-                lambda event, target=band_plot: self._on_click(target, event)
-            )
+        # A click is read from the plots' viewports here, before pyqtgraph's scene: its click
+        # and hover machinery (every item near the pointer, sorted, asked in turn) cost as much
+        # as the step chosen and its redraw, and nothing in these plots takes a click.
+        self._viewports = {
+            band_plot.widget.viewport(): band_plot
+            for band_plot in (self.pass_plot, self.metric_plot)
+        }
+        for viewport in self._viewports:
+            viewport.installEventFilter(self)
         self.pass_plot.set_y(-Y_PAD, 1 + Y_PAD)
         self.metric_plot.set_y(0.0, 1.0)
         self._set_x(1)
+        yield "titles, legend and layout"
         self.set_theme(theme)
+        self._built = True
+        yield "theme"
 
     # ----------------------------------------------------------------------------- public API
 
@@ -283,18 +346,31 @@ class TrainingCharts(QWidget):
         """Draw every algorithm's pass rate and chosen metric; touch only what changed. A
         snapshot with the very series drawn last (a step chosen: the model sends the same
         bands) moves the marker and nothing else."""
+        deque(self.show_snapshot_parts(snapshot), maxlen=0)
+
+    def moves_only_the_marker(self, snapshot: TrainingSnapshot) -> bool:
+        """Whether ``snapshot`` shows the very series drawn last (a step or focus chosen), so
+        showing it moves the marker and nothing else."""
         previous = self._snapshot
-        self._snapshot = snapshot
-        if (
+        return (
             previous is not None
             and snapshot.series is previous.series
             and snapshot.metric == previous.metric
             and snapshot.config == previous.config
             and snapshot.steps_done == previous.steps_done
             and snapshot.divergence_note == previous.divergence_note
-        ):
+        )
+
+    def show_snapshot_parts(self, snapshot: TrainingSnapshot) -> Iterator[str]:
+        """:meth:`show_snapshot` in two parts, the pass-rate plot then the metric plot (a
+        playing run's frame draws each in a turn of its own: each plot's repaint follows its
+        part, and a click waits behind one plot's, never both). Until the second part is
+        done, the charts count as showing the snapshot drawn before."""
+        if self.moves_only_the_marker(snapshot):
+            self._snapshot = snapshot
             self._show_marker(snapshot.selected_step)
             return
+        self._snapshot = None  # until both plots show it: a step chosen meanwhile draws all
         self._steps_done = snapshot.steps_done
         names = tuple(series.name for series in snapshot.series)
         if names != self._names:
@@ -312,23 +388,22 @@ class TrainingCharts(QWidget):
         self._show_divergence(snapshot.divergence_note)
         self._set_x(snapshot.total_steps)
         used = {series.index for series in snapshot.series}
+        for series in snapshot.series:
+            slot = self.pass_plot.slots[series.index]
+            self._draw(slot, series.bands[PASS_RATE_METRIC], series.band)
+            self._shade(slot, series.band)
+        self._hide_unused(self.pass_plot, used)
+        yield "pass rate"
         lows: list[float] = []
         highs: list[float] = []
         for series in snapshot.series:
-            pass_rate = series.bands[PASS_RATE_METRIC]
-            self._draw(self.pass_plot.slots[series.index], pass_rate, series.band)
+            slot = self.metric_plot.slots[series.index]
             band = series.bands.get(snapshot.metric)
             if band is None:
-                self._hide(self.metric_plot.slots[series.index])
+                self._hide(slot)
             else:
-                self._draw(self.metric_plot.slots[series.index], band, series.band)
-            for band_plot in (self.pass_plot, self.metric_plot):
-                # A band under every line while few algorithms run; with many only the focus
-                # algorithm's (the snapshot says which): six overlapping bands are a blur.
-                slot = band_plot.slots[series.index]
-                shaded = series.band and slot.line.isVisible()
-                if slot.band.isVisible() != shaded:
-                    slot.band.setVisible(shaded)
+                self._draw(slot, band, series.band)
+            self._shade(slot, series.band)
             if band is None:
                 continue
             for values in (band.low, band.high, band.mean):
@@ -336,15 +411,27 @@ class TrainingCharts(QWidget):
                 if finite.size:
                     lows.append(float(finite.min()))
                     highs.append(float(finite.max()))
-        for band_plot in (self.pass_plot, self.metric_plot):
-            for index, slot in enumerate(band_plot.slots):
-                if index not in used:
-                    self._hide(slot)
+        self._hide_unused(self.metric_plot, used)
         if lows:
             self.metric_plot.set_y(*_padded_range(min(lows), max(highs)))
         self._show_marker(snapshot.selected_step)
         # The text alternative: every algorithm's latest value and trend, per chart.
         self.setAccessibleDescription(training_charts_text(snapshot))
+        self._snapshot = snapshot
+        yield "metric"
+
+    @staticmethod
+    def _shade(slot: _Slot, shaded: bool) -> None:
+        """A band under every line while few algorithms run; with many only the focus
+        algorithm's (the snapshot says which): six overlapping bands are a blur."""
+        shown = shaded and slot.line.isVisible()
+        if slot.band.isVisible() != shown:
+            slot.band.setVisible(shown)
+
+    def _hide_unused(self, band_plot: _BandPlot, used: set[int]) -> None:
+        for index, slot in enumerate(band_plot.slots):
+            if index not in used:
+                self._hide(slot)
 
     def set_theme(self, theme: Theme) -> None:
         """Restyle titles, axes, lines, bands, marker and legend for ``theme``."""
@@ -568,10 +655,34 @@ class TrainingCharts(QWidget):
             grid.setColumnStretch(col, 0)
         grid.setColumnStretch(2 * columns, 1)  # entries pack to the left
 
-    def _on_click(self, band_plot: _BandPlot, event: object) -> None:
-        if event.button() != Qt.MouseButton.LeftButton:  # type: ignore[attr-defined]
-            return
-        position = event.scenePos()  # type: ignore[attr-defined]
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        """A left click on a plot asks for the step under it; a drag (the pointer moved
+        CLICK_SLOP_PX or more, or held half a second and moved) asks for nothing, as with
+        pyqtgraph's clicks. The left button's events stop here; the rest go on to the plot."""
+        kind = event.type()
+        if kind not in _MOUSE_EVENTS or watched not in self._viewports:
+            return False
+        if kind == QEvent.Type.MouseMove:
+            if self._press is not None and self._press[0] is self._viewports[watched]:
+                _, where, when = self._press
+                offset = event.position() - where
+                moved = math.hypot(offset.x(), offset.y())
+                if moved >= CLICK_SLOP_PX or (moved > 0 and time.monotonic() - when >= DRAG_S):
+                    self._press = None  # a drag: no step
+            return False
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        band_plot = self._viewports[watched]
+        if kind == QEvent.Type.MouseButtonRelease:
+            press, self._press = self._press, None
+            if press is not None and press[0] is band_plot:
+                self._click(band_plot, press[1])
+        else:  # a press, or a double click's second press
+            self._press = (band_plot, QPointF(event.position()), time.monotonic())
+        return True
+
+    def _click(self, band_plot: _BandPlot, where: QPointF) -> None:
+        position = band_plot.widget.mapToScene(where.toPoint())
         if not band_plot.plot.sceneBoundingRect().contains(position):
             return
         step = self.step_at(band_plot.viewbox.mapSceneToView(position).x())
@@ -608,12 +719,14 @@ class TrainingCharts(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._arrange_legend()
+        if self._built:
+            self._arrange_legend()
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
-        """Follow application font changes (zoom): every size derives from the app font."""
+        """Follow application font changes (zoom): every size derives from the app font (a
+        build under way takes the font in force at its theme step)."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and not self._applying_theme:
+        if event.type() == QEvent.Type.FontChange and not self._applying_theme and self._built:
             self.set_theme(self._theme)
 
 

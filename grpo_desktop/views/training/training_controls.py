@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import deque
+from collections.abc import Iterator
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -147,9 +150,20 @@ class TrainingControls(AdaptiveForm):
     metric_requested = Signal(str)  # a key of METRICS, for the second chart
     focus_requested = Signal(str)  # an algorithm name, for the frontier's dots
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The controls, built whole; or with ``stepwise`` only begun: iterating
+        :attr:`steps` then builds them in two steps (the fields, then the theme), as the
+        Training page's idle prebuild does."""
         super().__init__(5, parent)
         self.setObjectName("trainingControls")
+        self._fields_made = False  # a resize or font change before then has nothing to lay out
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
+
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
         self.setAccessibleName("Training controls")
         self._theme = theme
         self._config: TrainingConfig | None = None
@@ -300,7 +314,22 @@ class TrainingControls(AdaptiveForm):
             box.clicked.connect(lambda checked, n=name: self._toggle_algorithm(n, checked))
         self.metric_combo.activated.connect(self._choose_metric)
         self.focus_combo.activated.connect(self._choose_focus)
+        self._fields_made = True
+        yield "fields"
         self.set_theme(theme)
+        yield "theme"
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        if self._fields_made:
+            super().resizeEvent(event)
+        else:
+            QWidget.resizeEvent(self, event)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        if self._fields_made:
+            super().changeEvent(event)
+        else:
+            QWidget.changeEvent(self, event)
 
     # ----------------------------------------------------------------------------- public API
 
@@ -350,8 +379,9 @@ class TrainingControls(AdaptiveForm):
             self.refusal.setText(snapshot.refusal)
             self.refusal.setAccessibleName(snapshot.refusal)
             self.refusal.setVisible(bool(snapshot.refusal))
-        # Set even when unchanged: an edit the controller refused must show the real value again
-        # (setValue with the value shown is free).
+        # Set whenever the field differs: an edit the controller refused shows the value in
+        # force again. A field that already shows it is left alone (a spin box's setValue
+        # repaints it even with its own value: seven repaints in every frame of a run).
         self._config = config
         self._metric = snapshot.metric
         self._focus = snapshot.focus
@@ -359,13 +389,17 @@ class TrainingControls(AdaptiveForm):
         for field in fields:
             field.blockSignals(True)
         try:
-            self.steps_spin.setValue(config.steps)
-            self.group_spin.setValue(config.group_size)
-            self.batch_spin.setValue(config.batch)
-            self.lr_spin.setValue(config.learning_rate)
-            self.seeds_spin.setValue(config.seeds)
-            self.beta_spin.setValue(config.beta)
-            self.epochs_spin.setValue(config.epochs)
+            for spin, value in (
+                (self.steps_spin, config.steps),
+                (self.group_spin, config.group_size),
+                (self.batch_spin, config.batch),
+                (self.lr_spin, config.learning_rate),
+                (self.seeds_spin, config.seeds),
+                (self.beta_spin, config.beta),
+                (self.epochs_spin, config.epochs),
+            ):
+                if spin.value() != value:
+                    spin.setValue(value)
             chosen = set(config.algorithms)
             for name, box in self.algorithm_boxes.items():
                 box.setChecked(name in chosen)

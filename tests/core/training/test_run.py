@@ -1055,3 +1055,67 @@ def test_a_runs_nbytes_counts_its_arrays_and_grows_with_the_groups_it_keeps():
     assert empty > 0
     run.run(3)
     assert run.nbytes > empty
+
+
+# --- a step a part at a time ---------------------------------------------------------------------
+
+
+def test_a_run_stepped_a_part_at_a_time_is_the_run_stepped_whole_bit_for_bit():
+    whole = ran(SMALL, 7)
+    parts = TrainingRun(SMALL)
+    taken = 0
+    while parts.step_count < 7:
+        parts.step_part()
+        taken += 1
+    assert taken == 7 * len(SMALL.algorithms), "a part per algorithm"
+    for name in SMALL.algorithms:
+        assert_same_algorithm(parts, whole, name)
+        np.testing.assert_array_equal(logits_of(parts, name), logits_of(whole, name))
+
+
+def test_a_step_begun_shows_nothing_until_it_is_whole():
+    config = replace(DIVERGING, algorithms=("dapo", "grpo"))  # DAPO's part (it diverges) first
+    run = TrainingRun(config)
+    before = {name: run.history(name)["pass_rate"].copy() for name in config.algorithms}
+    assert not run.step_part(), "DAPO's share of the step"
+    assert run.stepping and run.step_count == 0
+    assert run._states["dapo"].diverged_at.any(), "its logits overflowed in this part"
+    for name in config.algorithms:
+        assert run.history(name)["pass_rate"].tobytes() == before[name].tobytes()
+        assert run.pass_rates(name).shape[0] == 1
+        assert not run.divergence(name).diverged, "a divergence counts once its step does"
+    assert run.step_part(), "GRPO's share: the step is whole"
+    assert not run.stepping and run.step_count == 1
+    assert run.divergence("dapo").first_step == 1
+    whole = TrainingRun(config)
+    whole.step()
+    for name in config.algorithms:
+        assert_same_algorithm(run, whole, name)
+
+
+def test_step_finishes_a_step_begun_and_counts_it_once():
+    run = TrainingRun(SMALL)
+    run.step_part()
+    run.step()
+    assert run.step_count == 1 and not run.stepping
+    for name in SMALL.algorithms:
+        assert_same_algorithm(run, ran(SMALL, 1), name)
+
+
+def test_a_run_with_other_algorithms_finishes_the_step_begun_first():
+    run = TrainingRun(SMALL)
+    run.run(2)
+    run.step_part()
+    changed = run.with_algorithms(("grpo", "rloo"))
+    assert changed.step_count == 3 and not changed.stepping
+    assert run.step_count == 3 and not run.stepping
+    changed.run(2)
+    fresh = ran(replace(SMALL, algorithms=("grpo", "rloo")), 5)
+    for name in ("grpo", "rloo"):
+        assert_same_algorithm(changed, fresh, name)
+
+
+def test_a_finished_run_takes_no_part():
+    run = ran(SMALL)
+    assert run.finished and not run.step_part() and not run.stepping
+    assert run.step_count == SMALL.steps

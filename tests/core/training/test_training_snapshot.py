@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from grpo_desktop.core.training.frontier import FRONTIER_GROUP_SIZES
 from grpo_desktop.core.training.run import TrainingConfig, TrainingRun
-from grpo_desktop.core.training.training_snapshot import build_training_snapshot
+from grpo_desktop.core.training.training_snapshot import (
+    build_training_snapshot,
+    rechoose_training_snapshot,
+)
 
 
 def test_the_ready_line_counts_in_good_english():
@@ -123,3 +127,47 @@ def test_with_many_algorithms_only_the_focus_algorithm_shades_its_band():
     assert {series.name for series in snapshot.series if series.band} == {"dapo"}
     two = TrainingRun(TrainingConfig(algorithms=("grpo", "dapo"), steps=4, seeds=2, batch=2))
     assert all(series.band for series in build_training_snapshot(two).series)
+
+
+def test_a_step_chosen_on_a_snapshot_the_run_has_gone_past_is_the_one_built_then():
+    config = TrainingConfig(algorithms=("grpo", "dapo"), steps=10, seeds=2)
+    run, then = TrainingRun(config), TrainingRun(config)
+    run.run(5)
+    then.run(5)
+    shown = build_training_snapshot(run, playing=True)
+    run.run(2)  # steps a draw is about to show
+    chosen = rechoose_training_snapshot(shown, run, focus=None, selected_step=3)
+    expected = build_training_snapshot(then, playing=True, selected_step=3)
+    assert chosen.steps_done == 5 and chosen.series is shown.series
+    assert chosen.status == expected.status
+    assert chosen.selected_step == 3 and chosen.dots_step == 3
+    assert chosen.dots == expected.dots and chosen.groups == expected.groups
+    unchosen = rechoose_training_snapshot(shown, run, focus=None, selected_step=None)
+    assert unchosen.dots_step == 5 and unchosen.dots == build_training_snapshot(then).dots
+    beyond = rechoose_training_snapshot(shown, run, focus=None, selected_step=7)
+    assert beyond.selected_step is None, "a step the snapshot does not show is not chosen"
+    with pytest.raises(ValueError):
+        rechoose_training_snapshot(shown, run, focus="dapo", selected_step=3)
+
+
+def test_bands_built_frame_by_frame_equal_the_bands_built_at_once():
+    config = TrainingConfig(algorithms=("grpo", "dapo"), steps=12, seeds=3, beta=10.0, epochs=8)
+    played, fresh = TrainingRun(config), TrainingRun(config)
+    earlier = []
+    for _ in range(6):  # a snapshot every step, as a playing run builds them
+        played.step()
+        earlier.append(build_training_snapshot(played, metric="kl", selected_step=1))
+    fresh.run(6)
+    once = build_training_snapshot(fresh, metric="kl", selected_step=1)
+    last = earlier[-1]
+    for a, b in zip(last.series, once.series):
+        for key in ("pass_rate", "kl"):
+            for x, y in zip(
+                (a.bands[key].mean, a.bands[key].low, a.bands[key].high),
+                (b.bands[key].mean, b.bands[key].low, b.bands[key].high),
+            ):
+                assert x.tobytes() == y.tobytes(), (a.name, key)
+                assert not x.flags.writeable
+    assert last.dots == once.dots and last.groups == once.groups
+    first = earlier[0].series[0].bands["pass_rate"].mean
+    assert len(first) == 2, "an earlier snapshot keeps the steps it showed"

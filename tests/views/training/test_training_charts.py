@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 
 from grpo_desktop.core.common.theme import DARK, LIGHT, PROJECTOR
 from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS, TrainingConfig, TrainingRun
@@ -130,6 +130,20 @@ def test_clicking_a_plot_asks_for_the_nearest_step(charts, run, qtbot):
     with qtbot.waitSignal(charts.step_requested) as blocker:
         click_at(qtbot, charts, 0, 0.2)
     assert blocker.args == [1]
+
+
+def test_a_drag_across_a_plot_asks_for_no_step(charts, run, qtbot):
+    charts.show_snapshot(build_training_snapshot(run))
+    plot = charts.pass_plot
+    start = plot.widget.mapFromScene(plot.viewbox.mapViewToScene(QPointF(3.0, 0.5)))
+    viewport = plot.widget.viewport()
+    with qtbot.assertNotEmitted(charts.step_requested):
+        qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+        qtbot.mouseMove(viewport, start + QPoint(40, 0))
+        qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=start + QPoint(40, 0))
+    with qtbot.waitSignal(charts.step_requested) as blocker:  # a click after it does
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=start)
+    assert blocker.args == [3]
 
 
 def test_no_step_before_the_first_step(charts, qtbot):

@@ -1,0 +1,89 @@
+"""A label held in a slot: a new text of the same height re-lays out nothing above the slot; one
+that needs another height, and a new font, re-lay out its column as a plain label would."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+
+from grpo_desktop.views.training.label_slot import LabelSlot
+
+SHORT = "Step 5 of 200 (playing): 38% of GRPO's groups had all-equal rewards."
+LONG = " ".join([SHORT] * 6)
+
+
+class LayoutRequests(QObject):
+    """Counts the layout requests ``widget`` receives."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+@pytest.fixture
+def column(qtbot):
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    label = QLabel(SHORT)
+    label.setWordWrap(True)
+    slot = LabelSlot(label)
+    layout.addWidget(slot)
+    layout.addStretch(1)
+    window.resize(500, 300)
+    with qtbot.waitExposed(window):
+        window.show()
+    QApplication.processEvents()
+    return window, slot, label
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def test_the_label_fills_its_slot_at_its_height_for_the_width(column):
+    _window, slot, label = column
+    assert label.parent() is slot and label.geometry() == slot.rect()
+    assert slot.height() == label.heightForWidth(slot.width())
+    assert slot.objectName() == f"{label.objectName()}Slot"
+
+
+def test_a_new_text_of_the_same_height_lays_out_nothing(column):
+    window, slot, label = column
+    requests = LayoutRequests(window)
+    slot.set_text(SHORT.replace("38%", "41%"))
+    settle()
+    assert label.text() == SHORT.replace("38%", "41%")
+    assert requests.count == 0, "the window's layout did not hear of it"
+    assert label.geometry() == slot.rect()
+
+
+def test_a_text_that_needs_more_lines_grows_the_slot_and_back(column):
+    _window, slot, label = column
+    one_line = slot.height()
+    slot.set_text(LONG)
+    settle()
+    assert slot.height() > one_line and slot.height() == label.heightForWidth(slot.width())
+    assert label.geometry() == slot.rect()
+    slot.set_text(SHORT)
+    settle()
+    assert slot.height() == one_line
+
+
+def test_a_new_font_resizes_the_slot(column):
+    _window, slot, label = column
+    before = slot.height()
+    font = QFont(label.font())
+    font.setPointSizeF(font.pointSizeF() * 2)
+    label.setFont(font)
+    settle()
+    assert slot.height() > before * 1.5 and label.geometry() == slot.rect()
