@@ -7,8 +7,9 @@ painted: each workspace that asks for it (``idle_prebuild`` in ``workspace.py``)
 a step at a time (:meth:`build_steps`), and the page is then laid out at the page stack's size
 and painted once off screen (each graphics view, then the rest in small parts, a few per step),
 so the switch finds its layout, pyqtgraph's axis pictures and the glyph caches ready. One step
-per turn of the event loop (a zero timer between them), so a key or click waits for at most one
-step (the Training page's are each well under a frame); a key, click or wheel pauses the work
+per turn of the event loop (a zero timer between them; small steps share a turn up to
+:data:`TURN_BUDGET_S`), so a key or click waits for that budget and one step at most (the Training
+page's are each well under a frame); a key, click or wheel pauses the work
 until the user has been quiet for :data:`RESUME_AFTER_MS` after what they asked for was done,
 and a hidden or closed window stops it.
 
@@ -37,6 +38,9 @@ START_AFTER_MS = 300  # after the window's first paint: its deferred features (1
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
 PIECE_WIDGETS = 12  # a part of a page with fewer widgets than this is painted in one piece
 PAINT_STEP_S = 0.004  # pieces are painted in one step until this much time has gone
+# Another step follows in the same turn of the event loop while the turn has taken less than
+# this: small steps (most of the Training page's) do not each wait for a turn of their own.
+TURN_BUDGET_S = 0.004
 USER_INPUT = frozenset(
     {
         QEvent.Type.KeyPress,
@@ -138,16 +142,20 @@ class IdlePrebuild(QObject):
         if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
             self._timer.start(RESUME_AFTER_MS)  # a drag goes on
             return
-        start = time.perf_counter()
-        try:
-            name = next(self._steps)
-        except StopIteration:
-            self.stop()
-            self._done = True
-            self.finished.emit()
-            return
-        self.slices.append((name, time.perf_counter() - start))
-        self.slice_workspaces.append(self._building)
+        turn = time.perf_counter()
+        while True:  # steps of a few milliseconds: a few of them share a turn
+            start = time.perf_counter()
+            try:
+                name = next(self._steps)
+            except StopIteration:
+                self.stop()
+                self._done = True
+                self.finished.emit()
+                return
+            self.slices.append((name, time.perf_counter() - start))
+            self.slice_workspaces.append(self._building)
+            if time.perf_counter() - turn >= TURN_BUDGET_S:
+                break
         self._timer.start(0)  # the next step on the next turn of the event loop
 
     def _all_steps(self) -> Iterator[str]:
