@@ -82,6 +82,9 @@ class LabPage(QWidget):
         left_column.addWidget(self.lab.trace_grid, 1)
 
         self.explain_tabs = CachedTabWidget(objectName="explainTabs")
+        # On the window's background: its frame is kept blended over the window's colour, and
+        # what repaints inside it (the worked math, its scroll bar) paints nothing beneath it.
+        self.explain_tabs.set_opaque(True)
         self.explain_tabs.addTab(self.math_panel, "Worked math")
         ppo_scroll = QScrollArea(objectName="ppoScroll")
         ppo_scroll.setWidget(self.ppo_panel)

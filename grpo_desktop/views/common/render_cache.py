@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable, Hashable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap, QRegion
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen, QPixmap, QRegion
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -364,6 +364,14 @@ _CHROME_LOOKS = 2  # looks per widget: the window active and inactive (each a wi
 _SCROLL_BAR_LOOKS = 4
 
 
+def _stay_opaque(widget: QWidget) -> None:
+    """Called as ``widget`` paints every pixel of its rectangle: it is opaque from the next paint
+    on. A style sheet that gives it (or, by class, its kind) a background polishes it
+    non-opaque; this paint then had what is beneath it painted first, which is harmless."""
+    if not widget.testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent):
+        widget.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+
 def _option_key(option: QStyleOption) -> tuple:
     """What every style option holds that a look depends on."""
     return (
@@ -382,10 +390,15 @@ class _LookCache:
         self._most = looks
         self._looks: dict[tuple, QPixmap] = {}
 
-    def paint(self, key: tuple, draw: Callable[[QPainter], None]) -> None:
+    def paint(
+        self, key: tuple, draw: Callable[[QPainter], None], backdrop: QColor | None = None
+    ) -> None:
+        """Blit the look ``key``, drawn by ``draw`` the first time; with a ``backdrop`` colour
+        the look is kept blended over it, one opaque pixmap."""
         widget = self._widget
         ratio = widget.devicePixelRatioF()
-        key = (widget.width(), widget.height(), ratio, id(widget.style()), *key)
+        shade = None if backdrop is None else backdrop.rgba()
+        key = (widget.width(), widget.height(), ratio, id(widget.style()), shade, *key)
         pixmap = self._looks.get(key) if CACHING else None
         if pixmap is None:
             if len(self._looks) >= self._most:
@@ -394,6 +407,13 @@ class _LookCache:
             painter = QPainter(pixmap)
             draw(painter)
             painter.end()
+            if backdrop is not None:
+                # Blended here as it was on screen over the same colour: the same pixels.
+                look = pixmap
+                pixmap = filled_pixmap(widget.width(), widget.height(), ratio, backdrop)
+                painter = QPainter(pixmap)
+                painter.drawPixmap(0, 0, look)
+                painter.end()
             if CACHING:
                 self._looks[key] = pixmap
         painter = QPainter(widget)
@@ -403,14 +423,35 @@ class _LookCache:
 
 class CachedScrollBar(QScrollBar):
     """A ``QScrollBar`` drawn once per look. While the mouse is over it or a button is down
-    (hover and press looks the option cannot see from here) it paints as a plain QScrollBar."""
+    (hover and press looks the option cannot see from here) it paints as a plain QScrollBar.
+
+    ``set_backdrop``: the bar sits on one plain colour (its scroll area's background), which it
+    then paints beneath its look itself. It covers every pixel (``WA_OpaquePaintEvent``): a new
+    range (the worked math's text grows or shrinks on a click) repaints the bar alone, not the
+    window's background and every widget between it and the bar.
+    """
+
+    _backdrop: Callable[[], QColor] | None = None
 
     def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None) -> None:
         super().__init__(orientation, parent)
         self._cache = _LookCache(self, _SCROLL_BAR_LOOKS)
 
+    def set_backdrop(self, backdrop: Callable[[], QColor] | None) -> None:
+        """The colour beneath the bar, read at each paint (None: whatever is beneath it)."""
+        self._backdrop = backdrop
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, backdrop is not None)
+        self.update()
+
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        backdrop = None if self._backdrop is None else self._backdrop()
+        if backdrop is not None:
+            _stay_opaque(self)
         if self.underMouse() or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            if backdrop is not None:
+                painter = QPainter(self)
+                painter.fillRect(event.rect(), backdrop)
+                painter.end()
             super().paintEvent(event)
             return
         option = QStyleOptionSlider()
@@ -433,7 +474,7 @@ class CachedScrollBar(QScrollBar):
             option.orientation,
             option.upsideDown,
         )
-        self._cache.paint(key, draw)
+        self._cache.paint(key, draw, backdrop)
 
 
 class CachedToolBar(QToolBar):
@@ -479,14 +520,34 @@ class CachedToolBar(QToolBar):
 
 class CachedTabWidget(QTabWidget):
     """A ``QTabWidget`` whose frame (around the page, open at the selected tab) is drawn once
-    per look. In document mode, which draws no frame but a bar base, it paints as Qt's own."""
+    per look. In document mode, which draws no frame but a bar base, it paints as Qt's own.
+
+    ``set_opaque``: the tab widget sits straight on the window's background; its look is kept
+    blended over the window's colour and it covers every pixel (``WA_OpaquePaintEvent``), so Qt
+    paints nothing beneath it, neither for the tab widget nor for what repaints inside it.
+    """
+
+    _opaque = False
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._cache = _LookCache(self)
 
+    def set_opaque(self, opaque: bool) -> None:
+        self._opaque = opaque
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, opaque)
+        self.update()
+
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        backdrop = None
+        if self._opaque:
+            backdrop = self.palette().color(QPalette.ColorRole.Window)
+            _stay_opaque(self)
         if self.documentMode():
+            if backdrop is not None:
+                painter = QPainter(self)
+                painter.fillRect(event.rect(), backdrop)
+                painter.end()
             super().paintEvent(event)
             return
         option = QStyleOptionTabWidgetFrame()
@@ -508,7 +569,7 @@ class CachedTabWidget(QTabWidget):
             option.tabBarRect.getRect(),
             option.selectedTabRect.getRect(),
         )
-        self._cache.paint(key, draw)
+        self._cache.paint(key, draw, backdrop)
 
 
 # -- a panel's rounded box ---------------------------------------------------------------------
@@ -517,19 +578,32 @@ class CachedTabWidget(QTabWidget):
 # panel, and a click repaints the part of a panel behind every number it changes. A panel that
 # owns a ``RoundedBox`` keeps a 1 px frame (so its text stays where the style sheet's border put
 # it) and paints the box from a pixmap kept per size, pixel ratio and colours.
+#
+# An ``opaque`` box is drawn over the window's colour (what shows around its round corners) into
+# one opaque pixmap, and its frame covers every pixel of its rectangle (``WA_OpaquePaintEvent``):
+# Qt then paints nothing beneath it (the window's background and every widget between), neither
+# when the frame repaints nor when something inside it does, and the blit needs no blending.
 
 CORNER_RADIUS = 8.0
 
 
 class RoundedBox:
-    """The box of one ``QFrame``: call ``paint`` from its ``paintEvent``."""
+    """The box of one ``QFrame``: call ``paint`` from its ``paintEvent``.
 
-    def __init__(self, frame: QFrame) -> None:
+    ``opaque``: the frame sits straight on the window's background (no ancestor paints anything
+    else beneath it); the box is drawn over the window's colour and the frame made opaque.
+    """
+
+    def __init__(self, frame: QFrame, opaque: bool = False) -> None:
         self._frame = frame
         self._colours = (LIGHT.surface, LIGHT.border)
         self._kept: tuple[tuple, QPixmap] | None = None
+        self._fill = ("", QColor())  # (the fill's name, its colour): parsed once per colour
+        self._opaque = opaque
         frame.setFrameShape(QFrame.Shape.Box)  # a 1 px frame: the layout's insets, not drawn
         frame.setLineWidth(1)
+        if opaque:
+            frame.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     def set_colours(self, fill: str, border: str) -> None:
         self._colours = (fill, border)
@@ -538,12 +612,36 @@ class RoundedBox:
     def colours(self) -> tuple[str, str]:
         return self._colours
 
+    def fill(self) -> QColor:
+        """The colour inside the box (within its border and round corners)."""
+        if self._fill[0] != self._colours[0]:
+            self._fill = (self._colours[0], QColor(self._colours[0]))
+        return self._fill[1]
+
     def paint(self) -> None:
         frame = self._frame
         ratio = frame.devicePixelRatioF()
-        key = (frame.width(), frame.height(), ratio, self._colours)
+        backdrop = frame.palette().color(QPalette.ColorRole.Window) if self._opaque else None
+        key = (
+            frame.width(),
+            frame.height(),
+            ratio,
+            self._colours,
+            None if backdrop is None else backdrop.rgba(),
+        )
+        if self._opaque:
+            _stay_opaque(frame)
         if self._kept is None or self._kept[0] != key or not CACHING:
-            self._kept = (key, self._draw(ratio))
+            box = self._draw(ratio)
+            if backdrop is not None:
+                # The box blended over the window's colour here, exactly as it was blended over
+                # the window's background on screen: the same pixels, now one opaque blit.
+                layer = filled_pixmap(frame.width(), frame.height(), ratio, backdrop)
+                painter = QPainter(layer)
+                painter.drawPixmap(0, 0, box)
+                painter.end()
+                box = layer
+            self._kept = (key, box)
         painter = QPainter(frame)
         painter.drawPixmap(0, 0, self._kept[1])
         painter.end()

@@ -172,7 +172,11 @@ class MathPanel(TypesetBrowser):
         self.setAccessibleName("Worked math")
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
-        self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
+        scroll_bar = CachedScrollBar(Qt.Orientation.Vertical)
+        # The bar sits inside the panel's padding, on its plain background: a click that grows
+        # or shrinks the text repaints the bar alone, not the window and the tabs beneath it.
+        scroll_bar.set_backdrop(lambda: QColor(self._theme.surface))
+        self.setVerticalScrollBar(scroll_bar)
         self.verticalScrollBar().rangeChanged.connect(self._keep_scroll_bar)
         # The text area paints its own background (paintEvent), so new numbers repaint only it,
         # not the panel's rounded frame and the tab frame beneath it as well.

@@ -116,7 +116,9 @@ class ProblemPanel(QFrame):
     def __init__(self, problems: Sequence[Problem], theme: Theme = LIGHT, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("problemPanel")
-        self.box = RoundedBox(self)
+        # Drawn over the window's colour, covering every pixel: a repaint of the panel or of
+        # anything in it (the chooser's hover, a new prompt) paints nothing beneath it.
+        self.box = RoundedBox(self, opaque=True)
         self._problems = tuple(problems)
         self._theme = theme
         self._compact = False

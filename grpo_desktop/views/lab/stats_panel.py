@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.formatting import number
@@ -20,10 +22,15 @@ class FittedNumber(QLabel):
     Its height stays that of the full-size font, so shrinking never moves the note below it.
     """
 
+    #: The colour beneath the number (its tile's fill), painted by the number itself: None
+    #: until a tile sets it (the label is then drawn over whatever is beneath, as before).
+    backdrop: Callable[[], QColor] | None = None
+
     def __init__(self, object_name: str) -> None:
         super().__init__("–", objectName=object_name)
         self.setProperty("elides", True)  # never clipped: it shrinks to fit (see paintEvent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._shown_font: tuple[tuple, QFont] | None = None  # (text, font, width) -> the font
 
     def minimumSizeHint(self) -> QSize:  # Qt override: a few digits wide, the full height
         metrics = self.fontMetrics()
@@ -33,20 +40,39 @@ class FittedNumber(QLabel):
         metrics = self.fontMetrics()
         return QSize(metrics.horizontalAdvance(self.text()), metrics.height())
 
+    def set_backdrop(self, backdrop: Callable[[], QColor] | None) -> None:
+        """Paint ``backdrop()`` beneath the number (the uniform colour it sits on) and cover
+        every pixel: a new number then repaints only itself, nothing beneath it."""
+        self.backdrop = backdrop
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, backdrop is not None)
+        self.update()
+
     def shown_font(self) -> QFont:
         """The font the number is drawn in: the label's, or smaller until the text fits."""
         font = self.font()
-        advance = QFontMetricsF(font).horizontalAdvance(self.text())
-        width = self.contentsRect().width()
+        text, width = self.text(), self.contentsRect().width()
+        key = (text, font.key(), width)
+        kept = self._shown_font
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        advance = QFontMetricsF(font).horizontalAdvance(text)
         if advance > width > 0:
             font = QFont(font)
             font.setPointSizeF(font.pointSizeF() * width / advance)
+        self._shown_font = (key, font)
         return font
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         # Drawn once per look and blitted (text_runs): at 200 % zoom its glyphs are too big for
         # Qt's glyph cache and were filled as paths on every paint, a quarter of a click.
         painter = QPainter(self)
+        if self.backdrop is not None:
+            painter.fillRect(event.rect(), self.backdrop())
+            if not self.testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent):
+                # A style sheet's "background: transparent" (the tile's labels) polishes the
+                # label non-opaque; it paints its backdrop itself, so from the next paint on it
+                # is opaque again (this one had the tile painted beneath it: harmless).
+                self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         colour = self.palette().color(self.foregroundRole())
         draw_text(painter, self.contentsRect(), flags, self.text(), self.shown_font(), colour)
@@ -99,19 +125,23 @@ class StatTile(QFrame):
     """A caption, one big number and a note; the panel gives all four tiles one height.
 
     The tile draws its own rounded box once per size and colours (``RoundedBox``): drawn by the
-    style sheet it was a rounded path filled and stroked on every repaint, and a click repaints
-    the box behind each new number (a twentieth of a click's work at G = 16).
+    style sheet it was a rounded path filled and stroked on every repaint. The box is opaque
+    (drawn over the window's colour) and the number paints its own backdrop, the box's fill: a
+    click's new number repaints the number's rectangle alone, not the box, the tile's labels and
+    the window's background beneath it (at 200 % zoom four numbers' worth of each).
     """
 
     def __init__(self, value_name: str, caption: str, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName(f"{value_name}Tile")
-        self.box = RoundedBox(self)
+        self.box = RoundedBox(self, opaque=True)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.caption = QLabel(caption, objectName="statCaption")
         self.caption.setWordWrap(True)  # "Group mean (par)" wraps on a narrow tile, never clips
         self.value = FittedNumber(value_name)
         self.value.setParent(self)  # placed by its slot in the layout, not by the layout
+        # Inside the box, clear of its border and round corners (the margins below): the fill.
+        self.value.set_backdrop(self.box.fill)
         self.note = QLabel(objectName="statNote")
         self.note.setWordWrap(True)  # narrow tiles wrap the note rather than widen the window
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -119,7 +149,11 @@ class StatTile(QFrame):
         column.setContentsMargins(12, 6, 12, 6)
         column.setSpacing(0)
         column.addWidget(self.caption)
-        column.addWidget(_NumberSlot(self.value, self))
+        slot = _NumberSlot(self.value, self)
+        # Beneath the number (it has the same rectangle): a new number, opaque, then repaints
+        # alone instead of with the transparent slot over it and the tile beneath that.
+        slot.stackUnder(self.value)
+        column.addWidget(slot)
         column.addWidget(self.note)
         column.addStretch(1)  # a tile taller than its text keeps the text at the top
 

@@ -141,11 +141,18 @@ class TraceCard(QWidget):
         return self.hasFocus() and self._focus_visible
 
     def show_card(
-        self, card: CardState, compact: bool, reward_range: tuple[float, float] | None = None
+        self,
+        card: CardState,
+        compact: bool,
+        reward_range: tuple[float, float] | None = None,
+        exposed: bool = True,
     ) -> None:
         """Render ``card``; does nothing at all when it and the mode are what is already shown.
 
         ``reward_range`` (continuous mode) puts a reward slider on the card, over that span.
+        ``exposed`` False: the card is scrolled out of its grid's view, so it asks for no repaint
+        now (Qt paints it when a scroll brings it into view: at G = 64 on a large zoom most
+        cards are out of view, and their repaints were a tenth of the grid's share of a click).
         """
         if card == self._card and compact == self._compact and reward_range == self._reward_range:
             return
@@ -182,6 +189,8 @@ class TraceCard(QWidget):
             changed = QAccessible.State()
             changed.checked = True
             accessible_events.send(QAccessibleStateChangeEvent(self, changed))
+        if not exposed:
+            return
         if footer_only:
             # The layer beneath the advantage lines is the same: repaint only their pixels (at
             # 200 % zoom a whole card's blit is most of its paint, and a click repaints them all).

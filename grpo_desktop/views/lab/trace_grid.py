@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -66,7 +66,11 @@ class TraceGrid(QScrollArea):
         self._fixed_scale: float | None = None  # set by the page: no search, this scale
 
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBar(CachedScrollBar(Qt.Orientation.Vertical))
+        scroll_bar = CachedScrollBar(Qt.Orientation.Vertical)
+        # On the window's colour (nothing beneath the grid paints): the bar paints it itself, so
+        # a repaint of the bar (a scroll, a new range) paints nothing beneath it.
+        scroll_bar.set_backdrop(lambda: self.palette().color(QPalette.ColorRole.Window))
+        self.setVerticalScrollBar(scroll_bar)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setWidgetResizable(False)
@@ -118,9 +122,11 @@ class TraceGrid(QScrollArea):
             card.hide()
             card.setObjectName(SPARE_NAME)
         reward_range = snapshot.reward_range if snapshot.by_hand else None
+        # Only the cards in view need new pixels now: one scrolled into view is painted then.
+        first, last = (0, count) if structure_changed else self._rows_in_view()
         for i, state in enumerate(snapshot.cards):
             card = self._cards[i]
-            card.show_card(state, compact, reward_range)
+            card.show_card(state, compact, reward_range, exposed=first <= i < last)
             if i >= self._count:
                 card.setObjectName(f"{self.card_name_prefix}traceCard{i}")
         self._count = count
@@ -311,6 +317,19 @@ class TraceGrid(QScrollArea):
         if index // columns < last // columns:
             return last
         return index
+
+    def _rows_in_view(self) -> tuple[int, int]:
+        """The first card and one past the last card of the rows the viewport shows (a part of
+        a row counts), as laid out now: every active card when the grid is not laid out."""
+        if self._layout_key is None or not self._count or self._cell.height() <= 0:
+            return 0, self._count
+        top = self._contents.mapFrom(self.viewport(), QPoint(0, 0)).y()
+        bottom = top + self.viewport().height()  # exclusive
+        pitch = self._cell.height() + self._spacing
+        first_row = max(0, (top - self._margin - self._cell.height()) // pitch + 1)
+        last_row = max(0, (bottom - 1 - self._margin) // pitch)  # the last row starting above
+        columns = max(1, self._columns)
+        return first_row * columns, min(self._count, (last_row + 1) * columns)
 
     def _row_height(self) -> int:
         width = self._cell.width()

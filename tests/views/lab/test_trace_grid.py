@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFont, QImage
+from PySide6.QtWidgets import QApplication, QWidget
 
 from grpo_desktop.core.lab.lab_snapshot import LabSnapshot, build_snapshot
 from grpo_desktop.core.lab.problems import get_problem
@@ -269,3 +269,48 @@ def test_room_for_a_banner_lengthens_the_scroll_and_moves_or_restyles_no_card(
     assert planned == []
     assert geometries(grid) == before
     assert [card.font() for card in grid.cards()] == fonts
+
+
+def test_the_rows_in_view_are_the_cards_the_viewport_shows_at_every_scroll(qtbot, window):
+    host, grid = window
+    host.resize(600, 300)
+    qtbot.waitUntil(lambda: grid.height() == 300, timeout=1000)
+    grid.show_snapshot(make_snapshot(rewards_for(64)))
+    qtbot.waitUntil(grid.verticalScrollBar().isVisible, timeout=1000)
+    bar = grid.verticalScrollBar()
+    contents = grid.widget()
+    for value in sorted(
+        {0, 1, bar.maximum() // 3, bar.maximum() // 2, bar.maximum() - 1, bar.maximum()}
+    ):
+        bar.setValue(value)
+        view = QRect(contents.mapFrom(grid.viewport(), QPoint(0, 0)), grid.viewport().size())
+        seen = [i for i, card in enumerate(grid.cards()) if card.geometry().intersects(view)]
+        first, last = grid._rows_in_view()
+        assert seen, value
+        assert first <= seen[0] and seen[-1] < last, (value, first, last, seen)
+        # whole rows: at most the rows the viewport touches
+        assert last - first <= len(seen) + 2 * grid.column_count(), (value, first, last, seen)
+
+
+def test_a_card_toggled_out_of_view_shows_its_new_state_when_scrolled_into_view(qtbot, window):
+    host, grid = window
+    host.resize(600, 300)
+    qtbot.waitUntil(lambda: grid.height() == 300, timeout=1000)
+    rewards = rewards_for(64)
+    grid.show_snapshot(make_snapshot(rewards))
+    qtbot.waitUntil(grid.verticalScrollBar().isVisible, timeout=1000)
+    QApplication.processEvents()
+    last = grid.card(63)
+    assert last.visibleRegion().isEmpty()  # scrolled out of view
+    for i in (0, 1, 63):  # every card's advantage changes, and card 63's look
+        rewards[i] ^= 1
+        grid.show_snapshot(make_snapshot(rewards))
+        QApplication.processEvents()
+    grid.verticalScrollBar().setValue(grid.verticalScrollBar().maximum())
+    QApplication.processEvents()
+    assert not last.visibleRegion().isEmpty()
+    shown = QRect(last.mapTo(host, QPoint(0, 0)), last.size()) & host.rect()
+    on_screen = host.backingStore().paintDevice().copy(shown)  # what the window shows
+    drawn = host.grab(shown).toImage()  # what a full render draws
+    rgb = QImage.Format.Format_RGB32
+    assert on_screen.convertToFormat(rgb) == drawn.convertToFormat(rgb)
