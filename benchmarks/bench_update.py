@@ -25,8 +25,12 @@ worst). The idle prebuild of the other pages is let finish before anything is me
 of its steps lands in a measured action.
 
     python benchmarks/bench_update.py [--repeats N] [--tokens N] [--pace S] [--no-selection]
+        [--diagnose]
 
 ``--tokens 2000`` measures answers about as long as a reasoning model's (a real run's rollouts).
+``--diagnose`` adds, after each block of rows, which widgets the measured toggles sent a
+LayoutRequest to (per toggle; none should reach the window) and the garbage collections that
+ran inside them.
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set.
 """
@@ -84,6 +88,61 @@ def report(label: str, times: list[float], baseline: float) -> None:
     )
 
 
+class Diagnosis:
+    """While ``active``: the LayoutRequest events Qt delivers (by receiver) and the garbage
+    collections that run (by generation, with their time), for ``--diagnose``."""
+
+    def __init__(self, app) -> None:
+        from PySide6.QtCore import QEvent, QObject
+
+        self.active = False
+        self.requests: dict[str, int] = {}
+        self.window_wide = 0
+        self.collections: dict[int, list[float]] = {}
+        self._started = 0.0
+        diagnosis = self
+
+        class Requests(QObject):
+            def eventFilter(self, watched, event):  # Qt override
+                if diagnosis.active and event.type() == QEvent.Type.LayoutRequest:
+                    name = f"{type(watched).__name__}#{watched.objectName() or '?'}"
+                    diagnosis.requests[name] = diagnosis.requests.get(name, 0) + 1
+                    if getattr(watched, "isWindow", lambda: False)():
+                        diagnosis.window_wide += 1
+                return False
+
+        self._app = app
+        self._filter = Requests()
+        app.installEventFilter(self._filter)
+        gc.callbacks.append(self._collected)
+
+    def _collected(self, phase: str, info: dict) -> None:
+        if not self.active:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            spent = time.perf_counter() - self._started
+            self.collections.setdefault(info["generation"], []).append(spent)
+
+    def report(self, label: str, count: int) -> None:
+        per = ", ".join(
+            f"{name} {n / count:.2f}"
+            for name, n in sorted(self.requests.items(), key=lambda item: -item[1])
+        )
+        print(f"    {label}: LayoutRequests per toggle: {per or 'none'}")
+        print(f"    {label}: LayoutRequests that reached the window: {self.window_wide}")
+        for generation, spent in sorted(self.collections.items()):
+            print(
+                f"    {label}: gen-{generation} collections {len(spent)} in {count} toggles, "
+                f"{sum(spent) * 1e3:.1f} ms in all, longest {max(spent) * 1e3:.2f} ms"
+            )
+
+    def close(self) -> None:
+        self._app.removeEventFilter(self._filter)
+        gc.callbacks.remove(self._collected)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=100, help="measured actions of each kind")
@@ -99,6 +158,13 @@ def main() -> None:
         default=0.2,
         help="seconds the event loop runs between measured actions (a person's pace; 0: back "
         "to back, where work an action leaves for after its frame lands in the next one)",
+    )
+    parser.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="after each toggle row, what the toggles asked of Qt's layout (which widgets got a "
+        "LayoutRequest, and whether one reached the window) and the garbage collections that "
+        "ran inside them",
     )
     args = parser.parse_args()
 
@@ -152,14 +218,21 @@ def main() -> None:
         app.processEvents()
         settle()
         toggles, toggle_cpu, moves = [], [], []
+        probe = Diagnosis(app) if args.diagnose else None
         for repeat in range(args.repeats + 5):
+            if probe is not None:
+                probe.active = repeat >= 5
             start, cpu = time.perf_counter(), time.thread_time()
             workbench.toggle(repeat % GROUP_SIZE)
             app.processEvents()
             if repeat >= 5:  # warm-up done
                 toggles.append(time.perf_counter() - start)
                 toggle_cpu.append(time.thread_time() - cpu)
+            if probe is not None:
+                probe.active = False
             settle()
+        if probe is not None:
+            probe.close()
         for repeat in range(args.repeats + 5):
             eps_high = 0.2 + 0.001 * (repeat % 80 + 1)
             start = time.perf_counter()
@@ -172,6 +245,8 @@ def main() -> None:
             report(f"card toggled, {steps} inner steps", toggles, baseline)
             report(f"  … its GUI thread's CPU, {steps}", toggle_cpu, baseline)
             report(f"ε_high moved, {steps} inner steps", moves, baseline)
+            if probe is not None:
+                probe.report(f"toggles, {steps} inner steps", args.repeats)
             continue
         view = page.token_rows
         chips = [(0, column) for column in range(min(40, len(view.snapshot.rows[0].tokens)))]
@@ -206,6 +281,8 @@ def main() -> None:
         report(f"  … its longest turn, {steps}", turns, baseline)
         report(f"ε_high moved, {steps} inner steps", moves, baseline)
         report(f"token clicked, {steps} inner steps", selections, baseline)
+        if probe is not None:
+            probe.report(f"toggles, {steps} inner steps", args.repeats)
     workbench.undo_stack.setClean()  # nothing to save: closing must not ask
     window.close()
 

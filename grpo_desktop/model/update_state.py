@@ -25,7 +25,8 @@ the same numbers as computing it in one go. Both kinds of steps have one interfa
 :attr:`UpdateState.snapshot` (an export, a test) finishes the step first. A token click
 computes the token's detail and nothing else. Once the page has been idle a moment, the
 stand-in's first work for every text a card toggle can bring is done a text per turn, so a
-card's first toggle costs what a second one does.
+card's first toggle costs what a second one does; then :attr:`UpdateState.toggles_warmed` tells
+the views each row's text-to-be, for them to lay out in idle time too.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from grpo_desktop.core.update.update_step import (
     StandinSteps,
     build_update_snapshot,
     toggle_texts,
+    toggle_tokens,
     warm_answer,
     with_selection,
 )
@@ -85,12 +87,17 @@ TURN_BUDGET_S = 0.008
 #: bring is done (its pre-tokens and starting logits), one text per turn of the event loop: a
 #: card's first toggle then costs what a second one does (2,000 tokens: about 2 ms less).
 WARM_AFTER_MS = 150
+#: Texts remembered as warmed (update_step keeps 512 texts' pre-tokens): past this, forgotten.
+_WARMED_KEPT = 256
 
 
 class UpdateState(QObject):
     """The selected token and the latest update snapshot of the workbench's main lab."""
 
     snapshot_changed = Signal(object)  # UpdateSnapshot
+    #: The idle-time work for the texts a toggle can bring is done: for each row, the
+    #: pre-tokens of the text a toggle of its card brings (or None), for a view to lay out.
+    toggles_warmed = Signal(object)  # tuple[tuple[str, ...] | None, ...]
 
     def __init__(
         self, workbench: Workbench, parent: QObject | None = None, gate: ShownGate | None = None
@@ -117,6 +124,7 @@ class UpdateState(QObject):
         self._warm_timer.setSingleShot(True)
         self._warm_timer.timeout.connect(self._warm_next)
         self._to_warm: list[str] = []
+        self._warmed: set[str] = set()  # texts warm_answer has run on (a bounded memory)
         workbench.lab.snapshot_changed.connect(self._invalidate)
         workbench.update_settings_changed.connect(self._invalidate)
         self.gate.call(self, self._catch_up)  # built the first time the workspace shows
@@ -258,19 +266,31 @@ class UpdateState(QObject):
         self._warm_later()
 
     def _warm_later(self) -> None:
-        """The stand-in's first work for the texts a toggle can bring, once things are quiet."""
+        """The stand-in's first work for the texts a toggle can bring, once things are quiet;
+        when every one has had it already, the views are told each row's text-to-be now (their
+        own idle work for it waits for a turn of its own)."""
         lab = self._workbench.lab.snapshot
-        recorded = lab.recorded
-        self._to_warm = [] if recorded is not None else list(toggle_texts(lab))
+        if lab.recorded is not None:
+            self._to_warm = []
+            return
+        self._to_warm = [text for text in toggle_texts(lab) if text not in self._warmed]
         if self._to_warm:
             self._warm_timer.start(WARM_AFTER_MS)
+        else:
+            self.toggles_warmed.emit(toggle_tokens(lab))
 
     def _warm_next(self) -> None:
         if self._pending or self._stale or not self._to_warm:
             return
-        warm_answer(self._to_warm.pop())
+        text = self._to_warm.pop()
+        warm_answer(text)
+        if len(self._warmed) >= _WARMED_KEPT:
+            self._warmed.clear()  # the caches behind it keep a few hundred texts, not more
+        self._warmed.add(text)
         if self._to_warm:
             self._warm_timer.start(0)  # one text per turn: input between them
+            return
+        self.toggles_warmed.emit(toggle_tokens(self._workbench.lab.snapshot))
 
     def _drop_steps(self) -> None:
         """Forget the shown snapshot's step; a step still running is dropped unfinished."""

@@ -107,6 +107,7 @@ class UpdatePage(QWidget):
         self.model_sample_requested.connect(self._open_model_sampling)
         workbench.policy_changed.connect(self._show_offer)
         self.state.snapshot_changed.connect(self.render)
+        self.state.toggles_warmed.connect(self.rows.rows_view.warm_rows)
         yield "layout"
         self.set_theme(theme)
         yield "theme"
@@ -250,6 +251,8 @@ class UpdatePage(QWidget):
         """Each chart's minimum (the push chart's, the spill-over's): its wrapped text at its
         width over a plot of the least height, so a short screen never cuts its caption."""
         for chart in (self.chart, self.spillover):
+            if chart is self.spillover and not chart.isVisibleTo(self):
+                continue  # hidden (the stand-in): fitted when it shows (render, its resize)
             needed = chart.layout().totalMinimumHeightForWidth(chart.width())
             if needed != chart.minimumHeight():
                 chart.setMinimumHeight(needed)

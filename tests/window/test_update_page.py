@@ -7,6 +7,8 @@ token rows' snapshot, the detail panel's text, the controls' values, the push ch
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
@@ -354,3 +356,61 @@ def test_gspo_counts_its_clipped_share_in_answers_not_tokens(qtbot, window):
     QApplication.processEvents()
     assert page.state.snapshot.preset.name == "trl/gspo"
     assert " of answers" in page.numbers.text() and " of tokens" not in page.numbers.text()
+
+
+# --- what a toggle's frame leaves to idle time ------------------------------------------------
+
+
+def test_idle_time_lays_out_the_rows_a_card_toggle_brings(qtbot, window, monkeypatch):
+    from grpo_desktop.views.update import token_painter
+
+    page = show_update(qtbot, window)
+    view = page.token_rows
+    warmed = []
+    page.state.toggles_warmed.connect(warmed.append)
+    window.workbench.toggle(2)  # a new group: its toggles' texts are told once things are quiet
+    qtbot.waitUntil(lambda: bool(warmed) and not page.state.warming and not view.warming)
+    assert len(warmed[-1]) == 4 and all(tokens for tokens in warmed[-1])
+    flowed = []
+    original = token_painter.flow_row
+    monkeypatch.setattr(token_painter, "flow_row", lambda *a: flowed.append(a) or original(*a))
+    for card in (0, 3, 0):
+        coming = warmed[-1][card]
+        window.workbench.toggle(card)
+        QApplication.processEvents()
+        assert view.snapshot.rows[card].tokens.texts == coming
+        assert flowed == [], "the toggled row's chips were laid out before the click"
+        qtbot.waitUntil(lambda: not page.state.warming and not view.warming)
+
+
+def test_a_toggle_that_keeps_the_rows_height_asks_no_relayout_of_the_column(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+
+    from grpo_desktop.core.lab.problems import Trace, get_problem
+
+    base = get_problem("mult-23x47")
+    work = "".join(f"Step {k}: 23 × 40 = 920, then 23 × 7 = 161.\n" for k in range(6))
+    traces = tuple(  # a toggle swaps one digit: new chips, in as many lines
+        Trace(correct=f"{work}Answer: 1081", wrong=f"{work}Answer: 1071") for _ in range(4)
+    )
+    problem = replace(base, id="one-digit", traces=traces, group_size=4)
+    page = show_update(qtbot, window)
+    window.workbench.set_problem(problem)
+    QApplication.processEvents()
+    view = page.token_rows
+    requests: list[QObject] = []
+
+    class LayoutRequests(QObject):
+        def eventFilter(self, watched, event):  # Qt override
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(watched)
+            return False
+
+    viewport = page.rows.viewport()
+    viewport.installEventFilter(LayoutRequests(view))
+    height = view.height()
+    requests.clear()
+    window.workbench.toggle(1)
+    QApplication.processEvents()
+    assert view.snapshot.rows[1].tokens.texts[-1] in (" 1081", " 1071")
+    assert view.height() == height and viewport not in requests

@@ -22,11 +22,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grpo_desktop.core.formulas.clipped_loss import PolicyLossResult, check_loss_inputs
+from grpo_desktop.core.formulas.clipped_loss import (
+    CheckedLossInputs,
+    PolicyLossResult,
+    check_loss_inputs,
+)
 
 __all__ = [
     "StandinPolicy",
     "UpdateTrajectory",
+    "answer_logits",
+    "check_inputs",
     "initial_policy",
     "inner_step_pieces",
     "run_inner_steps",
@@ -82,6 +88,11 @@ def _answer_logits(tokens: tuple[str, ...], seed: int) -> np.ndarray:
     return logits
 
 
+def answer_logits(tokens: Sequence[str], seed: int = 0) -> np.ndarray:
+    """One answer's starting logits, read-only (kept: a click re-scores the same answers)."""
+    return _answer_logits(tuple(tokens), seed)
+
+
 def initial_policy(answers: Sequence[Sequence[str]], seed: int = 0) -> StandinPolicy:
     """The stand-in's starting logits for ``answers`` (each a sequence of token texts)."""
     width = max(max((len(tokens) for tokens in answers), default=0), 1)
@@ -103,6 +114,16 @@ class UpdateTrajectory:
     current: StandinPolicy  # after the inner steps
     result: PolicyLossResult  # the loss and gradient at ``current``
     steps: int
+
+
+def check_inputs(
+    start: StandinPolicy, advantages: np.ndarray, **loss_options: object
+) -> CheckedLossInputs:
+    """The loss's inputs for steps from ``start`` (old_logp, and the reference when β > 0, are
+    its log-probabilities), checked as :func:`policy_loss` checks them."""
+    old = start.logp
+    reference = old if loss_options.get("beta", 0.0) > 0 else None  # type: ignore[operator]
+    return check_loss_inputs(old, advantages, start.mask, ref_logp=reference, **loss_options)
 
 
 def run_inner_steps(
@@ -134,21 +155,22 @@ def inner_step_pieces(
     *,
     steps: int,
     learning_rate: float,
+    checked: CheckedLossInputs | None = None,
     **loss_options,
 ) -> Generator[None, None, UpdateTrajectory]:
     """:func:`run_inner_steps` as pieces: it yields after each evaluation of the loss (step 0's,
     then one per step) and returns the trajectory, so a GUI can run one piece per turn of its
     event loop. The inputs are checked once (the ValueErrors of :func:`policy_loss`, raised by
-    the first piece), and each step evaluates the loss unchecked at the policy's own logp."""
+    the first piece), and each step evaluates the loss unchecked at the policy's own logp;
+    ``checked`` is that check done already (:func:`check_loss_inputs` of ``start.logp``,
+    ``advantages``, ``start.mask`` and the options, the reference being ``start.logp`` when
+    β > 0), for callers that step several presets from one start."""
     if steps < 0:
         raise ValueError(f"inner steps must be >= 0; got {steps}")
     if not np.isfinite(learning_rate) or learning_rate <= 0:
         raise ValueError(f"the learning rate must be a finite number > 0; got {learning_rate}")
-    old = start.logp
-    options = dict(loss_options)
-    options["ref_logp"] = old if options.get("beta", 0.0) > 0 else None
-    inputs = check_loss_inputs(old, advantages, start.mask, **options)
-    logits = start.logits.copy()
+    inputs = checked if checked is not None else check_inputs(start, advantages, **loss_options)
+    logits = start.logits  # read-only: each step makes a new array
     current = start
     result = inputs.loss_on_policy()  # step 0: loss_at(start.logp), bit for bit, cheaper
     for _ in range(steps):

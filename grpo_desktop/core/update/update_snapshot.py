@@ -1,8 +1,9 @@
 """What the Update workspace's views are given to render: one immutable picture per change.
 
-Pure Python. ``core/update/update_step.py`` builds it from the lab's group and the update settings
-(the only place the update step is computed); every view of the workspace renders it and never
-computes. "Push" is −∂loss/∂logp: positive raises the token's likelihood, negative lowers it.
+Pure Python and numpy. ``core/update/update_step.py`` builds it from the lab's group and the
+update settings (the only place the update step is computed); every view of the workspace
+renders it and never computes. "Push" is −∂loss/∂logp: positive raises the token's
+likelihood, negative lowers it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, overload
+
+import numpy as np
 
 from grpo_desktop.core.update.update_settings import UpdateSettings
 
@@ -57,13 +60,25 @@ class TokenRow(Sequence[TokenView]):
     A group of 16 answers of 2,000 tokens is 32,000 tokens, all re-scored on every click: making
     a tuple per token cost more than the frame. Each column comes from the loss's arrays in one
     step, and a view reads the columns, or the tokens of the rows it paints.
+
+    The pushes may be given as a numpy array (the builder passes a read-only row of the loss's
+    gradient): they stay one, :attr:`push_array`, end to end to the painter, and the tuple of
+    Python floats :attr:`pushes` is made only when something reads it (a click made 32,000
+    floats and 48 lists and tuples of them, which the garbage collector then walked).
     """
 
-    __slots__ = ("_marks", "clipped", "dual_clipped", "is_answer", "pushes", "texts")
+    __slots__ = (
+        "_marks",
+        "_push_array",
+        "_pushes",
+        "clipped",
+        "dual_clipped",
+        "is_answer",
+        "texts",
+    )
     _COLUMNS = ("texts", "pushes", "clipped", "dual_clipped", "is_answer")  # TokenView's order
 
     texts: tuple[str, ...]
-    pushes: tuple[float, ...]
     clipped: tuple[bool, ...]
     dual_clipped: tuple[bool, ...]
     is_answer: tuple[bool, ...]
@@ -71,7 +86,7 @@ class TokenRow(Sequence[TokenView]):
     def __init__(
         self,
         texts: Iterable[str],
-        pushes: Iterable[float],
+        pushes: Iterable[float] | np.ndarray,
         clipped: Iterable[bool],
         dual_clipped: Iterable[bool],
         is_answer: Iterable[bool],
@@ -79,15 +94,47 @@ class TokenRow(Sequence[TokenView]):
     ) -> None:
         """``marks``, when the builder has it at hand (from the loss's arrays), is
         :attr:`marks`; otherwise it is worked out from the columns when first read."""
-        columns = tuple(
-            tuple(column) for column in (texts, pushes, clipped, dual_clipped, is_answer)
+        texts, clipped, dual_clipped, is_answer = (
+            tuple(column) for column in (texts, clipped, dual_clipped, is_answer)
         )
-        if len({len(column) for column in columns}) > 1:
-            lengths = [len(column) for column in columns]
+        if isinstance(pushes, np.ndarray):
+            push_array: np.ndarray | None = _read_only(pushes)
+            push_tuple: tuple[float, ...] | None = None
+            push_count = len(pushes)
+        else:
+            push_array, push_tuple = None, tuple(pushes)
+            push_count = len(push_tuple)
+        lengths = [len(texts), push_count, len(clipped), len(dual_clipped), len(is_answer)]
+        if len(set(lengths)) > 1:
             raise ValueError(f"a token row's columns must be equally long; got {lengths}")
-        for name, column in zip(self._COLUMNS, columns, strict=True):
-            object.__setattr__(self, name, column)
-        object.__setattr__(self, "_marks", marks)
+        for name, value in (
+            ("texts", texts),
+            ("clipped", clipped),
+            ("dual_clipped", dual_clipped),
+            ("is_answer", is_answer),
+            ("_pushes", push_tuple),
+            ("_push_array", push_array),
+            ("_marks", marks),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def pushes(self) -> tuple[float, ...]:
+        """Each token's push as Python floats (made from :attr:`push_array` when first read)."""
+        pushes = self._pushes
+        if pushes is None:
+            pushes = tuple(self._push_array.tolist())  # type: ignore[union-attr]
+            object.__setattr__(self, "_pushes", pushes)
+        return pushes
+
+    @property
+    def push_array(self) -> np.ndarray:
+        """Each token's push as a read-only float64 array (what a painter colours chips by)."""
+        array = self._push_array
+        if array is None:
+            array = _read_only(np.array(self._pushes, dtype=np.float64))
+            object.__setattr__(self, "_push_array", array)
+        return array
 
     @property
     def marks(self) -> bytes:
@@ -125,16 +172,41 @@ class TokenRow(Sequence[TokenView]):
     @overload
     def __getitem__(self, index: slice) -> TokenRow: ...
     def __getitem__(self, index: int | slice) -> TokenView | TokenRow:
+        pushes = self._pushes if self._pushes is not None else self._push_array
         if isinstance(index, slice):
-            return TokenRow(*(column[index] for column in self._columns()))
-        return TokenView(*(column[index] for column in self._columns()))
+            return TokenRow(
+                self.texts[index],
+                pushes[index],  # type: ignore[index]
+                self.clipped[index],
+                self.dual_clipped[index],
+                self.is_answer[index],
+            )
+        return TokenView(
+            self.texts[index],
+            float(pushes[index]),  # type: ignore[index]
+            self.clipped[index],
+            self.dual_clipped[index],
+            self.is_answer[index],
+        )
 
     def __iter__(self) -> Iterator[TokenView]:
         return map(TokenView, *self._columns())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TokenRow):
-            return self._columns() == other._columns()
+            if other is self:
+                return True
+            if (
+                self.texts != other.texts
+                or self.clipped != other.clipped
+                or self.dual_clipped != other.dual_clipped
+                or self.is_answer != other.is_answer
+            ):
+                return False
+            if self._pushes is not None and other._pushes is not None:
+                return self._pushes == other._pushes
+            # Element by element as tuples of floats compare (no NaN reaches a row).
+            return bool(np.array_equal(self.push_array, other.push_array))
         if isinstance(other, (tuple, list)):
             return tuple(self) == tuple(other)
         return NotImplemented
@@ -147,6 +219,18 @@ class TokenRow(Sequence[TokenView]):
 
     def __reduce__(self) -> tuple:
         return TokenRow, self._columns()  # copy, deepcopy and pickle rebuild it from its columns
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` as float64 that nothing can write to: as it is when it is read-only already
+    (the builder's rows of the loss's gradient), else a copy."""
+    array = np.asarray(array, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"a token row's pushes must be one column; got shape {array.shape}")
+    if array.flags.writeable:
+        array = array.copy()
+        array.flags.writeable = False
+    return array
 
 
 @dataclass(frozen=True)

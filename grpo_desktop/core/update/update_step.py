@@ -20,8 +20,10 @@ from grpo_desktop.core.common.formatting import signed
 from grpo_desktop.core.common.pieces import Pieces
 from grpo_desktop.core.formulas.clipped_loss import (
     LOSS_PRESETS,
+    CheckedLossInputs,
     LossPreset,
     PolicyLossResult,
+    check_loss_inputs,
     get_loss_preset,
 )
 from grpo_desktop.core.formulas.latex import is_negative, tex_number
@@ -31,6 +33,8 @@ from grpo_desktop.core.update.pretokenize import answer_piece_mask, pretokenize_
 from grpo_desktop.core.update.standin_policy import (
     StandinPolicy,
     UpdateTrajectory,
+    answer_logits,
+    check_inputs,
     initial_policy,
     inner_step_pieces,
 )
@@ -64,6 +68,7 @@ __all__ = [
     "preset_info",
     "settings_from_dict",
     "toggle_texts",
+    "toggle_tokens",
     "token_computation",
     "valid_selection",
     "warm_answer",
@@ -112,12 +117,43 @@ def _loss_options(settings: UpdateSettings, preset: LossPreset) -> dict:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _start_row(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """One answer's starting logits and log-probabilities (read-only), kept per text: a toggle
+    brings one new text, and the batch's start is then these rows put side by side. (256
+    texts: a group of 64 answers' both versions twice over; the logits are the stand-in's own
+    kept row, so a text keeps one more row of numbers here, its log-probabilities.)"""
+    tokens = _tokens_of(text)[0]
+    count = len(tokens)
+    logp = initial_policy([tokens], STANDIN_SEED).logp[0, :count]
+    return answer_logits(tokens, STANDIN_SEED)[:count], logp
+
+
 @functools.lru_cache(maxsize=2)
 def _start_policy(texts: tuple[str, ...]) -> StandinPolicy:
     """The stand-in's starting policy for these answers. A click changes the answers'
     advantages, not their texts, so both presets and every click share one (read-only), and
-    its log-probabilities are computed once: 2 of a 4-step toggle's 24 ms at 2,000 tokens."""
-    return initial_policy([_tokens_of(text)[0] for text in texts], STANDIN_SEED)
+    its log-probabilities are computed once: 2 of a 4-step toggle's 24 ms at 2,000 tokens.
+
+    A toggle changes one text: each answer's logits and log-probabilities are kept per text
+    (:func:`_start_row`) and only copied into the batch here. The numbers are
+    :func:`initial_policy`'s for the whole batch, to the bit: both are the same element-wise
+    functions of the same logits, and padding is 0 (tested)."""
+    rows = [_start_row(text) for text in texts]
+    width = max(max((len(logits) for logits, _ in rows), default=0), 1)
+    logits = np.zeros((len(rows), width))
+    mask = np.zeros((len(rows), width))
+    logp = np.zeros((len(rows), width))
+    for index, (row_logits, row_logp) in enumerate(rows):
+        count = len(row_logits)
+        logits[index, :count] = row_logits
+        mask[index, :count] = 1.0
+        logp[index, :count] = row_logp
+    for array in (logits, mask, logp):
+        array.flags.writeable = False
+    policy = StandinPolicy(logits, mask)
+    policy.__dict__["logp"] = logp  # the cached property, already known
+    return policy
 
 
 #: Inner steps kept, per (answers, advantages, preset, settings): a card clicked back, a token
@@ -147,17 +183,45 @@ def _trajectory_pieces(
         return found
     preset = get_loss_preset(preset_name)
     start = _start_policy(texts)
+    options = _loss_options(settings, preset)
     trajectory = yield from inner_step_pieces(
         start,
         np.array(advantages, dtype=np.float64),
         steps=settings.inner_steps,
         learning_rate=settings.learning_rate,
-        **_loss_options(settings, preset),
+        checked=_checked_inputs(start, advantages, options),
+        **options,
     )
     _TRAJECTORIES[key] = trajectory
     while len(_TRAJECTORIES) > _CACHED_TRAJECTORIES:
         _TRAJECTORIES.popitem(last=False)
     return trajectory
+
+
+#: The last full check of the loss's arrays: (start, advantages, β > 0) and its inputs.
+_LAST_CHECK: list[tuple[tuple[StandinPolicy, tuple[float, ...], bool], CheckedLossInputs]] = []
+
+
+def _checked_inputs(
+    start: StandinPolicy, advantages: tuple[float, ...], options: dict
+) -> CheckedLossInputs:
+    """The loss's inputs for one side's steps from ``start``: what
+    :func:`~grpo_desktop.core.update.standin_policy.check_inputs` returns, the batch's arrays
+    checked once for both sides. The arrays (old_logp, the mask, the reference when β > 0, the
+    advantages) are the same for both presets; each side's preset and options are checked on
+    their own, on one token (their ValueErrors are the same), and put with them."""
+    reference = options.get("beta", 0.0) > 0
+    if _LAST_CHECK:
+        (kept_start, kept_advantages, kept_reference), arrays = _LAST_CHECK[0]
+        if kept_start is start and kept_advantages == advantages and kept_reference == reference:
+            one = np.zeros((1, 1))
+            side = check_loss_inputs(
+                one, [0.0], np.ones((1, 1)), ref_logp=one if reference else None, **options
+            )
+            return replace(arrays, spec=side.spec, options=side.options)
+    inputs = check_inputs(start, np.array(advantages, dtype=np.float64), **options)
+    _LAST_CHECK[:] = [((start, advantages, reference), inputs)]
+    return inputs
 
 
 def _trajectory(
@@ -226,9 +290,9 @@ def build_update_snapshot(
     main, other = _trajectories(lab, settings)
     result, compare = main.result, other.result
     push = -result.grad_logp
+    push.flags.writeable = False  # each row's pushes are a view of it: no Python floats made
     totals = push.sum(axis=1).tolist()
     compare_totals = (-compare.grad_logp.sum(axis=1)).tolist()
-    pushes = push.tolist()
     marked = result.clipped | result.dual_clipped
     # A row without a ✂ (every row at step 0) shares one all-False tuple for both flag columns:
     # no 2 × 33,000 Python bools made from the arrays on a long batch.
@@ -243,7 +307,7 @@ def build_update_snapshot(
         if marked_rows[index]:
             tokens = TokenRow(
                 token_texts,
-                pushes[index][:count],
+                push[index, :count],
                 clipped[index][:count],
                 dual[index][:count],
                 answer_flags,
@@ -251,9 +315,7 @@ def build_update_snapshot(
             )
         else:
             nothing = unmarked[:count]
-            tokens = TokenRow(
-                token_texts, pushes[index][:count], nothing, nothing, answer_flags, b""
-            )
+            tokens = TokenRow(token_texts, push[index, :count], nothing, nothing, answer_flags, b"")
         rows.append(
             AnswerRow(
                 index=index,
@@ -399,11 +461,31 @@ def toggle_texts(lab: LabSnapshot) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def toggle_tokens(lab: LabSnapshot) -> tuple[tuple[str, ...] | None, ...]:
+    """For each card, the pre-tokens of the text a toggle of it brings (its trace's other
+    version), or None where there is none (a run's group): what a view lays out in idle time so
+    a toggle finds its row's new chips in place. Read once :func:`warm_answer` has run on
+    :func:`toggle_texts` (each text is pre-tokenised then, so this is look-ups)."""
+    if lab.recorded is not None:
+        return (None,) * len(lab.cards)
+    others: list[tuple[str, ...] | None] = []
+    for card in lab.cards:
+        trace = lab.problem.trace_for(card.index)
+        if card.text == trace.correct:
+            other = trace.wrong
+        elif card.text == trace.wrong:
+            other = trace.correct
+        else:
+            others.append(None)
+            continue
+        others.append(_tokens_of(other)[0] if other != card.text else None)
+    return tuple(others)
+
+
 def warm_answer(text: str) -> None:
     """What a toggle to ``text`` computes first, computed now and kept: its pre-tokens and the
     stand-in's starting logits (idle-time work, so a card's first toggle does not pay it)."""
-    tokens, _answer = _tokens_of(text)
-    initial_policy([tokens], STANDIN_SEED)
+    _start_row(text)
 
 
 def valid_selection(selected: tuple[int, int], rows: Sequence[AnswerRow]) -> bool:

@@ -26,7 +26,14 @@ from PySide6.QtGui import (
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsView,
+    QGridLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from grpo_desktop.core.common.formatting import signed
 from grpo_desktop.core.common.theme import LIGHT, Theme
@@ -132,6 +139,11 @@ class PushChart(QWidget):
         self._bar_looks: dict[tuple[str, bool], tuple[QBrush, QPen]] = {}
         self._label_height_px = 0.0
         self._half_range = 1.0
+        # Measured per theme (set_theme forgets them): the legend's width per pair of texts,
+        # the tick step per (answers, px per answer), the labels' fit per (widest, room).
+        self._legend_widths: dict[tuple[str, str], int] = {}
+        self._tick_steps: dict[tuple[int, float], int] = {}
+        self._label_fits: dict[tuple[str, float], tuple[QFont, float] | None] = {}
 
         self.title = QLabel(TITLE, objectName="pushChartTitle")
         self.title.setWordWrap(True)
@@ -157,6 +169,10 @@ class PushChart(QWidget):
             background=theme.surface, axisItems={"left": SignedAxis("left")}
         )
         self.plot_widget.setObjectName("pushChartPlot")
+        # The background is one solid colour: filled where the bars repaint, not blitted from
+        # a cached pixmap (pyqtgraph's default), whose blit Qt splits across threads and then
+        # waits for; on a busy 2-core machine that wait was a third of the chart's repaint.
+        self.plot_widget.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.plot_widget.setAccessibleName("Push per answer bars")
         plot = self.plot_widget.getPlotItem()
         self.plot = plot
@@ -165,7 +181,11 @@ class PushChart(QWidget):
         plot.setMenuEnabled(False)
         self._viewbox = plot.getViewBox()
         self._viewbox.disableAutoRange()
-        plot.getAxis("left").enableAutoSIPrefix(False)
+        # No axis scales its labels (the hidden right and top ones included: with the prefix
+        # on, pyqtgraph typesets a hidden axis's label as HTML again at each new range, about
+        # 1 ms of a click whose bars need a new y range).
+        for name in ("left", "bottom", "right", "top"):
+            plot.getAxis(name).enableAutoSIPrefix(False)
         plot.getAxis("left").setStyle(maxTickLevel=0)  # labelled ticks only
         # Our own thinning keeps answer labels apart; let #1 and #G spill into the margins.
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)
@@ -234,6 +254,7 @@ class PushChart(QWidget):
         """Restyle text, axes, bars and labels for ``theme`` (colours, strokes, sizes)."""
         self._theme = theme
         self._bar_looks = {}
+        self._legend_widths, self._tick_steps, self._label_fits = {}, {}, {}
         self._applying_theme = True
         try:
             scale = theme.type_scale
@@ -334,7 +355,13 @@ class PushChart(QWidget):
         return sum(widths) + 3 * 6 + 20 + margins.left() + margins.right() + 4
 
     def _fit_legend(self) -> None:
-        self._arrange_legend(1 if self.width() >= self._legend_row_width() else 2)
+        texts = (self.main_legend.text(), self.compare_legend.text())
+        known = self._legend_widths.get(texts)
+        if known is None:  # measured once per pair of legends and theme (every click asks)
+            if len(self._legend_widths) >= 64:
+                self._legend_widths.clear()
+            known = self._legend_widths[texts] = self._legend_row_width()
+        self._arrange_legend(1 if self.width() >= known else 2)
 
     def _arrange_legend(self, rows: int) -> None:
         """Both entries on one row, or one per row with the labels free to wrap."""
@@ -398,13 +425,18 @@ class PushChart(QWidget):
             self._viewbox.setXRange(low, high, padding=0)
         ticks: list[tuple[float, str]] = []
         if count:
-            axis = self.plot.getAxis("bottom")
-            metrics = QFontMetricsF(axis.style["tickFont"] or self.font())
-            needed = metrics.horizontalAdvance(f"#{count} ✓") + 10.0
             px = self._px_per_answer()
-            step = max(1, math.ceil(needed / px)) if px > 0 else 1
-            if step > 1:
-                step = next((s for s in (2, 4, 5, 8, 10, 16, 20, 32) if s >= step), 64)
+            step = self._tick_steps.get((count, px))
+            if step is None:
+                axis = self.plot.getAxis("bottom")
+                metrics = QFontMetricsF(axis.style["tickFont"] or self.font())
+                needed = metrics.horizontalAdvance(f"#{count} ✓") + 10.0
+                step = max(1, math.ceil(needed / px)) if px > 0 else 1
+                if step > 1:
+                    step = next((s for s in (2, 4, 5, 8, 10, 16, 20, 32) if s >= step), 64)
+                if len(self._tick_steps) >= 64:
+                    self._tick_steps.clear()
+                self._tick_steps[(count, px)] = step
             for index in range(0, count, step):
                 correct = self._correct[index]
                 mark = "" if correct is None else "✓" if correct else "✗"
@@ -425,6 +457,18 @@ class PushChart(QWidget):
             return
         room = self._px_per_answer() * (BAR_WIDTH + 2 * (BAR_OFFSET - BAR_WIDTH / 2)) - 2
         widest = max(texts, key=len)
+        if (widest, room) not in self._label_fits:
+            if len(self._label_fits) >= 256:
+                self._label_fits.clear()
+            self._label_fits[(widest, room)] = self._label_fit(widest, room)
+        fit = self._label_fits[(widest, room)]
+        if fit is not None:
+            self._labels_shown = True
+            self._applied_font, self._label_height_px = QFont(fit[0]), fit[1]
+
+    def _label_fit(self, widest: str, room: float) -> tuple[QFont, float] | None:
+        """The largest label font (down to a floor) in which ``widest`` fits ``room`` px, with
+        a label's height in it; None when none does."""
         font = QFont(self._label_font)
         floor = MIN_LABEL_POINT_SIZE * self._theme.type_scale
         size = font.pointSizeF()
@@ -432,11 +476,9 @@ class PushChart(QWidget):
             font.setPointSizeF(size)
             width = QFontMetricsF(font).horizontalAdvance(widest) + 2 * LABEL_MARGIN_PX
             if width <= room:
-                self._labels_shown = True
-                self._applied_font = font
-                self._label_height_px = QFontMetricsF(font).height() + 2 * LABEL_MARGIN_PX
-                return
+                return font, QFontMetricsF(font).height() + 2 * LABEL_MARGIN_PX
             size -= 0.5
+        return None
 
     def _fit_y(self) -> None:
         """±R over both presets' totals, with room for a label beyond the longest bar."""

@@ -147,8 +147,13 @@ class TokenDetailPanel(TypesetBrowser):
             and (selected.row, selected.column) == (shown.row, shown.column)
         )
         if same_token:
-            if not self.render_waiting:
-                self._render_arm.start()
+            # The delay starts again from this click (a delay armed by the last snapshot could
+            # run out inside this click's frame), and the last numbers' lines still waiting to
+            # be typeset are dropped: their document is about to be replaced, and each line
+            # (9 ms) would otherwise take a turn of its own, maybe this click's.
+            self._render_timer.stop()
+            self._render_arm.start()
+            self._drop_typesetting()
             return
         self._render()
 
@@ -178,6 +183,15 @@ class TokenDetailPanel(TypesetBrowser):
         )
         self.setFont(scaled_font(1.05 * theme.type_scale))
         self._render()
+
+    def _drop_typesetting(self) -> None:
+        """Forget the lines still waiting to be typeset (the next render asks for its own)."""
+        if not self._later.waiting:
+            return
+        for timer in self._later.findChildren(QTimer):
+            timer.stop()
+        self._later.deleteLater()
+        self._later = TypesetLater(self._typeset_expressions, self)
 
     def _render(self) -> None:
         self._render_arm.stop()

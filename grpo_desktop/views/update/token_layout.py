@@ -220,13 +220,17 @@ class RowHeader:
 @dataclass(frozen=True)
 class RowLayout:
     """One row's positions, with y measured from the row's top: a row whose shape, header and
-    width did not change keeps its layout when another row changes or moves."""
+    width did not change keeps its layout when another row changes or moves.
+
+    Tuples all through, of numbers and texts: once the garbage collector has seen a layout it
+    stops tracking it, so the layouts kept for every row and width (some 70,000 chips on a long
+    group) are not walked again by each full collection, which a click may have to wait for."""
 
     height: int  # header and chips
     header: tuple[tuple[int, int, int], ...]  # (x, baseline y, index into RowHeader.texts)
-    line_tops: list[int]  # y of each line of chips
-    line_starts: list[int]  # index of the first chip on each line
-    chips: list[tuple[int, int, int, str]]  # (x, y, width, shown label)
+    line_tops: tuple[int, ...]  # y of each line of chips
+    line_starts: tuple[int, ...]  # index of the first chip on each line
+    chips: tuple[tuple[int, int, int, str], ...]  # (x, y, width, shown label)
 
 
 @dataclass
@@ -393,8 +397,8 @@ def flow_row(
                 labels[column] = fm.elidedText(labels[column], Qt.TextElideMode.ElideRight, room)
     if widths:
         y += line_step
-    chips = list(zip(xs, ys, widths, labels, strict=True))
-    return RowLayout(y, tuple(placed), line_tops, line_starts, chips)
+    chips = tuple(zip(xs, ys, widths, labels, strict=True))
+    return RowLayout(y, tuple(placed), tuple(line_tops), tuple(line_starts), chips)
 
 
 # -- where the keys go --------------------------------------------------------------------------

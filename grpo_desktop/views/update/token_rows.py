@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import bisect
 import html
+from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
@@ -87,6 +88,13 @@ class TokenRowsView(QWidget):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        # Rows to lay out in idle time, showing the text a toggle of their card brings: (row,
+        # pre-tokens), last first; one row a turn of the event loop (see warm_rows).
+        self._to_warm: list[tuple[int, tuple[str, ...]]] = []
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.setInterval(0)
+        self._warm_timer.timeout.connect(self._warm_next)
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -103,12 +111,23 @@ class TokenRowsView(QWidget):
             and previous.pending == snapshot.pending  # a pending row keeps its old shape
         )
         moved = selected != self._selected
+        if not same_rows:  # rows laid out for the old group's toggles would be for nothing
+            self._to_warm.clear()
+            self._warm_timer.stop()
         self._selected = selected
         self._cursor = selected
         if same_rows:
             self.painter.snapshot = snapshot
-        elif self.painter.prepare(snapshot):
-            self.updateGeometry()
+        else:
+            # New positions at the same height ask nothing of the scroll area: a re-layout of
+            # the column (and the splitters above it) only when the rows' height changes.
+            width = self.width()
+            laid_out = previous is not None and width > 0 and self.isVisible()
+            before = self.painter.layout(width).height if laid_out else -1
+            if self.painter.prepare(snapshot) and (
+                not laid_out or self.painter.layout(width).height != before
+            ):
+                self.updateGeometry()
         self._describe()
         if same_rows:  # only the selection moved: repaint the rings it leaves and enters
             for token in {*self._ringed, selected}:
@@ -121,6 +140,29 @@ class TokenRowsView(QWidget):
                 self.selection_shown.emit(rect)
         if accessible_events.wanted():
             self._tell_screen_reader(not same_rows, selected if moved else None)
+
+    def warm_rows(self, rows: Sequence[tuple[str, ...] | None]) -> None:
+        """Lay out in idle time each row showing the text a toggle of its card would bring
+        (``rows``: its pre-tokens, or None), at the current width, one row a turn of the event
+        loop (a row's chips take 1–2 ms to measure and flow): a toggle then finds its row's
+        chips in place and its frame does not flow 2,000 of them. A new group cancels it."""
+        self._to_warm = [(i, texts) for i, texts in enumerate(rows) if texts is not None]
+        self._to_warm.reverse()
+        if self._to_warm:
+            self._warm_timer.start()
+
+    @property
+    def warming(self) -> bool:
+        """Whether rows are still waiting to be laid out in idle time (see :meth:`warm_rows`)."""
+        return bool(self._to_warm)
+
+    def _warm_next(self) -> None:
+        while self._to_warm:
+            index, texts = self._to_warm.pop()
+            if self.painter.warm_row(index, texts, self.width()):
+                break  # one row's work a turn: input is served between them
+        if self._to_warm:
+            self._warm_timer.start()
 
     def set_theme(self, theme: Theme) -> None:
         """Restyle for ``theme`` (fonts and strokes too: the projector's are larger)."""

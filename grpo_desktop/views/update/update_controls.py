@@ -95,6 +95,27 @@ def _same_or_eps_spin(name: str) -> QDoubleSpinBox:
     return spin
 
 
+def _show_value(spin: QSpinBox | QDoubleSpinBox, value: float) -> None:
+    """``spin.setValue(value)``, unless the box already holds that value and shows exactly
+    the text it would show for it: Qt repaints a spin box on every ``setValue``, even of the
+    value it has, and a card toggle showed seven of them again (and the panel behind them). A
+    box whose text is being typed over is set, as before."""
+    if isinstance(spin, QDoubleSpinBox):
+        target: float = float(f"{value:.{spin.decimals()}f}")  # Qt rounds so to its decimals
+    else:
+        target = int(value)
+    target = min(max(target, spin.minimum()), spin.maximum())
+    if spin.value() == target:
+        special = spin.specialValueText()
+        if special and target == spin.minimum():
+            text = special
+        else:
+            text = spin.prefix() + spin.textFromValue(target) + spin.suffix()  # type: ignore[arg-type]
+        if spin.text() == text:
+            return
+    spin.setValue(value)  # type: ignore[arg-type]
+
+
 def _combo(name: str) -> QComboBox:
     combo = QComboBox(objectName=name)
     # Long preset labels must not widen the column: the popup shows them whole.
@@ -250,15 +271,15 @@ class UpdateControls(AdaptiveForm):
             self.preset_combo.setCurrentIndex(self.preset_combo.findData(settings.preset))
             self.compare_combo.setCurrentIndex(self.compare_combo.findData(settings.compare_preset))
             self.kl_combo.setCurrentIndex(self.kl_combo.findData(settings.kl_estimator))
-            self.eps_low_spin.setValue(settings.eps_low)
-            self.eps_high_spin.setValue(settings.eps_high)
+            _show_value(self.eps_low_spin, settings.eps_low)
+            _show_value(self.eps_high_spin, settings.eps_high)
             high = settings.compare_eps_high
             spin = self.compare_eps_high_spin
-            spin.setValue(spin.minimum() if high is None else high)
-            self.clip_c_spin.setValue(settings.clip_ratio_c)
-            self.beta_spin.setValue(settings.beta)
-            self.inner_steps_spin.setValue(settings.inner_steps)
-            self.learning_rate_spin.setValue(settings.learning_rate)
+            _show_value(spin, spin.minimum() if high is None else high)
+            _show_value(self.clip_c_spin, settings.clip_ratio_c)
+            _show_value(self.beta_spin, settings.beta)
+            _show_value(self.inner_steps_spin, settings.inner_steps)
+            _show_value(self.learning_rate_spin, settings.learning_rate)
         finally:
             for field in self.fields():
                 field.blockSignals(False)

@@ -81,3 +81,43 @@ def test_a_rows_marks_from_the_loss_equal_the_ones_worked_out_from_its_columns()
         assert row.tokens.marks == rebuilt.marks
         flags = [a or b for a, b in zip(row.tokens.clipped, row.tokens.dual_clipped, strict=True)]
         assert rebuilt.marks == (bytes(flags) if any(flags) else b"")
+
+
+def test_pushes_given_as_an_array_stay_one_and_read_as_python_floats():
+    import numpy as np
+
+    pushes = np.array([0.25, -0.5, 0.0])
+    pushes.flags.writeable = False
+    texts, flags = (" 23", " ×", " 1081"), (False, True, False)
+    row = TokenRow(texts, pushes, flags, (False, False, True), (False, False, True))
+    assert row.push_array is pushes  # read-only already: kept as it is, no copy
+    assert row == TokenRow.of(TOKENS) and TokenRow.of(TOKENS) == row
+    assert hash(row) == hash(TokenRow.of(TOKENS))
+    assert row.pushes == (0.25, -0.5, 0.0) and all(type(p) is float for p in row.pushes)
+    assert type(row[1].push) is float and row[1] == TOKENS[1]
+    assert row[1:] == TOKENS[1:] and row[1:].push_array.tolist() == [-0.5, 0.0]
+    assert pickle.loads(pickle.dumps(row)) == row and copy.deepcopy(row) == row
+    writable = np.array([0.25, -0.5, 0.0])
+    copied = TokenRow(texts, writable, flags, (False, False, True), (False, False, True))
+    writable[0] = 9.0  # the row took a copy: the caller's array is not its column
+    assert copied.push_array[0] == 0.25 and not copied.push_array.flags.writeable
+    assert TokenRow.of(TOKENS).push_array.tolist() == [0.25, -0.5, 0.0]
+    assert not TokenRow.of(TOKENS).push_array.flags.writeable
+    other = np.array([0.25, -0.5, 1e-9])
+    assert row != TokenRow(texts, other, flags, (False, False, True), (False, False, True))
+
+
+def test_the_builders_rows_are_views_of_one_read_only_array_of_pushes():
+    from grpo_desktop.core.lab.lab_snapshot import build_snapshot
+    from grpo_desktop.core.lab.problems import get_problem
+    from grpo_desktop.core.update.update_settings import UpdateSettings
+    from grpo_desktop.core.update.update_step import build_update_snapshot
+
+    lab = build_snapshot(get_problem("mult-23x47"), [True, False, False, True], "textbook")
+    snapshot = build_update_snapshot(lab, UpdateSettings())
+    for row in snapshot.rows:
+        array = row.tokens.push_array
+        assert not array.flags.writeable and array.base is not None  # a row of the loss's
+        assert row.tokens.pushes == tuple(array.tolist())
+        rebuilt = TokenRow(*row.tokens._columns())  # the same tokens as tuples
+        assert rebuilt == row.tokens and hash(rebuilt) == hash(row.tokens)

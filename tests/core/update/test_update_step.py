@@ -261,11 +261,63 @@ def test_inner_steps_kept_across_toggles_equal_ones_recomputed_from_nothing():
         kept.append(build_update_snapshot(lab(correct=tuple(flags)), settings, (1, 2)))
     update_step._TRAJECTORIES.clear()
     update_step._start_policy.cache_clear()
+    update_step._start_row.cache_clear()
     update_step._tokens_of.cache_clear()
     flags = [True, False, False, True, True, False]
     for card, snapshot in zip((0, 3, 0, 5), kept, strict=True):
         flags[card] = not flags[card]
         assert snapshot == build_update_snapshot(lab(correct=tuple(flags)), settings, (1, 2))
+
+
+def test_a_batch_start_put_together_from_kept_rows_is_the_whole_batchs_to_the_bit():
+    import numpy as np
+
+    from grpo_desktop.core.update import update_step
+    from grpo_desktop.core.update.standin_policy import initial_policy
+
+    texts = tuple(card.text for card in lab(correct=(True, False, True, True, False)).cards)
+    texts += ("", "1", texts[0] * 7)  # no token, one token, a long answer (a vector's tail)
+    update_step._start_policy.cache_clear()
+    kept = update_step._start_policy(texts)
+    whole = initial_policy(
+        [update_step._tokens_of(text)[0] for text in texts], update_step.STANDIN_SEED
+    )
+    for ours, theirs in ((kept.logits, whole.logits), (kept.mask, whole.mask)):
+        assert ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()
+    assert kept.logp.tobytes() == whole.logp.tobytes()
+    assert not np.signbit(kept.logp[kept.mask == 0]).any()  # padding is +0.0, as the whole's
+    assert not kept.logp.flags.writeable and not kept.logits.flags.writeable
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.1])
+def test_both_sides_checked_once_take_the_steps_each_checked_alone_would(beta):
+    import numpy as np
+
+    from grpo_desktop.core.formulas.clipped_loss import LOSS_PRESETS
+    from grpo_desktop.core.update import update_step
+    from grpo_desktop.core.update.standin_policy import run_inner_steps
+
+    group = lab(correct=(True, False, False, True, True, False))
+    texts = tuple(card.text for card in group.cards)
+    advantages = tuple(float(card.advantage) for card in group.cards)
+    start = update_step._start_policy(texts)
+    update_step._TRAJECTORIES.clear()
+    for name in LOSS_PRESETS:  # one start and advantages: every preset after the first shares
+        preset = update_step.get_loss_preset(name)
+        settings = replace(UpdateSettings(), preset=name, inner_steps=3, beta=beta)
+        shared = update_step._trajectory(texts, advantages, name, settings)
+        alone = run_inner_steps(
+            start,
+            np.array(advantages),
+            steps=3,
+            learning_rate=settings.learning_rate,
+            **update_step._loss_options(settings, preset),
+        )
+        for field in ("loss", "grad_logp", "per_token_loss", "ratio", "clipped", "kl"):
+            ours, theirs = getattr(shared.result, field), getattr(alone.result, field)
+            assert np.array_equal(ours, theirs), (name, field)
+        assert shared.result.preset == preset
+        assert np.array_equal(shared.current.logp, alone.current.logp)
 
 
 def test_a_selection_adds_the_detail_to_the_same_rows_and_numbers():

@@ -229,3 +229,23 @@ def test_the_push_chart_gives_each_answers_totals_under_both_presets(qtbot):
         "answer 2: −0.550 and −0.289\n"
         "answer 3: −0.400 and 0.000"
     )
+
+
+def test_a_new_y_range_sets_no_axis_label_and_fits_from_what_was_measured(chart, monkeypatch):
+    from PySide6.QtWidgets import QGraphicsView
+
+    # No axis scales its labels: pyqtgraph would typeset a hidden axis's label (HTML) again
+    # at every new range. The solid background is filled, not blitted from a cache.
+    for name in ("left", "bottom", "right", "top"):
+        assert chart.plot.getAxis(name).autoSIPrefix is False
+    assert chart.plot_widget.cacheMode() == QGraphicsView.CacheModeFlag.CacheNone
+    chart.show_snapshot(LENGTH_BIAS)
+    before = chart.y_range()
+    measured = []
+    original = chart._legend_row_width
+    monkeypatch.setattr(chart, "_legend_row_width", lambda: measured.append(1) or original())
+    bigger = snapshot(tuple(replace(r, total_push=3 * r.total_push) for r in LENGTH_BIAS.rows))
+    chart.show_snapshot(bigger)  # the same legends: their width is known
+    assert measured == [] and chart.y_range() != before
+    chart.set_theme(PROJECTOR)  # new fonts: measured again
+    assert measured == [1]

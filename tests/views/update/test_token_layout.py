@@ -98,7 +98,7 @@ def test_a_row_flows_between_its_margins_breaks_after_a_newline_and_elides_a_gia
     row = flow_row(shape, header, left, right, style)
     xs = [x for x, _, _, _ in row.chips]
     assert xs[0] == left and all(x + w <= right for x, _, w, _ in row.chips)
-    assert row.line_starts[:2] == [0, 3]  # "three" starts a line after the newline token
+    assert row.line_starts[:2] == (0, 3)  # "three" starts a line after the newline token
     giant = row.chips[4]
     assert giant[2] == right - left and giant[3].endswith("…")
     assert row.height == row.line_tops[-1] + style.chip_h + style.line_gap
@@ -124,7 +124,7 @@ def _loop_flow(shape, left, right, style, top):
         chips.append((x, y, w, label))
         x += w + style.gap_x
         broke = bool(shape.breaks[column])
-    return chips, line_starts
+    return tuple(chips), tuple(line_starts)
 
 
 # The style fixture is read-only fonts and sizes: sharing it between examples is safe.
@@ -156,8 +156,19 @@ def test_the_flow_places_every_chip_where_the_chip_by_chip_reference_did(
     chips, line_starts = _loop_flow(shape, left, right, style, top)
     assert row.chips == chips
     assert row.line_starts == line_starts
-    assert row.line_tops == sorted({y for _, y, _, _ in chips})
+    assert row.line_tops == tuple(sorted({y for _, y, _, _ in chips}))
     assert row.height == row.line_tops[-1] + style.chip_h + style.line_gap
+
+
+def test_a_flowed_row_is_tuples_the_garbage_collector_stops_tracking(style):
+    import gc
+
+    shape = plain_shape(tuple(f" w{i}" for i in range(300)), style, {})
+    row = flow_row(shape, RowHeader((("#1", True, 2),), (30,)), 10, 400, style)
+    gc.collect()  # the chips' tuples of numbers and texts first, then the tuple holding them
+    gc.collect()
+    assert not any(gc.is_tracked(part) for part in (row.chips, row.line_tops, row.line_starts))
+    assert not any(gc.is_tracked(chip) for chip in row.chips)
 
 
 def test_a_row_of_thousands_of_random_chips_flows_as_the_loop_did(style):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QColor, QHelpEvent, QImage
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from grpo_desktop.core.common.theme import DARK, LIGHT, PROJECTOR, THEMES, Theme, contrast_ratio
@@ -488,6 +488,7 @@ class DirectPainter(TokenRowsPainter):
 
     def paint_chip(self, painter, chip, label, x, y, width, style, ratio) -> None:
         painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)  # drawn, not blitted: smooth
         painter.translate(x, y)
         draw_chip(painter, chip, label, width, style)
         painter.restore()
@@ -531,6 +532,50 @@ def test_chips_blitted_from_their_drawings_look_like_chips_drawn_on_the_view(qtb
     # round differently when blended through a transparent drawing.
     assert max(differences) <= 32
     assert sum(1 for d in differences if d) <= 0.02 * len(differences)
+
+
+class AntialiasedBlitPainter(TokenRowsPainter):
+    """Each chip blitted with antialiasing on and its outline and underline drawn right after
+    it, as the rows were painted before their blits went without antialiasing: the reference
+    those must match to the pixel."""
+
+    def _paint_row(self, painter, style, index, row, top, exposed, ratio) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        blit, decorate = self.paint_chip, self._decorate
+
+        def paint_chip(painter, chip, label, x, y, width, style, ratio) -> None:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            blit(painter, chip, label, x, y, width, style, ratio)
+            pen = QPen(self.colour(self.theme.focus), style.underline)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            decorate(painter, style, chip, x, y, width, pen)
+
+        self.paint_chip = paint_chip  # type: ignore[method-assign]
+        self._decorate = lambda *args: None  # type: ignore[method-assign]
+        try:
+            super()._paint_row(painter, style, index, row, top, exposed, ratio)
+        finally:
+            del self.paint_chip, self._decorate
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK, PROJECTOR], ids=["light", "dark", "projector"])
+def test_chips_blitted_without_antialiasing_are_the_same_pixels_as_with_it(qtbot, theme):
+    # Answers, ✂ and dual-clipped chips side by side and on consecutive lines: their outlines
+    # and underlines, drawn after the row's blits, must not reach a neighbouring chip.
+    row = [tok(" 1081", 1.0, answer=True), tok(" y", -0.2, dual=True), tok(" z", 0.4, dual=True)]
+    row += [tok(" x", -1.0, clipped=True), tok("\n", 0), tok(" w", 0.5, dual=True, answer=True)]
+    rows = [answer_row(i, 1.0, 1.0 - i, row * 12) for i in range(3)]
+    images = []
+    for kind in (TokenRowsPainter, AntialiasedBlitPainter):
+        painter = kind(theme)
+        painter.prepare(make_snapshot(rows, selected=(1, 4)))
+        width = 420
+        image = QImage(width, painter.layout(width).height, QImage.Format.Format_RGB32)
+        canvas = QPainter(image)
+        painter.paint(canvas, image.rect(), width, 1.0, (1, 4), (2, 7))
+        canvas.end()
+        images.append(image)
+    assert images[0] == images[1]
 
 
 def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbot, monkeypatch):

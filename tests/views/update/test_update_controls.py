@@ -332,3 +332,42 @@ def test_the_spin_boxes_offer_the_cores_update_limits_exactly(qtbot):
     limit = UPDATE_LIMITS["compare_eps_high"]
     assert same.maximum() == limit.high
     assert same.minimum() == pytest.approx(limit.low - same.singleStep())  # "same"
+
+
+def test_showing_the_settings_a_box_already_shows_repaints_no_box(qtbot, controls):
+    from PySide6.QtCore import QEvent, QObject
+
+    painted: list[str] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched, event):  # Qt override
+            if event.type() == QEvent.Type.Paint:
+                painted.append(watched.objectName())
+            return False
+
+    spins = [controls.eps_low_spin, controls.eps_high_spin, controls.compare_eps_high_spin]
+    spins += [controls.clip_c_spin, controls.beta_spin, controls.inner_steps_spin]
+    spins.append(controls.learning_rate_spin)
+    watcher = Paints(controls)
+    for spin in spins:
+        spin.installEventFilter(watcher)
+        spin.lineEdit().installEventFilter(watcher)
+    QApplication.processEvents()
+    painted.clear()
+    # A card toggle: a new snapshot, the same settings ("same" in the comparison's box).
+    controls.show_snapshot(dataclasses.replace(snapshot(), loss=0.5))
+    QApplication.processEvents()
+    assert painted == []
+    assert controls.compare_eps_high_spin.text() == "same"
+    controls.show_snapshot(snapshot(dataclasses.replace(SETTINGS, eps_high=0.28)))
+    assert controls.eps_high_spin.value() == 0.28
+
+
+def test_showing_a_snapshot_still_resets_a_box_being_typed_over(qtbot, controls):
+    spin = controls.eps_high_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "0.4")  # typed, not committed (no Enter, focus kept)
+    assert spin.text() == "0.4" and spin.value() == SETTINGS.eps_high
+    controls.show_snapshot(snapshot())  # as before: the shown settings win
+    assert spin.text() == f"{SETTINGS.eps_high:.2f}" and spin.value() == SETTINGS.eps_high
