@@ -30,6 +30,7 @@ from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
 from grpo_desktop.views.common.theme_palette import cosmetic_pen
 from grpo_desktop.views.training.label_slot import LabelSlot
+from grpo_desktop.views.training.plot_steps import plot_widget_in_steps
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 
@@ -120,16 +121,8 @@ class FrontierPlot(QWidget):
             deque(self.steps, maxlen=0)
 
     def _build_steps(self, theme: Theme) -> Iterator[str]:
-        # The parts pyqtgraph's PlotWidget would make, made ahead (the view box without the
-        # context menu the plot never shows).
-        viewbox = pg.ViewBox(enableMenu=False)
-        axes = {name: pg.AxisItem(name) for name in ("top", "bottom", "left", "right")}
-        yield "view box and axes"
-        plot = pg.PlotItem(viewBox=viewbox, axisItems=axes)
-        plot.hideAxis("top")  # hidden, as a plot's own top and right axes are
-        plot.hideAxis("right")
-        yield "plot item"
-        self.plot_widget = pg.PlotWidget(plotItem=plot)
+        self.plot_widget = yield from plot_widget_in_steps()
+        plot = self.plot_widget.getPlotItem()
         self.plot_widget.setObjectName("frontierPlotArea")
         self.plot_widget.setAccessibleName("Learning frontier curves and problems")
         self.plot = plot

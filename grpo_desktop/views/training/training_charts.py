@@ -43,6 +43,7 @@ from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import SignedAxis
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.pyqtgraph_internals import NumpyBand
+from grpo_desktop.views.training.plot_steps import plot_widget_in_steps
 
 __all__ = ["PASS_RATE_TITLE", "SLOTS", "TrainingCharts", "line_style"]
 
@@ -156,21 +157,8 @@ class _BandPlot:
 
     def build_steps(self, name: str, accessible: str) -> Iterator[str]:
         """Make the plot, yielding after each part (about 5 ms each)."""
-        # The parts pyqtgraph's PlotWidget would make, made ahead: the view box without the
-        # context menu the plot never shows, the left axis that marks 0, the bottom axis.
-        viewbox = pg.ViewBox(enableMenu=False)
-        axes = {
-            "left": SignedAxis("left"),
-            "bottom": pg.AxisItem("bottom"),
-            "top": pg.AxisItem("top"),
-            "right": pg.AxisItem("right"),
-        }
-        yield "view box and axes"
-        plot = pg.PlotItem(viewBox=viewbox, axisItems=axes)
-        plot.hideAxis("top")  # hidden, as a plot's own top and right axes are
-        plot.hideAxis("right")
-        yield "plot item"
-        self.widget = pg.PlotWidget(plotItem=plot)
+        self.widget = yield from plot_widget_in_steps(SignedAxis)  # its left axis marks 0
+        plot = self.widget.getPlotItem()
         self.widget.setObjectName(name)
         self.widget.setAccessibleName(accessible)
         self.widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the charts widget takes the keys
