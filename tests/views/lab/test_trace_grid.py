@@ -151,12 +151,17 @@ def test_no_horizontal_scroll_bar_at_1280_px_with_g64(qtbot, window):
     assert grid.widget().width() <= grid.viewport().width()
 
 
-def test_rows_grow_downwards_and_scroll_vertically(qtbot, window):
-    host, grid = window
+def show_64_cards_in_a_short_grid(qtbot, host, grid) -> None:
+    """64 cards in a 300 px tall grid: more rows than fit, so it scrolls vertically."""
     host.resize(600, 300)
     qtbot.waitUntil(lambda: grid.height() == 300, timeout=1000)
     grid.show_snapshot(make_snapshot(rewards_for(64)))
     qtbot.waitUntil(grid.verticalScrollBar().isVisible, timeout=1000)
+
+
+def test_rows_grow_downwards_and_scroll_vertically(qtbot, window):
+    host, grid = window
+    show_64_cards_in_a_short_grid(qtbot, host, grid)
     assert grid.widget().height() > grid.viewport().height()
     assert not grid.horizontalScrollBar().isVisible()
 
@@ -273,10 +278,7 @@ def test_room_for_a_banner_lengthens_the_scroll_and_moves_or_restyles_no_card(
 
 def test_the_rows_in_view_are_the_cards_the_viewport_shows_at_every_scroll(qtbot, window):
     host, grid = window
-    host.resize(600, 300)
-    qtbot.waitUntil(lambda: grid.height() == 300, timeout=1000)
-    grid.show_snapshot(make_snapshot(rewards_for(64)))
-    qtbot.waitUntil(grid.verticalScrollBar().isVisible, timeout=1000)
+    show_64_cards_in_a_short_grid(qtbot, host, grid)
     bar = grid.verticalScrollBar()
     contents = grid.widget()
     for value in sorted(
