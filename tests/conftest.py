@@ -23,23 +23,6 @@ def private_home(tmp_path_factory, monkeypatch):
     return home
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item):
-    """Once a test is torn down, the windows it gave pytest-qt are deleted (``qt_disposal``):
-    left alive, every later zoom or theme change restyled them all. pytest-qt's own teardown
-    (close, ``deleteLater``) and the test's fixtures run first."""
-    registered = [ref for ref, _before_close in getattr(item, "qt_widgets", ())]
-    result = yield
-    if registered:
-        from qt_disposal import dispose
-
-        for ref in registered:
-            widget = ref()
-            if widget is not None:
-                dispose(widget)
-    return result
-
-
 # views/common/fonts.py SCREEN_SCALE_PROPERTY (not imported: no Qt)
 SCREEN_SCALE = "grpoScreenScale"
 
