@@ -23,9 +23,9 @@ from grpo_desktop.core.training.training_snapshot import STANDIN_NOTE, TrainingS
 from grpo_desktop.model.training_state import TrainingState
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.label_slot import LabelSlot
 from grpo_desktop.views.common.motion import motion_preference, reduced_motion
 from grpo_desktop.views.training.frontier_plot import FrontierPlot
-from grpo_desktop.views.training.label_slot import LabelSlot
 from grpo_desktop.views.training.step_groups import StepGroups
 from grpo_desktop.views.training.training_charts import TrainingCharts
 from grpo_desktop.views.training.training_controls import TrainingControls

@@ -27,10 +27,10 @@ from grpo_desktop.core.training.run import ALGORITHM_INFO, ALGORITHMS, FRONTIER_
 from grpo_desktop.core.training.training_snapshot import FrontierDot, TrainingSnapshot
 from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.label_slot import LabelSlot
+from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
 from grpo_desktop.views.common.theme_palette import cosmetic_pen
-from grpo_desktop.views.training.label_slot import LabelSlot
-from grpo_desktop.views.training.plot_steps import plot_widget_in_steps
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 

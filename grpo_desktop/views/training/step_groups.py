@@ -16,7 +16,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.training.run import ALGORITHM_INFO
 from grpo_desktop.core.training.training_snapshot import TrainingSnapshot
 from grpo_desktop.views.common.fonts import scaled_font
-from grpo_desktop.views.training.label_slot import LabelSlot
+from grpo_desktop.views.common.label_slot import LabelSlot
 
 HINT = (
     "Click a step on the charts (or press ← → and Enter there) to list the groups it drew; "

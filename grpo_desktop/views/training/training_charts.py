@@ -42,8 +42,8 @@ from grpo_desktop.core.training.training_snapshot import MetricBand, TrainingSna
 from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import SignedAxis
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
 from grpo_desktop.views.common.pyqtgraph_internals import NumpyBand
-from grpo_desktop.views.training.plot_steps import plot_widget_in_steps
 
 __all__ = ["PASS_RATE_TITLE", "SLOTS", "TrainingCharts", "line_style"]
 

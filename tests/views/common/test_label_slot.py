@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
-from grpo_desktop.views.training.label_slot import LabelSlot
+from grpo_desktop.views.common.label_slot import LabelSlot
 
 SHORT = "Step 5 of 200 (playing): 38% of GRPO's groups had all-equal rewards."
 LONG = " ".join([SHORT] * 6)
