@@ -3,6 +3,9 @@
 The band is measured once per snapshot for all four captions (two phases, both directions), so
 the y range can keep it free of bars before an animation starts and never rescale during one.
 Each caption then takes the largest font that fits the band, wrapping to two lines if it must.
+That font is searched for when the caption is about to show, or in idle time after a pause
+(``PREFIT_DELAY_MS``), never in the click that brought new numbers: at 200 % zoom the search
+laid a wrapping caption out at a dozen sizes, up to 15 ms of a click.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import math
 import re
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,13 +30,16 @@ from PySide6.QtGui import (
 from grpo_desktop.core.common.formatting import MINUS
 from grpo_desktop.core.common.theme import Theme
 
-__all__ = ["StepCaption", "unbreakable"]
+__all__ = ["PREFIT_DELAY_MS", "StepCaption", "unbreakable"]
 
 CAPTION_MARGIN_PX = 3.0  # QTextDocument margin inside the caption's fill
 CAPTION_GAP_PX = 4.0  # between the caption band and the tallest bar
 CAPTION_SIDE_PX = 6.0  # free space kept left and right of the caption
 CAPTION_ONE_LINE_SHRINK = 0.85  # shrink the caption this far to keep it on one line, then wrap
 MIN_POINT_SIZE = 7.0  # below this (before type_scale) a caption is unreadable on a projector
+#: Quiet time after the last fit before the captions' fonts are searched for, one caption per
+#: event-loop turn (a lecturer's clicks come further apart; a burst of clicks never pays it).
+PREFIT_DELAY_MS = 150
 
 _NBSP = "\u00a0"
 _BOUND = (" = ", " + ", f" {MINUS} ", " of ", " (reverse)", "par (", " (leave-one-out)")
@@ -85,7 +91,14 @@ class StepCaption(pg.TextItem):
         self._captions: tuple[str, ...] = ()  # as displayed (see unbreakable)
         self._source = ""  # the caption shown, as the snapshot wrote it
         self._showing = False
-        self._fonts: dict[str, tuple[QFont, bool]] = {}  # caption -> (font, wraps)
+        self._fonts: dict[str, tuple[QFont, bool]] = {}  # caption -> (font, wraps), once fitted
+        # What the last fit measured, for the fonts searched for later: (captions, sizes,
+        # available px, inner px, band px); None before the first fit.
+        self._fitting: tuple[tuple[str, ...], list[float], float, float, float] | None = None
+        self._floor_heights: dict[tuple[str, int, str, float], float] = {}  # at the floor size
+        self._prefit = QTimer(self)  # fits the captions' fonts in idle time, one per turn
+        self._prefit.setSingleShot(True)
+        self._prefit.timeout.connect(self._prefit_one)
         self._fit_cache: dict[tuple[str, int, str, float], tuple[float, bool, float]] = {}
         self._fonts_by_size: dict[tuple[str, float], QFont] = {}
         self._metrics_key: tuple[str, tuple[float, ...]] | None = None
@@ -180,13 +193,15 @@ class StepCaption(pg.TextItem):
         self.setVisible(False)
 
     def fit(self, view_width: float) -> bool:
-        """Fonts for the captions and the band at the top they need; True if recomputed.
+        """The band at the top the captions need; True if recomputed.
 
         The band is one line of the caption font if every caption fits on one line (allowing a
-        slight shrink), two lines otherwise; each caption then takes the largest font (down to a
-        floor) whose layout fits the band. Two-line heights are measured with the same
-        QTextDocument layout the caption uses. Runs on each click (the captions carry the group's
-        numbers), so it is cached twice: per set of captions and per caption text.
+        slight shrink), two lines otherwise, or taller when a caption does not fit it even at
+        the smallest font. Each caption then takes the largest font (down to a floor) whose
+        layout fits the band: searched for when it shows (``fonts_fitted``), as the band needs
+        only each caption's layout at the floor. Two-line heights are measured with the same
+        QTextDocument layout the caption uses. Runs on each click (the captions carry the
+        group's numbers), so it is cached per set of captions and per caption text.
         """
         available = _available_width(view_width)
         key = (self._captions, round(available), self._base_font.key())
@@ -207,15 +222,80 @@ class StepCaption(pg.TextItem):
             for text in self._captions
         )
         band = one_line if fits_one_line else one_line + full.lineSpacing()
+        self._fitting = (self._captions, sizes, available, inner, band)
         self._fonts = {}
         tallest = one_line
         for text in self._captions:
-            size, wrap, height = self._fit_one(text, sizes, metrics, available, inner, band)
-            self._fonts[text] = (self._sized_font(size), wrap)
-            tallest = max(tallest, height)
+            tallest = max(tallest, self._height_past_band(text, sizes, metrics, available, band))
         self._band_px = math.ceil(max(band, tallest)) + CAPTION_GAP_PX
         self._apply_layout(view_width)
+        self._prefit.start(PREFIT_DELAY_MS)
         return True
+
+    def _fitted_captions(self) -> tuple[str, ...]:
+        return self._fitting[0] if self._fitting is not None else ()
+
+    def fonts_fitted(self) -> bool:
+        """Whether every caption's font is known (searched for in idle time after a fit)."""
+        return all(text in self._fonts for text in self._fitted_captions())
+
+    def fit_fonts(self) -> None:
+        """Search for every caption's font now (what idle time does after a fit)."""
+        self._prefit.stop()
+        for text in self._fitted_captions():
+            self._font_for(text)
+
+    def _prefit_one(self) -> None:
+        """One caption's font, then the next one in the next turn of the event loop."""
+        pending = [text for text in self._fitted_captions() if text not in self._fonts]
+        if pending:
+            self._font_for(pending[0])
+        if len(pending) > 1:
+            self._prefit.start(0)
+
+    def _font_for(self, text: str) -> tuple[QFont, bool] | None:
+        """(font, wraps) of caption ``text`` for the band of the last fit; None when ``text``
+        is not one of the captions fitted (it shows in the base font, unwrapped)."""
+        fitted = self._fonts.get(text)
+        if fitted is not None or text not in self._fitted_captions():
+            return fitted
+        assert self._fitting is not None
+        _captions, sizes, available, inner, band = self._fitting
+        metrics = self._metrics(sizes)
+        size, wrap, _height = self._fit_one(text, sizes, metrics, available, inner, band)
+        fitted = self._fonts[text] = (self._sized_font(size), wrap)
+        return fitted
+
+    def _height_past_band(
+        self,
+        text: str,
+        sizes: list[float],
+        metrics: dict[float, QFontMetricsF],
+        available: float,
+        band: float,
+    ) -> float:
+        """The height ``_fit_one`` gives ``text`` if that is taller than ``band``, else at most
+        ``band``: the band's height needs no more. The search stops at the first size that fits,
+        so a caption whose layout at the floor fits has a fitting size and a height within the
+        band; only one that does not fit there is searched for in full (a very narrow plot)."""
+        key = (text, round(available), self._base_font.key(), round(band, 2))
+        cached = self._fit_cache.get(key)
+        if cached is not None:
+            return cached[2]
+        inner = available - 2 * CAPTION_MARGIN_PX - 2
+        floor = sizes[-1]
+        height = self._floor_heights.get(key)
+        if height is None:
+            if metrics[floor].horizontalAdvance(text) <= inner:
+                height = metrics[floor].height() + 2 * CAPTION_MARGIN_PX
+            else:
+                height = self._wrapped_height(text, floor, available)
+            if len(self._floor_heights) > 512:
+                self._floor_heights.clear()
+            self._floor_heights[key] = height
+        if height <= band:
+            return height
+        return self._fit_one(text, sizes, metrics, available, inner, band)[2]
 
     def _sized_font(self, size: float) -> QFont:
         """The base font at ``size`` points; kept, as each click asks for the same sizes."""
@@ -285,7 +365,7 @@ class StepCaption(pg.TextItem):
         if not self._showing:
             return
         text = unbreakable(self._source)  # toPlainText() would turn NBSPs to spaces
-        font, wrap = self._fonts.get(text, (self._base_font, False))
+        font, wrap = self._font_for(text) or (self._base_font, False)
         self.setFont(font)
         self.setTextWidth(_available_width(view_width) if wrap else -1)
         self.updateTextPos()

@@ -83,3 +83,51 @@ def test_a_wrapped_caption_never_leaves_one_character_on_a_line(caption):
             caption.show_text(text, width)
             lines = _lines(caption)
             assert all(len(line) > 1 for line in lines), (width, lines)
+
+
+def test_a_new_set_of_captions_lays_each_out_at_most_once_while_fitting_the_band(
+    caption, monkeypatch
+):
+    layouts = []
+    measure = StepCaption._wrapped_height
+    monkeypatch.setattr(
+        StepCaption,
+        "_wrapped_height",
+        lambda self, *args: layouts.append(args) or measure(self, *args),
+    )
+    caption.fit(300)  # every caption wraps here: the full search lays each out at many sizes
+    assert len(layouts) <= len(CAPTIONS)
+    assert not caption.fonts_fitted()  # searched for later: when shown, or in idle time
+    fitting = len(layouts)
+    caption.show_text(CAPTIONS[0], 300)
+    assert len(layouts) > fitting  # the shown caption's font, searched for as it shows
+
+
+def test_a_caption_shows_in_the_same_font_whether_fitted_in_idle_time_or_as_it_shows(qtbot):
+    def styled() -> StepCaption:
+        made = StepCaption()
+        font = QFont()
+        font.setPointSizeF(24.0)
+        font.setBold(True)
+        made.set_style(LIGHT, font)
+        made.set_captions(CAPTIONS)
+        return made
+
+    for width in (120, 260, 300, 520, 900):
+        idle, shown = styled(), styled()
+        idle.fit(width)
+        idle.fit_fonts()
+        assert idle.fonts_fitted()
+        shown.fit(width)
+        for text in CAPTIONS:
+            idle.show_text(text, width)
+            shown.show_text(text, width)
+            assert idle.textItem.font() == shown.textItem.font(), (width, text)
+            assert idle.textItem.textWidth() == shown.textItem.textWidth(), (width, text)
+            assert idle.textItem.document().size().height() <= idle.band_px()
+
+
+def test_idle_time_after_a_fit_finds_every_captions_font(caption, qtbot):
+    caption.fit(300)
+    assert not caption.fonts_fitted()
+    qtbot.waitUntil(caption.fonts_fitted, timeout=2000)
