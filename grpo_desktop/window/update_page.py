@@ -31,6 +31,7 @@ from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
 from grpo_desktop.model.update_state import UpdateState
 from grpo_desktop.model.workbench import Workbench
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.label_slot import LabelSlot
 from grpo_desktop.views.update.push_chart import PushChart
 from grpo_desktop.views.update.spillover_chart import SpilloverChart
 from grpo_desktop.views.update.token_detail import TokenDetailPanel
@@ -124,8 +125,13 @@ class UpdatePage(QWidget):
         left_column = QVBoxLayout(left)
         left_column.setContentsMargins(0, 0, 0, 0)
         left_column.setSpacing(6)
-        left_column.addWidget(self.status)
-        left_column.addWidget(self.numbers)
+        # In slots: a toggle's new status and numbers re-lay out nothing unless they need
+        # another height, and the status while the inner steps run keeps the finished one's
+        # height, so the token rows below it stay where they are (label_slot.py).
+        self.status_slot = LabelSlot(self.status)
+        self.numbers_slot = LabelSlot(self.numbers)
+        left_column.addWidget(self.status_slot)
+        left_column.addWidget(self.numbers_slot)
         # The tokens above, the spill-over below (on the tiny model only: its answers are a few
         # characters, so their rows need little height and the spill-over stays in view).
         tokens_and_spillover = QSplitter(Qt.Orientation.Vertical, objectName="updateLeftSplit")
@@ -277,8 +283,8 @@ class UpdatePage(QWidget):
             QTimer.singleShot(0, self, self._balance_left)
         self.spillover.show_spillover(snapshot.spillover)
         self._show_offer()
-        self.status.setText(snapshot.status)
-        self.numbers.setText(_numbers_line(snapshot))
+        self.status_slot.set_text(snapshot.status, keep_height=snapshot.pending)
+        self.numbers_slot.set_text(_numbers_line(snapshot), keep_height=snapshot.pending)
         self.rows.show_snapshot(snapshot)
         self.chart.show_snapshot(snapshot)
         self.detail.show_snapshot(snapshot)

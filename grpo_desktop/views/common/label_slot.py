@@ -8,7 +8,10 @@ event, nothing recomputed). So the layout holds a :class:`LabelSlot` in the labe
 the label, the slot's only child, fills the slot: it draws exactly where it drew before. The
 slot reports the label's size hints and height for its width, and asks its own layout to
 recompute only when a new text needs another height at the width it has (a line more or less),
-or when the label's font or style changed.
+or when the label's font or style changed. A text shown for a moment (the Update step's status
+while its inner steps run) can keep the slot's height when it needs fewer lines
+(``keep_height``): the label draws it at the top of the same box, and the text after it, as
+tall as before, moves nothing either.
 """
 
 from __future__ import annotations
@@ -34,21 +37,41 @@ class LabelSlot(QWidget):
         label.move(0, 0)
         self.setSizePolicy(label.sizePolicy())
         self._fitted = -1  # the label's height for the slot's width, as last laid out
+        self._kept = 0  # a height the slot keeps although its text needs less (keep_height)
         label.installEventFilter(self)
 
-    def set_text(self, text: str) -> None:
-        """Show ``text``; the layout hears of it only if it needs another height."""
+    def set_text(self, text: str, keep_height: bool = False) -> None:
+        """Show ``text``; the layout hears of it only if it needs another height. With
+        ``keep_height`` a text that needs fewer lines keeps the slot as tall as it is (the
+        label's text at its top) until a text is set without it."""
         label = self.label
-        if text == label.text():
+        kept = max(self._fitted, self._kept) if keep_height else 0
+        if text == label.text() and kept == self._kept:
             return
+        was_kept, self._kept = self._kept, kept
         label.setText(text)
-        if label.heightForWidth(self.width()) != self._fitted:
+        if self._height_for(label, self.width()) != self._fitted:
             self.updateGeometry()
+        if kept or was_kept:
+            self._place_label()
+
+    def _place_label(self) -> None:
+        """The label fills the slot; a text shorter than a kept height fills its own height at
+        the slot's top (it reads where the first line of the taller text did)."""
+        height = self.height()
+        if self._kept:
+            height = min(height, self.label.heightForWidth(self.width()))
+        if self.label.size() != QSize(self.width(), height):
+            self.label.resize(self.width(), height)
+
+    def _height_for(self, label: QLabel, width: int) -> int:
+        return max(label.heightForWidth(width), self._kept)
 
     # --- the label's hints, as the layout saw them before ----------------------------------
 
     def sizeHint(self) -> QSize:  # Qt override
-        return self.label.sizeHint()
+        hint = self.label.sizeHint()
+        return QSize(hint.width(), max(hint.height(), self._kept))
 
     def minimumSizeHint(self) -> QSize:  # Qt override
         return self.label.minimumSizeHint()
@@ -57,12 +80,12 @@ class LabelSlot(QWidget):
         return self.label.hasHeightForWidth()
 
     def heightForWidth(self, width: int) -> int:  # Qt override
-        return self.label.heightForWidth(width)
+        return self._height_for(self.label, width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self.label.resize(self.size())
-        self._fitted = self.label.heightForWidth(self.width())
+        self._place_label()
+        self._fitted = self._height_for(self.label, self.width())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self.label and event.type() in _RESTYLED:

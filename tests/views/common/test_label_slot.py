@@ -87,3 +87,40 @@ def test_a_new_font_resizes_the_slot(column):
     label.setFont(font)
     settle()
     assert slot.height() > before * 1.5 and label.geometry() == slot.rect()
+
+
+def test_a_shorter_text_can_keep_the_slots_height_and_sit_at_its_top(column):
+    window, slot, label = column
+    slot.set_text(LONG)
+    settle()
+    tall = slot.height()
+    requests = LayoutRequests(window)
+    slot.set_text(SHORT, keep_height=True)
+    settle()
+    assert requests.count == 0, "the column did not move"
+    assert slot.height() == tall
+    assert label.geometry().topLeft() == slot.rect().topLeft()
+    assert label.height() == label.heightForWidth(slot.width()) < tall
+    slot.set_text(LONG)  # as tall as the kept height: still nothing to lay out
+    settle()
+    assert requests.count == 0 and label.geometry() == slot.rect()
+
+
+def test_a_text_set_without_keeping_lets_the_slot_shrink_again(column):
+    _window, slot, label = column
+    one_line = slot.height()
+    slot.set_text(LONG)
+    settle()
+    slot.set_text(SHORT, keep_height=True)
+    settle()
+    slot.set_text(SHORT.replace("38%", "41%"))
+    settle()
+    assert slot.height() == one_line and label.geometry() == slot.rect()
+
+
+def test_a_longer_text_grows_the_slot_even_while_keeping_its_height(column):
+    _window, slot, label = column
+    one_line = slot.height()
+    slot.set_text(LONG, keep_height=True)
+    settle()
+    assert slot.height() > one_line and label.geometry() == slot.rect()
