@@ -82,13 +82,15 @@ class UpdatePage(QWidget):
         of about a frame's work at most (each step's name is yielded after it)."""
         self.rows = TokenRowsScroll(theme)
         yield "token rows"
-        self.chart = PushChart(theme)
-        yield "push chart"
+        self.chart = PushChart(theme, stepwise=True)
+        for part in self.chart.steps:
+            yield f"push chart: {part}"
         self.detail = TokenDetailPanel(theme)
         self.controls = UpdateControls(theme)
         yield "token detail, controls"
-        self.spillover = SpilloverChart(theme)
-        yield "spill-over chart"
+        self.spillover = SpilloverChart(theme, stepwise=True)
+        for part in self.spillover.steps:
+            yield f"spill-over chart: {part}"
         self.note = QLabel(STANDIN_NOTE, objectName="standinNote")
         self.status = QLabel(objectName="updateStatus")
         self.numbers = QLabel(objectName="updateNumbers")

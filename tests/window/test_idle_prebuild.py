@@ -54,7 +54,10 @@ def test_after_the_window_idles_the_update_and_training_pages_are_built_unseen(q
     assert window.windowTitle() == title
     assert window.prebuild.slices, "the work was done in steps"
     names = [name for name, _ in window.prebuild.slices]
-    assert names.index("push chart") < names.index("update page in the stack")
+    assert names.index("push chart: theme") < names.index("update page in the stack")
+    for chart in ("push chart", "spill-over chart"):
+        parts = [name for name in names if name.startswith(f"{chart}: ")]
+        assert len(parts) >= 4, f"the {chart}'s plot in parts"
     charts = [index for index, name in enumerate(names) if name.startswith("charts: ")]
     assert len(charts) >= 8, "each plot of the charts in parts"
     assert max(charts) < names.index("training page in the stack")
@@ -155,7 +158,7 @@ def test_a_key_pauses_the_prebuild_until_the_user_is_quiet(qtbot, window, monkey
 def test_a_switch_in_the_middle_of_a_build_finishes_that_page_at_once(qtbot, window):
     window.prebuild.stop()
     steps = window.workspaces[UPDATE].build_steps()
-    while next(steps) != "push chart":  # part of the page made, not yet in the stack
+    while next(steps) != "push chart: plot item":  # half a chart made, not yet in the stack
         pass
     assert UPDATE not in window.built_pages
     ctrl(qtbot, window, Qt.Key.Key_U)

@@ -414,3 +414,48 @@ def test_a_toggle_that_keeps_the_rows_height_asks_no_relayout_of_the_column(qtbo
     QApplication.processEvents()
     assert view.snapshot.rows[1].tokens.texts[-1] in (" 1081", " 1071")
     assert view.height() == height and viewport not in requests
+
+
+def test_a_toggle_whose_steps_run_after_its_frame_keeps_the_rows_in_place(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+
+    from grpo_desktop.core.lab.problems import Trace, get_problem
+
+    base = get_problem("mult-23x47")
+    work = "".join(f"Step {k}: 23 × 47 = 23 × 40 + 23 × 7, so far {920 + k}.\n" for k in range(80))
+    traces = tuple(  # long answers: the inner steps run after the click's frame
+        Trace(correct=f"{work}Answer: 1081", wrong=f"{work}Answer: 1071") for _ in range(8)
+    )
+    problem = replace(base, id="long", traces=traces, group_size=8, default_rewards=(1, 0) * 4)
+    page = show_update(qtbot, window)
+    window.workbench.set_problem(problem)
+    settings = window.workbench.update_settings
+    window.workbench.set_update_settings(replace(settings, inner_steps=4))
+    qtbot.waitUntil(lambda: not page.state.pending)
+    for _ in range(5):
+        QApplication.processEvents()
+    rows_top = page.rows.mapTo(page, page.rows.rect().topLeft())
+    status_height = page.status_slot.height()
+    numbers = page.numbers.text()
+    requests: list[QObject] = []
+
+    class LayoutRequests(QObject):
+        def eventFilter(self, watched, event):  # Qt override
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(watched)
+            return False
+
+    watcher = LayoutRequests(page)
+    for widget in (page.splitter, page.parts, page.findChild(QWidget, "updateTokensColumn")):
+        widget.installEventFilter(watcher)
+    window.workbench.toggle(1)
+    QApplication.processEvents()
+    assert page.state.pending and page.status.text().startswith("Taking 4 inner steps")
+    assert page.numbers.text() != numbers, "a new loss line, and not a line more"
+    assert requests == [], "nothing above the rows was laid out again"
+    assert page.status_slot.height() == status_height
+    assert page.rows.mapTo(page, page.rows.rect().topLeft()) == rows_top
+    qtbot.waitUntil(lambda: not page.state.pending)
+    QApplication.processEvents()
+    assert not page.status.text().startswith("Taking")
+    assert page.rows.mapTo(page, page.rows.rect().topLeft()) == rows_top

@@ -126,7 +126,16 @@ class GroupedBars(pg.BarGraphItem):
     pyqtgraph records a multi-coloured bar chart bar by bar into a QPicture whenever the heights
     change, in a Python loop: 0.6 ms of a click at G = 64. The chart has three looks (up, down,
     no signal), so three ``drawRects`` calls draw the same bars in the same places.
+
+    ``outline_as_fill`` (the lab's chart) fills a bar whose outline is its fill's colour grown by
+    half the pen instead of stroking it: cheaper, and at some scales a pixel row off from the
+    stroked outline. Without it (the push chart) every bar is stroked and filled as pyqtgraph
+    draws it, pixel for pixel.
     """
+
+    def __init__(self, *, outline_as_fill: bool = True, **opts: object) -> None:
+        self._outline_as_fill = outline_as_fill
+        super().__init__(**opts)
 
     def setOpts(self, **opts: object) -> None:  # pyqtgraph override
         # Per look: its pen, brush, bars, and whether the pen only widens them (see paint).
@@ -144,7 +153,7 @@ class GroupedBars(pg.BarGraphItem):
             for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
                 looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
             self._groups = [
-                (pen, brush, bars, _outline_is_fill(pen, brush))
+                (pen, brush, bars, self._outline_as_fill and _outline_is_fill(pen, brush))
                 for pen, brush, bars in looks.values()
             ]
         transform = painter.transform()

@@ -13,6 +13,8 @@ scene removals), so G going from 2 to 64 and back only changes item options.
 from __future__ import annotations
 
 import math
+from collections import deque
+from collections.abc import Iterator
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
@@ -42,6 +44,9 @@ from grpo_desktop.core.update.update_snapshot import UpdateSnapshot
 from grpo_desktop.views.common import accessible_events
 from grpo_desktop.views.common.advantage_plot import MIN_HALF_RANGE, SignedAxis, nice_ceiling
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.label_slot import LabelSlot
+from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
+from grpo_desktop.views.common.pyqtgraph_internals import GroupedBars
 from grpo_desktop.views.common.value_labels import ValueLabels
 
 __all__ = ["PushChart", "net_push_words"]
@@ -119,12 +124,18 @@ class PushChart(QWidget):
     longer fit one bar's width (large G). Nothing is re-created per snapshot.
     """
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The chart, built whole; or with ``stepwise`` only begun: iterating :attr:`steps`
+        then builds it a part per step (its plot in three), as the Update page's idle prebuild
+        does, a step per turn of the event loop."""
         super().__init__(parent)
         self.setObjectName("pushChart")
         self.setAccessibleName("Push per answer chart")
         self._theme = theme
         self._applying_theme = False
+        self._built = False  # every step taken: its parts exist
         self._main: list[float] = []
         self._shown: tuple | None = None  # what show_snapshot last drew
         self._compare: list[float] = []
@@ -144,12 +155,21 @@ class PushChart(QWidget):
         self._legend_widths: dict[tuple[str, str], int] = {}
         self._tick_steps: dict[tuple[int, float], int] = {}
         self._label_fits: dict[tuple[str, float], tuple[QFont, float] | None] = {}
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
 
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        """The plot in three parts (pyqtgraph makes one in a single go of 15–30 ms), then the
+        texts, items and layout, then the theme; each step's name is yielded after it."""
+        plot_widget = yield from plot_widget_in_steps(SignedAxis)
         self.title = QLabel(TITLE, objectName="pushChartTitle")
         self.title.setWordWrap(True)
         self.caption = QLabel("", objectName="pushChartCaption")
         self.caption.setTextFormat(Qt.TextFormat.PlainText)  # preset labels are data, not markup
         self.caption.setWordWrap(True)
+        # In a slot: a toggle's new nets re-lay out nothing unless they need another height.
+        self.caption_slot = LabelSlot(self.caption)
 
         self.main_swatch = _Swatch(hatched=False)
         self.compare_swatch = _Swatch(hatched=True)
@@ -165,16 +185,15 @@ class PushChart(QWidget):
         self._legend_rows = 0
         self._arrange_legend(1)
 
-        self.plot_widget = pg.PlotWidget(
-            background=theme.surface, axisItems={"left": SignedAxis("left")}
-        )
-        self.plot_widget.setObjectName("pushChartPlot")
+        self.plot_widget = plot_widget
+        plot_widget.setBackground(theme.surface)
+        plot_widget.setObjectName("pushChartPlot")
         # The background is one solid colour: filled where the bars repaint, not blitted from
         # a cached pixmap (pyqtgraph's default), whose blit Qt splits across threads and then
         # waits for; on a busy 2-core machine that wait was a third of the chart's repaint.
-        self.plot_widget.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
-        self.plot_widget.setAccessibleName("Push per answer bars")
-        plot = self.plot_widget.getPlotItem()
+        plot_widget.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        plot_widget.setAccessibleName("Push per answer bars")
+        plot = plot_widget.getPlotItem()
         self.plot = plot
         plot.setMouseEnabled(x=False, y=False)  # nothing to drag or zoom away on stage
         plot.hideButtons()
@@ -190,9 +209,14 @@ class PushChart(QWidget):
         # Our own thinning keeps answer labels apart; let #1 and #G spill into the margins.
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)
 
-        # Every item is created here, once; show_snapshot only changes their options.
-        self.main_bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
-        self.compare_bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
+        # Every item is created here, once; show_snapshot only changes their options. Bars
+        # of one look are drawn in one call (GroupedBars), not recorded bar by bar.
+        self.main_bars, self.compare_bars = (
+            GroupedBars(
+                outline_as_fill=False, x=[], height=[], width=BAR_WIDTH, pen=None, brush=None
+            )
+            for _ in range(2)
+        )
         plot.addItem(self.main_bars)
         plot.addItem(self.compare_bars)
         self.zero_line = pg.InfiniteLine(pos=0.0, angle=0, movable=False)
@@ -205,13 +229,16 @@ class PushChart(QWidget):
         column.setContentsMargins(8, 6, 8, 6)
         column.setSpacing(4)
         column.addWidget(self.title)
-        column.addWidget(self.caption)
+        column.addWidget(self.caption_slot)
         column.addLayout(self._legend)
-        column.addWidget(self.plot_widget, 1)
+        column.addWidget(plot_widget, 1)
 
         self._viewbox.sigResized.connect(self._on_resized)
         self._apply_x(0)
+        yield "texts, items and layout"
         self.set_theme(theme)
+        self._built = True
+        yield "theme"
 
     # ----------------------------------------------------------------------------- public API
 
@@ -239,7 +266,7 @@ class PushChart(QWidget):
         # Words for the net as printed: a float-noise 1e-17 shown as 0.000 is "no net change".
         net = round(snapshot.net_push, places)
         compare_net = round(snapshot.compare_net_push, places)
-        self.caption.setText(
+        self.caption_slot.set_text(
             # One preset per line: the labels themselves contain " · ".
             f"{main}: net {signed(net, places)} ({net_push_words(net)})\n"
             f"{compare}: net {signed(compare_net, places)} "
@@ -336,12 +363,13 @@ class PushChart(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         """Follow application font changes (zoom): every size derives from the app font."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and not self._applying_theme:
+        if event.type() == QEvent.Type.FontChange and self._built and not self._applying_theme:
             self.set_theme(self._theme)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._fit_legend()
+        if self._built:
+            self._fit_legend()
 
     def _legend_row_width(self) -> int:
         """The width both legend entries need side by side, unwrapped."""

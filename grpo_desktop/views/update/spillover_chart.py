@@ -15,6 +15,8 @@ graphics item is created once and updated in place, as in the push chart.
 from __future__ import annotations
 
 import math
+from collections import deque
+from collections.abc import Iterator
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
@@ -26,6 +28,7 @@ from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.update.update_snapshot import Spillover
 from grpo_desktop.views.common.advantage_plot import MIN_HALF_RANGE, SignedAxis, nice_ceiling
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
 from grpo_desktop.views.common.theme_palette import cosmetic_pen
 
 __all__ = ["SpilloverChart"]
@@ -41,29 +44,41 @@ PENDING_TEXT = "Stepping the tiny model… these grey bars are from before the c
 class SpilloverChart(QWidget):
     """The batch's answers' Δ log p beside the held-out prompts' (objectName ``spilloverChart``)."""
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The chart, built whole; or with ``stepwise`` only begun: iterating :attr:`steps`
+        then builds it a part per step (its plot in three), as the Update page's idle prebuild
+        does, a step per turn of the event loop."""
         super().__init__(parent)
         self.setObjectName("spilloverChart")
         self.setAccessibleName("Spill-over chart")
         self._theme = theme
         self._applying_theme = False
+        self._built = False  # every step taken: its parts exist
         self._batch: list[float] = []
         self._held_out: list[float] = []
         self._shown: Spillover | None = None
         self._ticks: list[tuple[float, str]] = []
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
 
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        """The plot in three parts (pyqtgraph makes one in a single go of 15–30 ms), then the
+        texts, items and layout, then the theme; each step's name is yielded after it."""
+        plot_widget = yield from plot_widget_in_steps(SignedAxis)
         self.title = QLabel(TITLE, objectName="spilloverTitle")
         self.title.setWordWrap(True)
         self.caption = QLabel("", objectName="spilloverCaption")
         self.caption.setTextFormat(Qt.TextFormat.PlainText)  # the prompt is data, not markup
         self.caption.setWordWrap(True)
 
-        self.plot_widget = pg.PlotWidget(
-            background=theme.surface, axisItems={"left": SignedAxis("left")}
-        )
-        self.plot_widget.setObjectName("spilloverPlot")
-        self.plot_widget.setAccessibleName("Spill-over bars")
-        plot = self.plot_widget.getPlotItem()
+        self.plot_widget = plot_widget
+        plot_widget.setBackground(theme.surface)
+        plot_widget.setObjectName("spilloverPlot")
+        plot_widget.setAccessibleName("Spill-over bars")
+        plot = plot_widget.getPlotItem()
         self.plot = plot
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
@@ -91,8 +106,11 @@ class SpilloverChart(QWidget):
         column.setSpacing(4)
         column.addWidget(self.title)
         column.addWidget(self.caption)
-        column.addWidget(self.plot_widget, 1)
+        column.addWidget(plot_widget, 1)
+        yield "texts, items and layout"
         self.set_theme(theme)
+        self._built = True
+        yield "theme"
 
     # ----------------------------------------------------------------------------- public API
 
@@ -176,7 +194,7 @@ class SpilloverChart(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and not self._applying_theme:
+        if event.type() == QEvent.Type.FontChange and self._built and not self._applying_theme:
             self.set_theme(self._theme)
 
     @staticmethod

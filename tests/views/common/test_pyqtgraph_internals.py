@@ -7,6 +7,8 @@ import pathlib
 
 import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen
 
 import grpo_desktop.views
 from grpo_desktop.views.common import pyqtgraph_internals
@@ -93,3 +95,45 @@ def test_no_other_view_touches_pyqtgraphs_internals(path):
             and node.attr in _INTERNAL_ON_SELF
         ]
     assert not offending, offending
+
+
+def _painted(item: pg.BarGraphItem, scale: tuple[float, float]) -> QImage:
+    """``item`` painted on white at ``scale`` (data units to pixels, y up, the origin between
+    pixels), as a view does."""
+    image = QImage(240, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.translate(10.37, 100.61)
+    painter.scale(scale[0], -scale[1])
+    item.paint(painter)
+    painter.end()
+    return image
+
+
+@pytest.mark.parametrize("pen_px", [1.0, 1.5, 2.0, 3.0])
+@pytest.mark.parametrize("scale", [(20.0, 40.0), (13.7, 91.3), (7.25, 18.6)])
+def test_grouped_bars_stroked_paint_the_pixels_pyqtgraphs_bars_paint(qtbot, pen_px, scale):
+    heights = [0.83, -0.41, 0.0, 1.137, -1.02, 0.5, -0.077, 0.31]
+    xs = [index + 1 - 0.2 for index in range(len(heights))]
+    looks = []
+    for colour, style in (
+        ("#0b6e4f", Qt.BrushStyle.SolidPattern),
+        ("#b34700", Qt.BrushStyle.SolidPattern),
+        ("#0b6e4f", Qt.BrushStyle.BDiagPattern),
+    ):
+        pen = QPen(QColor(colour))
+        pen.setWidthF(pen_px)
+        pen.setCosmetic(True)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        looks.append((QBrush(QColor(colour), style), pen))
+    chosen = [looks[index % 3] for index in range(len(heights))]
+    options = dict(
+        x=xs,
+        height=heights,
+        width=0.38,
+        brushes=[brush for brush, _ in chosen],
+        pens=[pen for _, pen in chosen],
+    )
+    expected = _painted(pg.BarGraphItem(**options), scale)
+    grouped = pyqtgraph_internals.GroupedBars(outline_as_fill=False, **options)
+    assert _painted(grouped, scale) == expected
