@@ -86,8 +86,9 @@ class UpdatePage(QWidget):
         for part in self.chart.steps:
             yield f"push chart: {part}"
         self.detail = TokenDetailPanel(theme)
+        yield "token detail"
         self.controls = UpdateControls(theme)
-        yield "token detail, controls"
+        yield "controls"
         self.spillover = SpilloverChart(theme, stepwise=True)
         for part in self.spillover.steps:
             yield f"spill-over chart: {part}"

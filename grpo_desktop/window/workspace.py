@@ -45,6 +45,11 @@ __all__ = [
 #: What the Update page loads, a module per step when it is built in idle time (each is
 #: loaded by ``update_page`` anyway: here they only spread over turns of the event loop).
 UPDATE_MODULES = (
+    # update_step's own imports first, a step each: the whole chain in one took 20-34 ms
+    "grpo_desktop.core.update.update_settings",
+    "grpo_desktop.core.formulas.clipped_loss",
+    "grpo_desktop.core.update.update_snapshot",
+    "grpo_desktop.core.update.standin_policy",
     "grpo_desktop.core.update.update_step",
     "grpo_desktop.model.update_state",
     "grpo_desktop.views.update.token_layout",

@@ -55,6 +55,10 @@ def test_after_the_window_idles_the_update_and_training_pages_are_built_unseen(q
     assert window.prebuild.slices, "the work was done in steps"
     names = [name for name, _ in window.prebuild.slices]
     assert names.index("push chart: theme") < names.index("update page in the stack")
+    update_step = names.index("grpo_desktop.core.update.update_step")
+    for module in ("update_settings", "update_snapshot", "standin_policy"):
+        assert names.index(f"grpo_desktop.core.update.{module}") < update_step, "a step each"
+    assert names.index("token detail") < names.index("controls")
     for chart in ("push chart", "spill-over chart"):
         parts = [name for name in names if name.startswith(f"{chart}: ")]
         assert len(parts) >= 4, f"the {chart}'s plot in parts"
