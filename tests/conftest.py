@@ -23,6 +23,23 @@ def private_home(tmp_path_factory, monkeypatch):
     return home
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    """Once a test is torn down (pytest-qt's close and its fixtures first), the windows it gave
+    pytest-qt are retired (``qt_retire``): left as they were, every later zoom or theme change
+    re-laid out all of them."""
+    registered = [ref for ref, _before_close in getattr(item, "qt_widgets", ())]
+    result = yield
+    if registered:
+        from qt_retire import retire
+
+        for ref in registered:
+            widget = ref()
+            if widget is not None:
+                retire(widget)
+    return result
+
+
 # views/common/fonts.py SCREEN_SCALE_PROPERTY (not imported: no Qt)
 SCREEN_SCALE = "grpoScreenScale"
 
