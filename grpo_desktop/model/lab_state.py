@@ -90,6 +90,18 @@ class LabState(QObject):
     def recorded(self) -> RecordedGroup | None:
         return self._recorded
 
+    def toggled_snapshot(self, index: int) -> LabSnapshot | None:
+        """The snapshot card ``index``'s toggle would bring, without changing the lab: what the
+        views draw ahead in idle time (every other card's numbers are those of any toggle in
+        the same direction). None for a run's group or hand-set rewards, where a toggle does
+        not simply flip a verdict."""
+        self._check_index(index)
+        if self._recorded is not None or self._scores is not None:
+            return None
+        flags = list(self._correct)
+        flags[index] = not flags[index]
+        return self._build_for(self._problem, tuple(flags), None)
+
     def memento(self) -> LabMemento:
         return LabMemento(
             self._problem,

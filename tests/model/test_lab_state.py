@@ -227,3 +227,19 @@ def test_a_group_that_cannot_be_computed_leaves_the_lab_as_it_was(state, qtbot, 
     with qtbot.assertNotEmitted(state.snapshot_changed), pytest.raises(OverflowError):
         state.set_problem("hard-remainder-7-pow-100")
     assert (state.problem, state.snapshot) == before
+
+
+def test_a_toggled_snapshot_is_the_toggles_snapshot_and_leaves_the_lab_as_it_was(state):
+    state.set_group_size(8)
+    before, flags = state.snapshot, state.correct
+    ahead = state.toggled_snapshot(2)
+    assert state.snapshot is before and state.correct == flags
+    state.toggle(2)
+    after = state.snapshot
+    assert ahead.cards == after.cards and ahead.worked_math == after.worked_math
+    assert (ahead.stats.mean, ahead.stats.std) == (after.stats.mean, after.stats.std)
+
+
+def test_no_toggled_snapshot_where_a_toggle_does_not_flip_a_verdict(state):
+    state.set_by_hand(True)
+    assert state.toggled_snapshot(0) is None
