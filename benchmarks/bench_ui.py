@@ -16,7 +16,10 @@
    keeps its pixels with everything in it, so the floor is the window's other widgets.
    The worked math's new lines are typeset after the click's frame, one per turn of the event
    loop (about 9 ms each): the click is timed to its frame with those lines waiting, and the
-   typesetting that follows is timed on its own ("then typeset").
+   typesetting that follows is timed on its own ("then typeset"). So is what the lab draws
+   ahead for the next toggle once it has been quiet for 150 ms ("then drawn ahead",
+   ``LabPresenter.finish_preparing``), as a lecturer's next click comes later than that;
+   ``--no-prepare`` clicks without it, as a burst of clicks faster than that would.
    Target p95 <= 8 ms at G = 64 and <= 5 ms at G = 16, in every theme and at 200 % zoom
    (``--theme``, ``--zoom``; a zoom is fitted to ``--size`` as on a screen of that size, so
    ``--zoom 200 --size 2560x1600`` is a 1280x800 screen's layout at twice the pixels).
@@ -28,7 +31,7 @@
     python benchmarks/bench_ui.py [--runs N] [--clicks N] [--warmup N] [--seed N]
                                   [--groups 4,16,64] [--skip-startup]
                                   [--theme light|dark|projector] [--zoom PERCENT] [--size WxH]
-                                  [--render-cache on|off|alternate]
+                                  [--render-cache on|off|alternate] [--no-prepare]
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a platform is set.
 """
@@ -118,6 +121,7 @@ def bench_clicks(
     zoom: float = 1.0,
     size: tuple[int, int] = (1280, 800),
     render_cache_mode: str = "on",
+    prepare: bool = True,
 ) -> None:
     import random
 
@@ -169,7 +173,8 @@ def bench_clicks(
     print(
         f"click on a random card -> events processed until idle -> window.repaint(); "
         f"{clicks} clicks after {warmup} warm-up, each G ({width}x{height}, "
-        f"theme {theme or 'light'}, zoom {zoom:.0%}, render cache {render_cache_mode}):"
+        f"theme {theme or 'light'}, zoom {zoom:.0%}, render cache {render_cache_mode}, "
+        f"{'drawn ahead between clicks' if prepare else 'nothing drawn ahead'}):"
     )
     for group_size in groups:
         window = MainWindow()
@@ -185,7 +190,7 @@ def bench_clicks(
         window.install_deferred_features()
         app.processEvents()
         window.repaint()
-        times, typesetting, frames = [], [], []
+        times, typesetting, frames, preparing = [], [], [], []
         uncached = []  # --render-cache alternate: every other click drawn afresh
         for click in range(warmup + clicks * (2 if alternate else 1)):
             if alternate:
@@ -205,12 +210,17 @@ def bench_clicks(
             window.math_panel.finish_typesetting()
             process_until_idle()
             typeset = time.perf_counter() - start
+            start = time.perf_counter()
+            if prepare:
+                window.lab.finish_preparing()  # what 150 ms of quiet would draw ahead
+            prepared = time.perf_counter() - start
             if click >= warmup and not render_cache.CACHING:
                 uncached.append(elapsed)
             elif click >= warmup:
                 times.append(elapsed)
                 typesetting.append(typeset)
                 frames.append(frame)
+                preparing.append(prepared)
             if probe.count == painted:
                 raise RuntimeError("the click repainted nothing: the measurement would be wrong")
         render_cache.CACHING = render_cache_mode != "off"
@@ -239,6 +249,11 @@ def bench_clicks(
             f"          then typeset: median {statistics.median(typesetting) * 1e3:6.2f} ms, "
             f"p95 {percentile(typesetting, 0.95) * 1e3:6.2f} ms (after the frame, a line a turn)"
         )
+        if prepare:
+            print(
+                f"          then drawn ahead: median {statistics.median(preparing) * 1e3:6.2f} ms, "
+                f"p95 {percentile(preparing, 0.95) * 1e3:6.2f} ms (idle time, a piece a turn)"
+            )
         window.undo_stack.setClean()  # nothing to save: closing must not ask
         window.close()
         window.deleteLater()
@@ -264,6 +279,11 @@ def main() -> None:
         "or alternate clicks between the two in one window, each measured (a baseline in the "
         "same run)",
     )
+    parser.add_argument(
+        "--no-prepare",
+        action="store_true",
+        help="click without the lab's drawing ahead between clicks (a burst of clicks)",
+    )
     args = parser.parse_args()
     if args.clicks < 60:
         parser.error("--clicks: the p95 needs at least 60 clicks")
@@ -283,6 +303,7 @@ def main() -> None:
         args.zoom / 100,
         (width, height),
         args.render_cache,
+        not args.no_prepare,
     )
 
 

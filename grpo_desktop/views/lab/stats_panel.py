@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPaintEvent,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.formatting import number
@@ -49,8 +57,12 @@ class FittedNumber(QLabel):
 
     def shown_font(self) -> QFont:
         """The font the number is drawn in: the label's, or smaller until the text fits."""
+        return self._font_for(self.text())
+
+    def _font_for(self, text: str) -> QFont:
+        """The label's font, or smaller until ``text`` fits its width (kept for the text shown)."""
         font = self.font()
-        text, width = self.text(), self.contentsRect().width()
+        width = self.contentsRect().width()
         key = (text, font.key(), width)
         kept = self._shown_font
         if kept is not None and kept[0] == key:
@@ -59,8 +71,27 @@ class FittedNumber(QLabel):
         if advance > width > 0:
             font = QFont(font)
             font.setPointSizeF(font.pointSizeF() * width / advance)
-        self._shown_font = (key, font)
+        if text == self.text():
+            self._shown_font = (key, font)
         return font
+
+    def prepare(self, text: str) -> None:
+        """Draw ``text`` ahead (idle time) as ``paintEvent`` will, into the kept drawings only:
+        showing it is then a blit. A scratch pixmap at the label's pixel ratio stands in for
+        the window (a kept drawing's key holds where its box falls within a device pixel: at
+        a fractional ratio one drawn here may go unused, and the paint draws it as before)."""
+        if text == self.text() or not text:
+            return
+        scratch = QPixmap(1, 1)
+        scratch.setDevicePixelRatio(self.devicePixelRatioF())
+        painter = QPainter(scratch)
+        self._draw(painter, text)
+        painter.end()
+
+    def _draw(self, painter: QPainter, text: str) -> None:
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        colour = self.palette().color(self.foregroundRole())
+        draw_text(painter, self.contentsRect(), flags, text, self._font_for(text), colour)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         # Drawn once per look and blitted (text_runs): at 200 % zoom its glyphs are too big for
@@ -73,9 +104,7 @@ class FittedNumber(QLabel):
                 # label non-opaque; it paints its backdrop itself, so from the next paint on it
                 # is opaque again (this one had the tile painted beneath it: harmless).
                 self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        colour = self.palette().color(self.foregroundRole())
-        draw_text(painter, self.contentsRect(), flags, self.text(), self.shown_font(), colour)
+        self._draw(painter, self.text())
         painter.end()
 
 
@@ -273,30 +302,45 @@ class StatsPanel(QFrame):
 
     def show_snapshot(self, snapshot: LabSnapshot) -> None:
         self._snapshot = snapshot
+        for tile, (value, note, accessible) in zip(self.tiles, self._shown_values(snapshot)):
+            tile.show_value(value, note, accessible)
+        self._even_heights(self.width())
+
+    def prepare(self, snapshot: LabSnapshot) -> None:
+        """Draw ahead (idle time) the numbers ``snapshot`` would show: a new number then
+        costs its frame a blit."""
+        for tile, (value, _note, _accessible) in zip(self.tiles, self._shown_values(snapshot)):
+            tile.value.prepare(value)
+
+    def _shown_values(self, snapshot: LabSnapshot) -> list[tuple[str, str, str]]:
+        """(number, note, accessible name) of each tile for ``snapshot``."""
         stats = snapshot.stats
         convention = snapshot.convention
         par = number(stats.mean, 4)
-        self.par.show_value(par, "the baseline every answer is compared with", f"Group mean {par}")
         std = number(stats.std, 4)
         std_note = {0: "population std", 1: "sample std (n − 1)"}.get(
             convention.ddof, "not divided by (shown for reference)"
         )
-        self.std.show_value(std, std_note, f"Group std {std}")
-        up, down = stats.pushed_up, stats.pushed_down
+        shown = [
+            (par, "the baseline every answer is compared with", f"Group mean {par}"),
+            (std, std_note, f"Group std {std}"),
+        ]
         if self._hidden:
-            for tile, caption in zip((self.pushed_up, self.pushed_down), CAPTIONS[2:]):
-                tile.show_value("?", "predict, then reveal", f"{caption[2:]} hidden")
-            self._even_heights(self.width())
-            return
-        self.pushed_up.show_value(
-            str(up), "answer above par" if up == 1 else "answers above par", f"Pushed up {up}"
+            for caption in CAPTIONS[2:]:
+                shown.append(("?", "predict, then reveal", f"{caption[2:]} hidden"))
+            return shown
+        up, down = stats.pushed_up, stats.pushed_down
+        shown.append(
+            (str(up), "answer above par" if up == 1 else "answers above par", f"Pushed up {up}")
         )
-        self.pushed_down.show_value(
-            str(down),
-            "answer below par" if down == 1 else "answers below par",
-            f"Pushed down {down}",
+        shown.append(
+            (
+                str(down),
+                "answer below par" if down == 1 else "answers below par",
+                f"Pushed down {down}",
+            )
         )
-        self._even_heights(self.width())
+        return shown
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme

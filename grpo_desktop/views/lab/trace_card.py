@@ -198,6 +198,35 @@ class TraceCard(QWidget):
         else:
             self.update()
 
+    def prepare(
+        self, card: CardState, reward_range: tuple[float, float] | None, exposed: bool
+    ) -> None:
+        """Work out ahead (idle time) what :meth:`show_card` would need for ``card`` in the
+        mode shown now: its description and, ``exposed``, the drawings of its advantage lines
+        and (for a new push colour on the same text) its body, kept where painting them looks
+        them up."""
+        if card == self._card or reward_range != self._reward_range:
+            return
+        if card not in self._texts:
+            if len(self._texts) >= _DESCRIBED_STATES:
+                self._texts.clear()
+            self._texts[card] = self._describe(card)
+        if not exposed:
+            return
+        painter = self.painter
+        style = painter.style()
+        advantage = 0.0 if self._advantage_hidden else card.advantage
+        accent = style.colour(self._theme.push_colour(advantage))
+        content, footer = painter.text_rects(style)
+        painter.footer(style, card, accent, content, footer)
+        same_text = self._card is not None and card.text == self._card.text
+        if same_text and not only_advantage_changed(self._card, card):
+            # A new push colour on the same text. (A new text is laid out from the card shown,
+            # so the toggled card's own body is drawn in its frame, as before.)
+            scrolled = painter.last_first_line  # what the card shown now can scroll, kept
+            painter.layer(style, card, accent, advantage)
+            painter.last_first_line = scrolled
+
     def toolTip(self) -> str:  # Qt override (for Python callers): the card's tooltip now
         return self._shown_texts[1]
 

@@ -148,6 +148,26 @@ class TraceGrid(QScrollArea):
             card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
             card.setVisible(True)
 
+    def prepare(self, snapshot: LabSnapshot) -> None:
+        """Draw ahead what showing ``snapshot`` would need (idle time): each card's
+        description and, for the cards in view, the drawings of its new look. Only a snapshot
+        of the group laid out now (same G, mode and problem) is prepared: another re-lays out."""
+        if (
+            snapshot.group_size != self._count
+            or (snapshot.group_size > self.compact_above) != self._compact
+            or snapshot.problem.id != self._problem_id
+        ):
+            return
+        reward_range = snapshot.reward_range if snapshot.by_hand else None
+        first, last = self._rows_in_view()
+        for i, state in enumerate(snapshot.cards):
+            self._cards[i].prepare(state, reward_range, exposed=first <= i < last)
+
+    def indices_in_view(self) -> tuple[int, ...]:
+        """The cards the viewport shows now (a part of a card counts), in order."""
+        first, last = self._rows_in_view()
+        return tuple(range(first, last))
+
     def set_fit_contents(self, fit: bool) -> None:
         """Take the height every card needs instead of scrolling: for a page that already
         budgets its height (the comparison), where a scroll area inside a page is a trap."""

@@ -196,3 +196,39 @@ def looks_alike(a: QImage, b: QImage) -> bool:
 
     difference = np.abs(values(a) - values(b))
     return a.size() == b.size() and difference.max() <= 8 and (difference > 0).mean() < 0.002
+
+
+def test_numbers_prepared_ahead_are_blitted_and_look_as_drawn_in_the_frame(
+    qtbot, zoomed, monkeypatch
+):
+    zoomed(2.0)
+    problem = get_problem("mult-23x47")
+    panel = StatsPanel(THEMES["light"])
+    qtbot.addWidget(panel)
+    panel.resize(1200, 260)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_snapshot(build_snapshot(problem, [True, False, False, True]))
+    grab_pixels(panel)
+    ahead = build_snapshot(problem, [True, True, True, False, False])  # 0.6, 0.4899, 3, 2
+    panel.prepare(ahead)
+    drawn = []
+    original = text_runs.draw_kept
+    monkeypatch.setattr(render_cache.DRAWINGS, "get", counting_get(render_cache.DRAWINGS, drawn))
+    panel.show_snapshot(ahead)
+    seen = grab_pixels(panel)
+    assert drawn == []  # every number was drawn ahead
+    monkeypatch.undo()
+    assert text_runs.draw_kept is original
+    render_cache.DRAWINGS.clear(text_runs.KIND)
+    assert grab_pixels(panel) == seen  # drawn afresh in the frame: the same pixels
+
+
+def counting_get(drawings, drawn: list):
+    """``drawings.get`` that notes each drawing it has to make."""
+    get = drawings.get
+
+    def counted(key, render):
+        return get(key, lambda: drawn.append(key) or render())
+
+    return counted

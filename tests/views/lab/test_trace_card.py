@@ -543,3 +543,60 @@ def test_the_checkers_verdict_and_the_push_are_shown_apart(qtbot, monkeypatch, c
             assert answer.endswith(f"checker {glyph}"), answer  # whole, at the narrowest card
             assert push in texts, texts
         assert f"checker: {word}" in widget.accessibleDescription()
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize(
+    ("index", "shown_group", "toggled_group", "body_ahead"),
+    [
+        (1, [1, 0, 0, 1], [1, 0, 1, 1], True),  # another card toggled: a new advantage only
+        (0, [1, 0, 0, 0], [1, 1, 1, 1], True),  # a new push colour on the same text
+        (1, [1, 0, 0, 1], [1, 1, 0, 1], False),  # its own toggle: a new text, body in the frame
+    ],
+)
+def test_a_card_prepared_ahead_shows_its_new_state_from_kept_drawings_and_looks_the_same(
+    qtbot, monkeypatch, compact, index, shown_group, toggled_group, body_ahead
+):
+    from grpo_desktop.views.common.render_cache import DRAWINGS
+
+    shown = make_snapshot(shown_group).cards[index]
+    toggled = make_snapshot(toggled_group).cards[index]
+    prepared = TraceCard(index)
+    qtbot.addWidget(prepared)
+    prepared.show_card(shown, compact)
+    prepared.resize(prepared.sizeHint() + QSize(11, 0))
+    prepared.show()
+    prepared.grab()
+    DRAWINGS.clear("advantage line")
+    prepared.prepare(toggled, None, exposed=True)
+    described, layers = [], []
+    monkeypatch.setattr(TraceCard, "_describe", lambda self, card: described.append(card))
+    original = CardPainter.paint_layer
+    monkeypatch.setattr(
+        CardPainter, "paint_layer", lambda self, *a: layers.append(1) or original(self, *a)
+    )
+    kept = DRAWINGS.kept("advantage line")
+    prepared.show_card(toggled, compact)
+    seen = prepared.grab().toImage()
+    assert described == []  # worked out ahead
+    assert DRAWINGS.kept("advantage line") == kept == 1  # drawn ahead, blitted in the frame
+    assert layers == ([] if body_ahead else [1])
+    monkeypatch.undo()
+    fresh = TraceCard(index)
+    qtbot.addWidget(fresh)
+    fresh.show_card(toggled, compact)
+    fresh.resize(prepared.size())
+    fresh.show()
+    assert seen == fresh.grab().toImage()
+    assert prepared.accessibleDescription() == fresh.accessibleDescription()
+
+
+def test_a_card_out_of_view_prepares_only_its_description(qtbot):
+    from grpo_desktop.views.common.render_cache import DRAWINGS
+
+    card = TraceCard(1)
+    qtbot.addWidget(card)
+    card.show_card(SEED.cards[1], compact=True)
+    DRAWINGS.clear("advantage line")
+    card.prepare(make_snapshot([1, 1, 0, 1]).cards[1], None, exposed=False)
+    assert DRAWINGS.kept("advantage line") == 0
