@@ -2,10 +2,11 @@
 
 pyqtgraph keeps no promise about its private attributes, and the chart's speed rests on a few of
 them: ``BarGraphItem._singleColor``, ``_pens``, ``_brushes`` and ``_rectarray`` (bars drawn per
-look, ``GroupedBars``), ``AxisItem._tickLevels``, ``picture`` and ``grid`` (drawings replayed,
-``RememberingAxis``), ``FillBetweenItem.curves`` and ``updatePath`` (a band built with numpy,
-``NumpyBand``), ``TextItem.fill`` and ``border`` and ``ScatterPlotItem.opts["hoverSize"]``
-(which have no setters). No other module of the package reads or writes them.
+look, ``GroupedBars``), ``AxisItem._tickLevels``, ``_tickSpacing``, ``_tickDensity``,
+``_updateMaxTextSize``, ``picture`` and ``grid`` (drawings replayed, ``RememberingAxis``),
+``FillBetweenItem.curves`` and ``updatePath`` (a band built with numpy, ``NumpyBand``),
+``TextItem.fill`` and ``border`` and ``ScatterPlotItem.opts["hoverSize"]`` (which have no
+setters). No other module of the package reads or writes them.
 
 ``VERIFIED`` holds the versions whose sources these were checked against (and the test suite run
 on); ``tests/views/test_pyqtgraph_internals.py`` fails on any other, so a new pyqtgraph is read
@@ -70,33 +71,43 @@ def _pen_key(pen: QPen) -> tuple:
 
 
 class RememberingAxis(pg.AxisItem):
-    """An axis with explicit ticks that keeps its last few drawings and replays a remembered one.
+    """An axis that keeps its last few drawings and replays a remembered one.
 
     A click that changes the y range makes pyqtgraph lay the axis out and draw it again
-    (``generateDrawSpecs``, ~0.3 ms for the two y axes) although the chart only moves among a
-    few nice ranges. The drawing depends only on what the key holds: the range, the ticks, the
-    axis's size, its pens, font and style (no grid, so not the plot's size).
+    (``generateDrawSpecs``, ~0.3 ms for the two y axes with explicit ticks, more when pyqtgraph
+    picks the ticks itself) although the chart only moves among a few nice ranges: the Update
+    step's push chart, for one, goes from step 0's range to the finished step's on every toggle.
+    The drawing depends only on what the key holds: the range, the ticks given (or what picks
+    them: scale, log mode, tick spacing and density), the axis's size, its pens, font and style
+    (no grid, so not the plot's size). Drawing also tells the axis how wide its widest label is
+    (``_updateMaxTextSize``, which may resize it); a replay tells it the same width again.
     """
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._pictures: dict[tuple, QPicture] = {}
+        self._pictures: dict[tuple, tuple[QPicture, float | None]] = {}
+        self._text_size: float | None = None  # what the drawing being made reported
 
     def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
         key = None
-        if (
-            render_cache.CACHING
-            and self.picture is None
-            and self._tickLevels is not None
-            and self.grid is False
-        ):
+        if render_cache.CACHING and self.picture is None and self.grid is False:
             key = self._picture_key()
-            self.picture = self._pictures.get(key)
+            kept = self._pictures.get(key)
+            if kept is not None:
+                picture, text_size = kept
+                if text_size is not None:  # as drawing it would have (it forgets the picture)
+                    super()._updateMaxTextSize(text_size)
+                self.picture = picture
+        self._text_size = None
         super().paint(painter, *args)
         if key is not None and key not in self._pictures and self.picture is not None:
             if len(self._pictures) >= _AXIS_PICTURES:
                 del self._pictures[next(iter(self._pictures))]  # the oldest
-            self._pictures[key] = self.picture
+            self._pictures[key] = (self.picture, self._text_size)
+
+    def _updateMaxTextSize(self, x: int) -> None:  # pyqtgraph override
+        self._text_size = x
+        super()._updateMaxTextSize(x)
 
     def _picture_key(self) -> tuple:
         font = self.style["tickFont"]
@@ -105,12 +116,17 @@ class RememberingAxis(pg.AxisItem):
             for name, value in self.style.items()
             if name != "tickFont"
         )
+        levels, spacing = self._tickLevels, self._tickSpacing
         return (
             tuple(self.range),
-            tuple(tuple(level) for level in self._tickLevels),
+            None if levels is None else tuple(tuple(level) for level in levels),
+            None if spacing is None else tuple(tuple(level) for level in spacing),
+            (self.scale, self.autoSIPrefixScale, self.logMode),
+            getattr(self, "_tickDensity", 1.0),
             self.geometry().getRect(),
             self.orientation,
             _pen_key(self.pen()),
+            _pen_key(self.tickPen()),
             _pen_key(self.textPen()),
             None if font is None else font.key(),
             style,

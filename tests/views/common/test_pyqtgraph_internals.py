@@ -8,7 +8,8 @@ import pathlib
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtWidgets import QApplication
 
 import grpo_desktop.views
 from grpo_desktop.views.common import pyqtgraph_internals
@@ -21,6 +22,9 @@ _PRIVATE = {
     "_brushes": pg.BarGraphItem,
     "_rectarray": pg.BarGraphItem,
     "_tickLevels": pg.AxisItem,
+    "_tickSpacing": pg.AxisItem,
+    "_tickDensity": pg.AxisItem,
+    "_updateMaxTextSize": pg.AxisItem,
 }
 
 
@@ -137,3 +141,44 @@ def test_grouped_bars_stroked_paint_the_pixels_pyqtgraphs_bars_paint(qtbot, pen_
     expected = _painted(pg.BarGraphItem(**options), scale)
     grouped = pyqtgraph_internals.GroupedBars(outline_as_fill=False, **options)
     assert _painted(grouped, scale) == expected
+
+
+def _axis_plot(qtbot, left: pg.AxisItem) -> pg.PlotWidget:
+    widget = pg.PlotWidget(axisItems={"left": left})
+    qtbot.addWidget(widget)
+    widget.resize(320, 240)
+    font = QFont()
+    font.setPointSizeF(11.0)
+    left.setTickFont(font)
+    left.enableAutoSIPrefix(False)
+    widget.getPlotItem().getViewBox().disableAutoRange()
+    widget.show()
+    return widget
+
+
+def test_an_axis_with_its_own_ticks_replays_a_range_it_drew_as_pyqtgraph_draws_it(
+    qtbot, monkeypatch
+):
+    remembering = pyqtgraph_internals.RememberingAxis("left")
+    plain = pg.AxisItem("left")
+    widgets = (_axis_plot(qtbot, remembering), _axis_plot(qtbot, plain))
+    drawn: list[pg.AxisItem] = []
+    generate = pg.AxisItem.generateDrawSpecs
+    monkeypatch.setattr(
+        pg.AxisItem, "generateDrawSpecs", lambda self, p: drawn.append(self) or generate(self, p)
+    )
+    narrow, wide = (-0.05, 0.05), (-1234.5, 1234.5)  # -1234.5 widens the axis, 0.05 not
+    replayed = []
+    for visit, (low, high) in enumerate((narrow, wide) * 3):
+        for widget in widgets:
+            widget.getPlotItem().getViewBox().setYRange(low, high, padding=0)
+        drawn.clear()
+        for _ in range(2):  # painted, then re-laid out to its labels' width and painted again
+            images = [widget.grab().toImage() for widget in widgets]
+            QApplication.processEvents()
+        assert images[0] == images[1], (visit, low, high)
+        # The axis's width follows its widest label, replayed or drawn.
+        assert remembering.width() == plain.width() and remembering.textWidth == plain.textWidth
+        assert plain in drawn
+        replayed.append(remembering not in drawn)
+    assert replayed[-2:] == [True, True], "ranges seen before are replayed, not drawn again"
