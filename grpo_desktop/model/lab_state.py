@@ -53,6 +53,9 @@ class LabState(QObject):
         self._scores: tuple[float, ...] | None = None
         self._recorded: RecordedGroup | None = None
         self._verdicts: dict[tuple[int, bool], Verdict] = {}
+        # Snapshots one toggle away, built ahead (toggled_snapshot), per right/wrong flags;
+        # emptied whenever the lab changes.
+        self._ahead: dict[tuple[bool, ...], LabSnapshot] = {}
         self._snapshot = self._build()
 
     # --- reading ----------------------------------------------------------------------------
@@ -93,14 +96,30 @@ class LabState(QObject):
     def toggled_snapshot(self, index: int) -> LabSnapshot | None:
         """The snapshot card ``index``'s toggle would bring, without changing the lab: what the
         views draw ahead in idle time (every other card's numbers are those of any toggle in
-        the same direction). None for a run's group or hand-set rewards, where a toggle does
-        not simply flip a verdict."""
+        the same direction). Kept until the lab changes: that toggle then shows it instead of
+        building it again. None for a run's group or hand-set rewards, where a toggle does not
+        simply flip a verdict."""
         self._check_index(index)
         if self._recorded is not None or self._scores is not None:
             return None
         flags = list(self._correct)
         flags[index] = not flags[index]
-        return self._build_for(self._problem, tuple(flags), None)
+        correct = tuple(flags)
+        kept = self._ahead.get(correct)
+        if kept is None:
+            # As a toggle builds it (_regroup, then _apply): a toggled group is no longer the
+            # sampled one, so its seed is None.
+            kept = self._ahead[correct] = build_snapshot(
+                self._problem,
+                correct,
+                self._convention,
+                None,
+                self._verdict,
+                weights=self._weights,
+                scores=None,
+                recorded=None,
+            )
+        return kept
 
     def memento(self) -> LabMemento:
         return LabMemento(
@@ -284,17 +303,33 @@ class LabState(QObject):
         if unchanged:
             return
         # The snapshot first: if the group cannot be computed, the lab stays exactly as it was
-        # (never a new problem beside the old numbers).
-        snapshot = build_snapshot(
-            problem,
-            correct,
-            convention,
-            seed,
-            None if problem_changed else self._verdict,
-            weights=weights,
-            scores=scores,
-            recorded=recorded,
-        )
+        # (never a new problem beside the old numbers). A toggle built ahead is taken as is.
+        ahead = None
+        if (
+            not problem_changed
+            and convention == self._convention
+            and seed is None
+            and weights == self._weights
+            and scores is None
+            and recorded is None
+            and self._recorded is None
+            and self._scores is None
+        ):
+            ahead = self._ahead.get(correct)
+        if ahead is not None:
+            snapshot = ahead
+        else:
+            snapshot = build_snapshot(
+                problem,
+                correct,
+                convention,
+                seed,
+                None if problem_changed else self._verdict,
+                weights=weights,
+                scores=scores,
+                recorded=recorded,
+            )
+        self._ahead.clear()
         if problem_changed:
             self._verdicts.clear()
         self._problem, self._correct = problem, correct

@@ -240,6 +240,20 @@ def test_a_toggled_snapshot_is_the_toggles_snapshot_and_leaves_the_lab_as_it_was
     assert (ahead.stats.mean, ahead.stats.std) == (after.stats.mean, after.stats.std)
 
 
+def test_a_toggle_built_ahead_is_shown_as_is_and_a_sampled_groups_toggle_drops_its_seed(state):
+    state.set_group_size(8)
+    state.sample(7)
+    assert state.snapshot.sample_seed == 7
+    ahead = state.toggled_snapshot(5)
+    assert ahead.sample_seed is None  # a toggled group is no longer the sampled one
+    state.toggle(5)
+    assert state.snapshot is ahead  # not built again
+    other = state.toggled_snapshot(0)
+    state.set_convention("trl")  # the lab changed: what was built ahead is dropped
+    state.toggle(0)
+    assert state.snapshot is not other and state.snapshot.convention.name == "trl"
+
+
 def test_no_toggled_snapshot_where_a_toggle_does_not_flip_a_verdict(state):
     state.set_by_hand(True)
     assert state.toggled_snapshot(0) is None
