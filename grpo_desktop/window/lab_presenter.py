@@ -6,10 +6,11 @@ snapshot its lab emits, once. How the views are laid out is up to the page that 
 
 After a render, once the lab has been quiet for ``PREPARE_DELAY_MS``, it draws ahead what the
 next card toggle is likely to need, a piece per turn of the event loop: the lab works out the
-snapshots a toggle of the cards in view (and of one right and one wrong card) would bring, and
-the grid and the stat tiles draw their numbers and advantage lines from them. A toggle that
-brings a number never shown before then blits it instead of drawing it in its frame (at 200 %
-zoom 0.5–1 ms each).
+snapshots a toggle of the cards in view (and of one right and one wrong card) would bring, the
+grid and the stat tiles draw their numbers and advantage lines from them and the chart reads its
+values off them. A toggle that brings a number never shown before then blits it instead of
+drawing it in its frame (at 200 % zoom 0.5–1 ms each), and a toggle of a card in view (the cards
+a user can click) shows the snapshot built ahead instead of building it.
 """
 
 from __future__ import annotations
@@ -152,10 +153,11 @@ class LabPresenter(QObject):
         self._prepare_timer.start(0)
 
     def _preparation(self) -> Iterator[None]:
-        """The pieces: each snapshot a likely toggle brings, then the grid's and the tiles'
-        drawings for it. First a toggle each way (one card right more, one wrong more: every
-        other card's numbers and the tiles' are then drawn), then every other card in view
-        (its own new look)."""
+        """The pieces: each snapshot a likely toggle brings (the lab keeps it: that toggle
+        then shows it as is), then the grid's and the tiles' drawings and the chart's values
+        for it. First a toggle each way (one card right more, one wrong more: every other
+        card's numbers and the tiles' are then drawn), then every other card in view (its own
+        new look)."""
         snapshot = self.state.snapshot
         in_view = self.trace_grid.indices_in_view()
         first_each_way: list[int] = []
@@ -172,6 +174,7 @@ class LabPresenter(QObject):
             self.trace_grid.prepare(toggled)
             yield
             self.stats_panel.prepare(toggled)
+            self.chart.prepare(toggled)
             yield
 
     def set_highlight_loudest(self, on: bool) -> None:

@@ -72,6 +72,9 @@ class AdvantageChart(pg.PlotWidget):
         self._values: ChartValues | None = None
         self._snapshot: LabSnapshot | None = None  # for the text alternative of the view shown
         self._range_key: tuple[int, str, str] | None = None
+        # Read ahead (idle time) off snapshots a toggle may bring, by identity: the snapshot,
+        # its values and, for the view and hiding then shown, its text alternative.
+        self._ahead: dict[int, tuple[LabSnapshot, ChartValues, tuple[str, bool, str]]] = {}
         self._applying_theme = False
         self.animator = ChartAnimator(plot, land=self._render_view, parent=self)
         self.animator.phase_changed.connect(self.phase_changed)
@@ -87,16 +90,30 @@ class AdvantageChart(pg.PlotWidget):
         labels r_i, a line at the group mean ("par"). Colours are the push in both. A running
         animation stops at this snapshot's final state.
         """
-        values = ChartValues.from_snapshot(snapshot)
+        ahead = self._ahead.get(id(snapshot))
+        self._ahead.clear()
+        if ahead is not None and ahead[0] is snapshot:
+            values, described = ahead[1], ahead[2]
+        else:
+            values, described = ChartValues.from_snapshot(snapshot), None
         plot = self.advantage_plot
         self._range_key = values.range_key
         self._values = values
         self._snapshot = snapshot
-        self._describe()
+        self._describe(described)
         plot.reserve(values.extent, values.label_chars, values.par_text)
         plot.set_captions(values.captions)
         if not self.animator.finish():  # finishing draws the final state itself
             self._render_view()
+
+    def prepare(self, snapshot: LabSnapshot) -> None:
+        """Read ahead (idle time) what :meth:`show_snapshot` would read off ``snapshot``: both
+        views' values and the text alternative of the view shown. Kept until the next
+        snapshot shows; used if that is this very snapshot (a toggle built ahead)."""
+        if len(self._ahead) >= 16:
+            self._ahead.clear()
+        described = (self._mode, self._advantages_hidden, self._text_for(snapshot))
+        self._ahead[id(snapshot)] = (snapshot, ChartValues.from_snapshot(snapshot), described)
 
     def set_view(self, view: str, animate: bool = True, stepped: bool = False) -> None:
         """Show rewards (``"reward"``) or advantages (``"advantage"``).
@@ -178,18 +195,24 @@ class AdvantageChart(pg.PlotWidget):
         if not self.animator.finish():
             self._render_view()
 
-    def _describe(self) -> None:
+    def _describe(self, described: tuple[str, bool, str] | None = None) -> None:
         """Every bar in words (card, value, sign) as the accessible description: the view the
-        chart shows or is animating to; hidden advantages stay hidden here too."""
+        chart shows or is animating to; hidden advantages stay hidden here too. ``described``:
+        (view, hidden, text) worked out ahead, used if the view and hiding are still those."""
         snapshot = self._snapshot
         if snapshot is None:
             return
-        if self._advantages_hidden and self._mode == "advantage":
-            text = HIDDEN_TEXT
+        if described is not None and described[:2] == (self._mode, self._advantages_hidden):
+            text = described[2]
         else:
-            text = advantage_chart_text(snapshot, self._mode)
+            text = self._text_for(snapshot)
         if text != self.accessibleDescription():
             self.setAccessibleDescription(text)
+
+    def _text_for(self, snapshot: LabSnapshot) -> str:
+        if self._advantages_hidden and self._mode == "advantage":
+            return HIDDEN_TEXT
+        return advantage_chart_text(snapshot, self._mode)
 
     def advantages_hidden(self) -> bool:
         return self._advantages_hidden

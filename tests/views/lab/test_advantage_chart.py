@@ -831,3 +831,47 @@ def test_the_zero_dots_item_is_painted_only_when_a_bar_is_zero(chart):
     assert not markers.isVisible()  # no zero bar: nothing to paint
     chart.show_snapshot(make_snapshot([1, 1, 1, 1]))
     assert markers.isVisible() and len(markers.getData()[0]) == 4
+
+
+def test_a_snapshot_read_ahead_shows_as_one_read_in_the_frame_without_reading_it_again(
+    make_chart, monkeypatch
+):
+    from grpo_desktop.views.lab import advantage_chart, chart_values
+
+    ahead_chart, fresh_chart = make_chart(), make_chart()
+    for shown in (ahead_chart, fresh_chart):
+        shown.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    toggled = make_snapshot([1, 1, 0, 1])
+    ahead_chart.prepare(toggled)
+    reads = []
+    read_values = chart_values.ChartValues.from_snapshot
+    monkeypatch.setattr(
+        chart_values.ChartValues,
+        "from_snapshot",
+        classmethod(lambda cls, snapshot: reads.append("values") or read_values(snapshot)),
+    )
+    describe = advantage_chart.advantage_chart_text
+    monkeypatch.setattr(
+        advantage_chart,
+        "advantage_chart_text",
+        lambda snapshot, mode: reads.append("text") or describe(snapshot, mode),
+    )
+    ahead_chart.show_snapshot(toggled)
+    assert reads == []
+    fresh_chart.show_snapshot(toggled)
+    assert reads == ["values", "text"]
+    assert ahead_chart.bar_heights() == fresh_chart.bar_heights()
+    assert ahead_chart.label_texts() == fresh_chart.label_texts()
+    assert ahead_chart.accessibleDescription() == fresh_chart.accessibleDescription()
+
+
+def test_a_snapshot_read_ahead_for_another_view_is_described_afresh(make_chart):
+    chart = make_chart()
+    chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    toggled = make_snapshot([1, 1, 0, 1])
+    chart.prepare(toggled)
+    chart.set_advantages_hidden(True)  # predict, then reveal: after it was read ahead
+    chart.show_snapshot(toggled)
+    from grpo_desktop.views.lab.advantage_chart import HIDDEN_TEXT
+
+    assert chart.accessibleDescription() == HIDDEN_TEXT
