@@ -5,24 +5,34 @@ runs only inside an event loop, which most tests never enter again: the windows 
 each zoom or theme (``QApplication.setFont`` / ``setPalette``, also when a test's look is put
 back) re-laid out and restyled every one of them — about 8 ms per window per change.
 
-Deleting them instead crashed a CI worker (once in five runs, in a later ``processEvents``), so
-a closed window is kept but made deaf to the application's look: it and the windows it owns get
-a font and palette of their own with every attribute set, which Qt resolves to themselves when
-the application's change, and its timers stop. Nothing is deleted; a window a test left shown
-or parented is left alone.
+Deleting them instead crashed a CI worker (once in five runs, in a later ``processEvents``), and
+giving them a font of their own runs their views' change handlers on half-closed charts. So a
+closed window is kept as it is and made deaf: Qt tells only windows of an application-wide font
+or palette change (each passes it down to its children), and a filter on the window and the
+windows it owns drops those two events. Its timers stop. A window a test left shown or parented
+is left alone.
 """
 
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-# Every bit of a resolve mask (QFont's is 32 bits, QPalette's 64): each attribute counts as set,
-# so nothing is inherited from the application any more.
-EVERY_FONT_ATTRIBUTE = (1 << 32) - 1
-EVERY_PALETTE_ROLE = (1 << 64) - 1
+APPLICATION_LOOK_CHANGES = (
+    QEvent.Type.ApplicationFontChange,
+    QEvent.Type.ApplicationPaletteChange,
+)
+
+
+class _DeafToTheApplicationsLook(QObject):
+    """Drops the application's font and palette changes on the way to a retired window."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        return event.type() in APPLICATION_LOOK_CHANGES
+
+
+_deaf = _DeafToTheApplicationsLook()
 
 
 def retire(widget: QWidget) -> bool:
@@ -32,12 +42,7 @@ def retire(widget: QWidget) -> bool:
         return False
     owned_windows = [child for child in widget.findChildren(QWidget) if child.isWindow()]
     for window in (widget, *owned_windows):
-        font = QFont(window.font())
-        font.setResolveMask(EVERY_FONT_ATTRIBUTE)
-        window.setFont(font)
-        palette = QPalette(window.palette())
-        palette.setResolveMask(EVERY_PALETTE_ROLE)
-        window.setPalette(palette)
+        window.installEventFilter(_deaf)
     for timer in widget.findChildren(QTimer):
         timer.stop()
     return True

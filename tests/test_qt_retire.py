@@ -25,7 +25,7 @@ def _bigger_app_font() -> QFont:
     return font
 
 
-def test_a_retired_window_keeps_its_font_and_palette_when_the_application_changes(qapp):
+def test_a_retired_window_and_its_dialog_keep_their_look_when_the_application_changes(qapp):
     window, label, dialog, timer = _window_with_a_label_dialog_and_timer()
     size_before = label.font().pointSizeF()
     window_colour = window.palette().color(QPalette.ColorRole.Window)
