@@ -111,6 +111,7 @@ class TokenRowsView(QWidget):
             and previous.pending == snapshot.pending  # a pending row keeps its old shape
         )
         moved = selected != self._selected
+        shown_before = previous is not None and self.width() > 0 and self.isVisible()
         if not same_rows:  # rows laid out for the old group's toggles would be for nothing
             self._to_warm.clear()
             self._warm_timer.stop()
@@ -122,16 +123,18 @@ class TokenRowsView(QWidget):
             # New positions at the same height ask nothing of the scroll area: a re-layout of
             # the column (and the splitters above it) only when the rows' height changes.
             width = self.width()
-            laid_out = previous is not None and width > 0 and self.isVisible()
-            before = self.painter.layout(width).height if laid_out else -1
+            before = self.painter.layout(width).height if shown_before else -1
             if self.painter.prepare(snapshot) and (
-                not laid_out or self.painter.layout(width).height != before
+                not shown_before or self.painter.layout(width).height != before
             ):
                 self.updateGeometry()
         self._describe()
         if same_rows:  # only the selection moved: repaint the rings it leaves and enters
             for token in {*self._ringed, selected}:
                 self.update(self.painter.ring_rect(token, self.width()))
+        elif shown_before:  # new rows under the same legend: the legend is not drawn again
+            top = self.painter.layout(self.width()).legend.bottom() + 1
+            self.update(QRect(0, top, self.width(), max(0, self.height() - top)))
         else:
             self.update()
         if moved and selected is not None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -750,3 +752,25 @@ def test_a_pending_snapshot_keeps_every_chip_where_it_was_until_the_step_finishe
     unmarked = make_snapshot([*rows, answer_row(2, 0.0, -0.5, other)])  # finished: no ✂ now
     widget.show_snapshot(unmarked)
     assert widget.token_rect(0, 57).width() < marked.width()  # the room is gone: chips move
+
+
+def test_new_rows_repaint_everything_below_the_legend_and_not_the_legend(qtbot, view):
+    painted: list[QRect] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched, event):  # Qt override
+            if event.type() == QEvent.Type.Paint:
+                painted.append(event.rect())
+            return False
+
+    QApplication.processEvents()
+    view.installEventFilter(Paints(view))
+    flipped = [dataclasses.replace(row, advantage=-row.advantage) for row in ROWS]
+    flipped[1] = answer_row(1, 0.0, 0.58, [tok(t.text, -t.push) for t in LONG])
+    view.show_snapshot(make_snapshot(flipped, selected=(1, 4)))
+    QApplication.processEvents()
+    legend = view.painter.layout(view.width()).legend
+    assert painted and not any(rect.intersects(legend) for rect in painted)
+    assert any(  # every row, from just under the legend to the bottom
+        rect.top() <= legend.bottom() + 1 and rect.bottom() >= view.height() - 1 for rect in painted
+    )
