@@ -50,17 +50,21 @@ class LabelSlot(QWidget):
             return
         was_kept, self._kept = self._kept, kept
         label.setText(text)
-        if self._height_for(label, self.width()) != self._fitted:
+        needed = label.heightForWidth(self.width())  # laid out once: it is most of the cost
+        if max(needed, kept) != self._fitted:
             self.updateGeometry()
         if kept or was_kept:
-            self._place_label()
+            self._place_label(needed)
 
-    def _place_label(self) -> None:
-        """The label fills the slot; a text shorter than a kept height fills its own height at
-        the slot's top (it reads where the first line of the taller text did)."""
+    def _place_label(self, needed: int | None = None) -> None:
+        """The label fills the slot; a text shorter than a kept height fills its own height
+        (``needed``, its height for the slot's width) at the slot's top (it reads where the
+        first line of the taller text did)."""
         height = self.height()
         if self._kept:
-            height = min(height, self.label.heightForWidth(self.width()))
+            if needed is None:
+                needed = self.label.heightForWidth(self.width())
+            height = min(height, needed)
         if self.label.size() != QSize(self.width(), height):
             self.label.resize(self.width(), height)
 
