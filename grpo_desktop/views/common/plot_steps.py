@@ -9,6 +9,7 @@ import pyqtgraph as pg
 
 def plot_widget_in_steps(
     left_axis: type[pg.AxisItem] = pg.AxisItem,
+    bottom_axis: type[pg.AxisItem] = pg.AxisItem,
 ) -> Generator[str, None, pg.PlotWidget]:
     """The parts pyqtgraph's ``PlotWidget`` would make, made ahead: the view box without the
     context menu the plot never shows, the axes (top and right hidden, as a plot's own are), the
@@ -16,7 +17,7 @@ def plot_widget_in_steps(
     viewbox = pg.ViewBox(enableMenu=False)
     axes = {
         "left": left_axis("left"),
-        "bottom": pg.AxisItem("bottom"),
+        "bottom": bottom_axis("bottom"),
         "top": pg.AxisItem("top"),
         "right": pg.AxisItem("right"),
     }

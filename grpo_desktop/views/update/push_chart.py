@@ -46,7 +46,7 @@ from grpo_desktop.views.common.advantage_plot import MIN_HALF_RANGE, SignedAxis,
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.label_slot import LabelSlot
 from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
-from grpo_desktop.views.common.pyqtgraph_internals import GroupedBars
+from grpo_desktop.views.common.pyqtgraph_internals import GroupedBars, RememberingAxis
 from grpo_desktop.views.common.value_labels import ValueLabels
 
 __all__ = ["PushChart", "net_push_words"]
@@ -162,7 +162,9 @@ class PushChart(QWidget):
     def _build_steps(self, theme: Theme) -> Iterator[str]:
         """The plot in three parts (pyqtgraph makes one in a single go of 15–30 ms), then the
         texts, items and layout, then the theme; each step's name is yielded after it."""
-        plot_widget = yield from plot_widget_in_steps(SignedAxis)
+        # The answers' axis remembers its drawings too: a card toggled and toggled back brings
+        # its ✓ or ✗ back, and the ticks seen before.
+        plot_widget = yield from plot_widget_in_steps(SignedAxis, RememberingAxis)
         self.title = QLabel(TITLE, objectName="pushChartTitle")
         self.title.setWordWrap(True)
         self.caption = QLabel("", objectName="pushChartCaption")

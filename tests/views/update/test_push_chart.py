@@ -249,3 +249,29 @@ def test_a_new_y_range_sets_no_axis_label_and_fits_from_what_was_measured(chart,
     assert measured == [] and chart.y_range() != before
     chart.set_theme(PROJECTOR)  # new fonts: measured again
     assert measured == [1]
+
+
+def test_a_card_toggled_back_replays_both_axes_drawings(chart, monkeypatch):
+    from PySide6.QtWidgets import QApplication
+
+    drawn: list[pg.AxisItem] = []
+    generate = pg.AxisItem.generateDrawSpecs
+    monkeypatch.setattr(
+        pg.AxisItem, "generateDrawSpecs", lambda self, p: drawn.append(self) or generate(self, p)
+    )
+    before = LENGTH_BIAS
+    toggled = snapshot(  # card 2 now right, and every push larger: a new y range
+        (row(0, 1.0, 2.2, 0.9, 2), row(1, 0.0, -1.55, -0.4, 11), row(2, 1.0, 0.8, 0.2, 8))
+    )
+    images, replayed = [], []
+    axes = {chart.plot.getAxis("left"), chart.plot.getAxis("bottom")}
+    for shown in (before, toggled) * 3:  # the first pair settles the axis's label width
+        chart.show_snapshot(shown)
+        drawn.clear()
+        for _ in range(3):
+            QApplication.processEvents()
+        images.append(chart.plot_widget.grab().toImage())
+        replayed.append(not axes & set(drawn))
+    assert chart.x_tick_labels()[2].endswith("✓")
+    assert images[4] == images[2] and images[5] == images[3]
+    assert replayed[-2:] == [True, True], "both ranges and both sets of ticks were drawn before"
