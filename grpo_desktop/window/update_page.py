@@ -87,8 +87,9 @@ class UpdatePage(QWidget):
             yield f"push chart: {part}"
         self.detail = TokenDetailPanel(theme)
         yield "token detail"
-        self.controls = UpdateControls(theme)
-        yield "controls"
+        self.controls = UpdateControls(theme, stepwise=True)
+        for part in self.controls.steps:
+            yield f"controls: {part}"
         self.spillover = SpilloverChart(theme, stepwise=True)
         for part in self.spillover.steps:
             yield f"spill-over chart: {part}"

@@ -58,7 +58,8 @@ def test_after_the_window_idles_the_update_and_training_pages_are_built_unseen(q
     update_step = names.index("grpo_desktop.core.update.update_step")
     for module in ("update_settings", "update_snapshot", "standin_policy"):
         assert names.index(f"grpo_desktop.core.update.{module}") < update_step, "a step each"
-    assert names.index("token detail") < names.index("controls")
+    assert names.index("token detail") < names.index("controls: fields and layout")
+    assert names.index("controls: fields and layout") < names.index("controls: theme")
     for chart in ("push chart", "spill-over chart"):
         parts = [name for name in names if name.startswith(f"{chart}: ")]
         assert len(parts) >= 4, f"the {chart}'s plot in parts"

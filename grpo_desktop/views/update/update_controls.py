@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import deque
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -132,7 +134,12 @@ class UpdateControls(AdaptiveForm):
     length_bias_requested = Signal()
     clip_higher_requested = Signal()
 
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, theme: Theme = LIGHT, parent: QWidget | None = None, stepwise: bool = False
+    ) -> None:
+        """The controls, built whole; or with ``stepwise`` only begun: iterating :attr:`steps`
+        then builds them in two steps (the fields and their layout, then the theme), as the
+        Update page's idle prebuild does, a step per turn of the event loop."""
         super().__init__(6, parent)
         self.setObjectName("updateControls")
         self.setAccessibleName("Update settings")
@@ -140,7 +147,13 @@ class UpdateControls(AdaptiveForm):
         self._settings: UpdateSettings | None = None
         self._presets: tuple[PresetInfo, ...] = ()
         self._estimators: tuple[str, ...] = ()
+        self.steps: Iterator[str] = self._build_steps(theme)
+        if not stepwise:
+            deque(self.steps, maxlen=0)
 
+    def _build_steps(self, theme: Theme) -> Iterator[str]:
+        """The fields, their labels, layout and wiring; then the theme (a style sheet over
+        every field: about half of the controls' cost). Each step's name is yielded after it."""
         self.preset_combo = _combo("lossPresetCombo")
         self.preset_combo.setAccessibleName("Loss preset")
         self.preset_combo.setToolTip(PRESET_TIP)
@@ -226,7 +239,9 @@ class UpdateControls(AdaptiveForm):
         self.compare_eps_high_spin.valueChanged.connect(self._request_compare_eps_high)
         self.length_bias_button.clicked.connect(self.length_bias_requested)
         self.clip_higher_button.clicked.connect(self.clip_higher_requested)
+        yield "fields and layout"
         self.set_theme(theme)
+        yield "theme"
 
     # ----------------------------------------------------------------------------- public API
 
