@@ -72,26 +72,37 @@ class LabelSlot(QWidget):
         return max(label.heightForWidth(width), self._kept)
 
     # --- the label's hints, as the layout saw them before ----------------------------------
+    # When Python's garbage collector tears down a page it may clear the slot's attributes
+    # while Qt still lays the slot out or sends it its label's events (seen in the test suite
+    # when an old window's page was collected): the slot then answers as a plain widget.
 
     def sizeHint(self) -> QSize:  # Qt override
-        hint = self.label.sizeHint()
+        label = self.__dict__.get("label")
+        if label is None:
+            return super().sizeHint()
+        hint = label.sizeHint()
         return QSize(hint.width(), max(hint.height(), self._kept))
 
     def minimumSizeHint(self) -> QSize:  # Qt override
-        return self.label.minimumSizeHint()
+        label = self.__dict__.get("label")
+        return super().minimumSizeHint() if label is None else label.minimumSizeHint()
 
     def hasHeightForWidth(self) -> bool:  # Qt override
-        return self.label.hasHeightForWidth()
+        label = self.__dict__.get("label")
+        return super().hasHeightForWidth() if label is None else label.hasHeightForWidth()
 
     def heightForWidth(self, width: int) -> int:  # Qt override
-        return self._height_for(self.label, width)
+        label = self.__dict__.get("label")
+        return super().heightForWidth(width) if label is None else self._height_for(label, width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._place_label()
-        self._fitted = self._height_for(self.label, self.width())
+        label = self.__dict__.get("label")
+        if label is not None:
+            self._place_label()
+            self._fitted = self._height_for(label, self.width())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if watched is self.label and event.type() in _RESTYLED:
+        if event.type() in _RESTYLED and watched is self.__dict__.get("label"):
             self.updateGeometry()  # another font or style: other hints, whatever the text
         return False

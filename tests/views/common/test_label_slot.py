@@ -124,3 +124,18 @@ def test_a_longer_text_grows_the_slot_even_while_keeping_its_height(column):
     slot.set_text(LONG, keep_height=True)
     settle()
     assert slot.height() > one_line and label.geometry() == slot.rect()
+
+
+def test_a_slot_whose_attributes_the_garbage_collector_cleared_is_laid_out_as_a_plain_widget(
+    column,
+):
+    """Python's collector can clear a slot's attributes while Qt still lays it out and sends it
+    its label's events; that must raise nothing in Qt's event loop."""
+    window, slot, label = column
+    slot.__dict__.clear()
+    label.setFont(QFont(label.font().family(), 30))  # a restyled label: the filter sees it
+    window.resize(window.width() + 40, window.height() + 40)
+    settle()
+    assert slot.hasHeightForWidth() == QWidget.hasHeightForWidth(slot)
+    assert slot.heightForWidth(200) == QWidget.heightForWidth(slot, 200)
+    assert slot.sizeHint() == QWidget.sizeHint(slot)
