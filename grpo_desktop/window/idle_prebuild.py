@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QMoveEvent, QResizeEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView, QStackedWidget, QWidget
 
@@ -38,6 +38,11 @@ START_AFTER_MS = 300  # after the window's first paint: its deferred features (1
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
 PIECE_WIDGETS = 12  # a part of a page with fewer widgets than this is painted in one piece
 PAINT_STEP_S = 0.004  # pieces are painted in one step until this much time has gone
+# A part taller than this and larger than PAINT_BAND_AREA is painted in bands of this height, a
+# band a piece: the Update page's token rows drew every chip on screen for the first time in
+# one piece (10-15 ms).
+PAINT_BAND_PX = 160
+PAINT_BAND_AREA = 120_000
 # Another step follows in the same turn of the event loop while the turn has taken less than
 # this: small steps (most of the Training page's) do not each wait for a turn of their own.
 TURN_BUDGET_S = 0.004
@@ -195,7 +200,7 @@ class IdlePrebuild(QObject):
         # The rest in pieces (the whole page at once took 20–35 ms): small parts painted one
         # after another until a step's budget is spent. The caches they fill (glyphs, the
         # style's pixmaps) are the ones the page's first showing paints from.
-        pieces = _paint_pieces(page)
+        pieces = [band for widget in _paint_pieces(page) for band in _bands(widget)]
         start = 0
         while start < len(pieces):
             began = time.perf_counter()
@@ -205,9 +210,16 @@ class IdlePrebuild(QObject):
             ):
                 if page.isVisible():
                     return
-                pieces[end].grab()
+                widget, band = pieces[end]
+                if band is None:
+                    widget.grab()
+                else:
+                    widget.grab(band)
                 end += 1
-            first = pieces[start].objectName() or type(pieces[start]).__name__
+            widget, band = pieces[start]
+            first = widget.objectName() or type(widget).__name__
+            if band is not None:
+                first += f" ({band.top()}–{band.bottom() + 1} px)"
             more = f" and {end - start - 1} more" if end - start > 1 else ""
             yield f"paint {page.objectName()}: {first}{more}"
             start = end
@@ -238,6 +250,19 @@ def _paint_pieces(page: QWidget) -> list[QWidget]:
 
     walk(page)
     return pieces
+
+
+def _bands(widget: QWidget) -> list[tuple[QWidget, QRect | None]]:
+    """``widget`` to paint whole (None), or in bands :data:`PAINT_BAND_PX` tall when it is
+    taller than that and larger than :data:`PAINT_BAND_AREA` (a band paints only what it
+    covers: the token rows' chips of those lines)."""
+    width, height = widget.width(), widget.height()
+    if height <= PAINT_BAND_PX or width * height <= PAINT_BAND_AREA:
+        return [(widget, None)]
+    return [
+        (widget, QRect(0, top, width, min(PAINT_BAND_PX, height - top)))
+        for top in range(0, height, PAINT_BAND_PX)
+    ]
 
 
 def _tree(widget: QWidget) -> Iterator[QWidget]:

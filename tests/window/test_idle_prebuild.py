@@ -9,6 +9,8 @@ window does, with generous timeouts.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from PySide6.QtCore import QPoint, QProcess, Qt
 from PySide6.QtTest import QTest
@@ -233,3 +235,30 @@ def test_a_page_the_user_opened_first_is_kept_and_the_prebuild_does_the_other(qt
     names = [name for name, _ in window.prebuild.slices]
     assert "update page in the stack" not in names and "paint updateView" not in names
     assert "training page in the stack" in names
+
+
+def test_a_tall_large_part_is_painted_in_bands_and_a_small_one_whole(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    tall = QWidget()
+    qtbot.addWidget(tall)
+    tall.resize(600, 500)
+    bands = idle_prebuild._bands(tall)
+    assert len(bands) == 4 and all(widget is tall for widget, _ in bands)
+    rects = [band for _, band in bands]
+    assert rects[0].top() == 0 and rects[-1].bottom() == 499, "the whole height, once"
+    assert all(a.bottom() + 1 == b.top() for a, b in itertools.pairwise(rects))
+    assert all(r.width() == 600 and r.height() <= idle_prebuild.PAINT_BAND_PX for r in rects)
+    for size in ((600, 150), (40, 700)):  # short, or tall but narrow (a splitter handle)
+        small = QWidget()
+        qtbot.addWidget(small)
+        small.resize(*size)
+        assert idle_prebuild._bands(small) == [(small, None)]
+
+
+def test_the_update_pages_token_rows_are_painted_in_bands_ahead(qtbot, window, monkeypatch):
+    monkeypatch.setattr(idle_prebuild, "PAINT_STEP_S", 0.0)  # a piece a step: each is named
+    prebuilt(qtbot, window)
+    names = [name for name, _ in window.prebuild.slices]
+    bands = [name for name in names if "tokenRowsScroll (" in name]
+    assert len(bands) >= 2 and "(0–160 px)" in bands[0], names
