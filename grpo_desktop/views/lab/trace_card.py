@@ -203,8 +203,7 @@ class TraceCard(QWidget):
     ) -> None:
         """Work out ahead (idle time) what :meth:`show_card` would need for ``card`` in the
         mode shown now: its description and, ``exposed``, the drawings of its advantage lines
-        and (for a new push colour on the same text) its body, kept where painting them looks
-        them up."""
+        and its body, kept where painting them looks them up."""
         if card == self._card or reward_range != self._reward_range:
             return
         if card not in self._texts:
@@ -220,9 +219,10 @@ class TraceCard(QWidget):
         content, footer = painter.text_rects(style)
         painter.footer(style, card, accent, content, footer)
         same_text = self._card is not None and card.text == self._card.text
-        if same_text and not only_advantage_changed(self._card, card):
-            # A new push colour on the same text. (A new text is laid out from the card shown,
-            # so the toggled card's own body is drawn in its frame, as before.)
+        # A full card lays its trace out from the card shown, so its body is drawn ahead only
+        # for a new push colour on the same text (its own toggle draws it in its frame, as
+        # before); a compact card shows no trace, so its toggled body is drawn ahead too.
+        if not only_advantage_changed(self._card, card) and (same_text or self._compact):
             scrolled = painter.last_first_line  # what the card shown now can scroll, kept
             painter.layer(style, card, accent, advantage)
             painter.last_first_line = scrolled
