@@ -83,14 +83,23 @@ def test_a_full_disk_is_one_line_and_status_1():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 def test_ctrl_c_during_a_training_run_is_status_130_without_a_traceback():
-    process = subprocess.Popen(
-        [*COMMAND, "train", "--steps", "5000", "--seeds", "8"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_environment(),
-        cwd=os.environ["HOME"],
-    )
+    # A command run from a terminal hears Ctrl-C; a child inherits an ignored or blocked SIGINT
+    # from its parent (then the run went on to its end, status 0), so the test worker hands it
+    # on as a terminal would, whatever an earlier test left.
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        process = subprocess.Popen(
+            [*COMMAND, "train", "--steps", "5000", "--seeds", "8"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_environment(),
+            cwd=os.environ["HOME"],
+        )
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.signal(signal.SIGINT, ignored)
     time.sleep(3)  # past start-up: inside the run
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=120)
