@@ -17,15 +17,20 @@ CAPTIONS = (
 )
 
 
+def _styled_caption(point_size: float) -> StepCaption:
+    """A caption band in the light theme's bold ``point_size`` type, holding CAPTIONS."""
+    made = StepCaption()
+    font = QFont()
+    font.setPointSizeF(point_size)
+    font.setBold(True)
+    made.set_style(LIGHT, font)
+    made.set_captions(CAPTIONS)
+    return made
+
+
 @pytest.fixture
 def caption(qtbot) -> StepCaption:
-    caption = StepCaption()
-    font = QFont()
-    font.setPointSizeF(12.0)
-    font.setBold(True)
-    caption.set_style(LIGHT, font)
-    caption.set_captions(CAPTIONS)
-    return caption
+    return _styled_caption(12.0)
 
 
 def test_phrases_never_break_across_lines():
@@ -104,17 +109,8 @@ def test_a_new_set_of_captions_lays_each_out_at_most_once_while_fitting_the_band
 
 
 def test_a_caption_shows_in_the_same_font_whether_fitted_in_idle_time_or_as_it_shows(qtbot):
-    def styled() -> StepCaption:
-        made = StepCaption()
-        font = QFont()
-        font.setPointSizeF(24.0)
-        font.setBold(True)
-        made.set_style(LIGHT, font)
-        made.set_captions(CAPTIONS)
-        return made
-
     for width in (120, 260, 300, 520, 900):
-        idle, shown = styled(), styled()
+        idle, shown = _styled_caption(24.0), _styled_caption(24.0)
         idle.fit(width)
         idle.fit_fonts()
         assert idle.fonts_fitted()
