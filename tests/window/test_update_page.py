@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from workspaces import (
     assert_showing,
@@ -30,6 +30,21 @@ def show_update(qtbot, window: MainWindow):
 
 
 # --- switching workspaces ---------------------------------------------------------------------
+
+
+class LayoutRequestLog(QObject):
+    """The widgets it watches that were asked to lay out again, in order."""
+
+    def __init__(self, parent: QObject, *watched: QWidget) -> None:
+        super().__init__(parent)
+        self.requests: list[QObject] = []
+        for widget in watched:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.requests.append(watched)
+        return False
 
 
 def test_the_window_opens_on_the_lab_and_builds_no_update_page(window):
@@ -384,8 +399,6 @@ def test_idle_time_lays_out_the_rows_a_card_toggle_brings(qtbot, window, monkeyp
 
 
 def test_a_toggle_that_keeps_the_rows_height_asks_no_relayout_of_the_column(qtbot, window):
-    from PySide6.QtCore import QEvent, QObject
-
     from grpo_desktop.core.lab.problems import Trace, get_problem
 
     base = get_problem("mult-23x47")
@@ -398,27 +411,16 @@ def test_a_toggle_that_keeps_the_rows_height_asks_no_relayout_of_the_column(qtbo
     window.workbench.set_problem(problem)
     QApplication.processEvents()
     view = page.token_rows
-    requests: list[QObject] = []
-
-    class LayoutRequests(QObject):
-        def eventFilter(self, watched, event):  # Qt override
-            if event.type() == QEvent.Type.LayoutRequest:
-                requests.append(watched)
-            return False
-
     viewport = page.rows.viewport()
-    viewport.installEventFilter(LayoutRequests(view))
+    log = LayoutRequestLog(view, viewport)
     height = view.height()
-    requests.clear()
     window.workbench.toggle(1)
     QApplication.processEvents()
     assert view.snapshot.rows[1].tokens.texts[-1] in (" 1081", " 1071")
-    assert view.height() == height and viewport not in requests
+    assert view.height() == height and viewport not in log.requests
 
 
 def test_a_toggle_whose_steps_run_after_its_frame_keeps_the_rows_in_place(qtbot, window):
-    from PySide6.QtCore import QEvent, QObject
-
     from grpo_desktop.core.lab.problems import Trace, get_problem
 
     base = get_problem("mult-23x47")
@@ -437,22 +439,13 @@ def test_a_toggle_whose_steps_run_after_its_frame_keeps_the_rows_in_place(qtbot,
     rows_top = page.rows.mapTo(page, page.rows.rect().topLeft())
     status_height = page.status_slot.height()
     numbers = page.numbers.text()
-    requests: list[QObject] = []
-
-    class LayoutRequests(QObject):
-        def eventFilter(self, watched, event):  # Qt override
-            if event.type() == QEvent.Type.LayoutRequest:
-                requests.append(watched)
-            return False
-
-    watcher = LayoutRequests(page)
-    for widget in (page.splitter, page.parts, page.findChild(QWidget, "updateTokensColumn")):
-        widget.installEventFilter(watcher)
+    column = page.findChild(QWidget, "updateTokensColumn")
+    log = LayoutRequestLog(page, page.splitter, page.parts, column)
     window.workbench.toggle(1)
     QApplication.processEvents()
     assert page.state.pending and page.status.text().startswith("Taking 4 inner steps")
     assert page.numbers.text() != numbers, "a new loss line, and not a line more"
-    assert requests == [], "nothing above the rows was laid out again"
+    assert log.requests == [], "nothing above the rows was laid out again"
     assert page.status_slot.height() == status_height
     assert page.rows.mapTo(page, page.rows.rect().topLeft()) == rows_top
     qtbot.waitUntil(lambda: not page.state.pending)
