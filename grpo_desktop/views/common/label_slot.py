@@ -37,6 +37,10 @@ class LabelSlot(QWidget):
         label.move(0, 0)
         self.setSizePolicy(label.sizePolicy())
         self._fitted = -1  # the label's height for the slot's width, as last laid out
+        # The height the last text needs at the slot's width: the layout may have asked for it
+        # (and keeps the answer) before it lays the slot out, so a text after it that needs
+        # another height must tell the layout, even one as tall as the slot still is.
+        self._promised = -1
         self._kept = 0  # a height the slot keeps although its text needs less (keep_height)
         label.installEventFilter(self)
 
@@ -51,8 +55,10 @@ class LabelSlot(QWidget):
         was_kept, self._kept = self._kept, kept
         label.setText(text)
         needed = label.heightForWidth(self.width())  # laid out once: it is most of the cost
-        if max(needed, kept) != self._fitted:
+        height = max(needed, kept)
+        if height != self._fitted or height != self._promised:
             self.updateGeometry()
+        self._promised = height
         if kept or was_kept:
             self._place_label(needed)
 
@@ -100,7 +106,7 @@ class LabelSlot(QWidget):
         label = self.__dict__.get("label")
         if label is not None:
             self._place_label()
-            self._fitted = self._height_for(label, self.width())
+            self._fitted = self._promised = self._height_for(label, self.width())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() in _RESTYLED and watched is self.__dict__.get("label"):

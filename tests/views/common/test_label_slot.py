@@ -139,3 +139,18 @@ def test_a_slot_whose_attributes_the_garbage_collector_cleared_is_laid_out_as_a_
     assert slot.hasHeightForWidth() == QWidget.hasHeightForWidth(slot)
     assert slot.heightForWidth(200) == QWidget.heightForWidth(slot, 200)
     assert slot.sizeHint() == QWidget.sizeHint(slot)
+
+
+def test_a_text_set_back_before_the_layout_ran_still_gets_its_height(column):
+    """A shorter text, the layout asked for its height (and keeps the answer), then a text as
+    tall as the first before the layout ran: the slot must not stay at the shorter height (the
+    Update page's net-push caption in the projector theme, lesson step 7)."""
+    window, slot, label = column
+    slot.set_text(LONG)
+    settle()
+    tall = slot.height()
+    slot.set_text(SHORT)
+    window.layout().heightForWidth(window.width())  # the layout asks, and keeps the answer
+    slot.set_text(LONG.replace("38%", "41%"))
+    settle()
+    assert slot.height() == label.heightForWidth(slot.width()) == tall
