@@ -34,7 +34,8 @@ from grpo_desktop.window.workspace import Workspace
 __all__ = ["PREBUILD_ENV", "IdlePrebuild", "prebuild_enabled"]
 
 PREBUILD_ENV = "GRPO_DESKTOP_PREBUILD"  # 0 (or off, no, false): pages are built on first use
-START_AFTER_MS = 300  # after the window's first paint: its deferred features (150 ms) go first
+AFTER_FIRST_PAINT_MS = 150  # the window's deferred features (lessons, exports, typesetting)
+START_AFTER_MS = 300  # after the window's first paint: its deferred features go first
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
 PIECE_WIDGETS = 12  # a part of a page with fewer widgets than this is painted in one piece
 PAINT_STEP_S = 0.004  # pieces are painted in one step until this much time has gone
@@ -74,6 +75,8 @@ class IdlePrebuild(QObject):
     window's first paint."""
 
     finished = Signal()
+    # 150 ms after the window's first paint: what must not delay that paint starts then
+    after_first_paint = Signal()
 
     def __init__(
         self, window: QWidget, pages: QStackedWidget, workspaces: Iterable[Workspace]
@@ -123,6 +126,7 @@ class IdlePrebuild(QObject):
         kind = event.type()
         if watched is self._window and kind == QEvent.Type.Paint:
             self._window.removeEventFilter(self)
+            QTimer.singleShot(AFTER_FIRST_PAINT_MS, self, self.after_first_paint.emit)
             self.start()  # counted from the first paint: a slow first paint delays it too
         elif kind in USER_INPUT and self._steps is not None:
             # The user acts: nothing until they are quiet, counted from when what they asked

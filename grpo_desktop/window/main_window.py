@@ -12,7 +12,7 @@ hint, title, whether the lab's controls act, the chart to export and the parts a
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -129,8 +129,8 @@ class MainWindow(QMainWindow):
         central.setFocus()
         # Lessons and exports install right after the first paint (or when something asks for
         # them), the other workspaces' pages in idle time after it (idle_prebuild.py).
-        QTimer.singleShot(150, self.install_deferred_features)
         self.prebuild = IdlePrebuild(self, self.pages, self.workspaces.values())
+        self.prebuild.after_first_paint.connect(self.install_deferred_features)
         self.statusBar().showMessage(self.workspace.hint)
         if theme is not LIGHT:
             self.presentation.theme_name = theme.name

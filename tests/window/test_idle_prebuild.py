@@ -262,3 +262,29 @@ def test_the_update_pages_token_rows_are_painted_in_bands_ahead(qtbot, window, m
     names = [name for name, _ in window.prebuild.slices]
     bands = [name for name in names if "tokenRowsScroll (" in name]
     assert len(bands) >= 2 and "(0–160 px)" in bands[0], names
+
+
+def test_the_deferred_features_wait_for_the_first_paint_however_late_it_comes(qtbot):
+    """Lessons, exports and the typesetting install 150 ms after the window first paints: a
+    window built long before it shows (a slow machine, a long start-up) paints first."""
+    from PySide6.QtCore import QEvent, QObject
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    qtbot.wait(400)  # more than the 150 ms, before any paint
+    assert window.lessons is None and window.export_actions is None
+
+    order: list[str] = []
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched, event):  # Qt override
+            if event.type() == QEvent.Type.Paint and not order:
+                order.append("painted")
+            return False
+
+    watcher = FirstPaint(window)
+    window.installEventFilter(watcher)
+    window.prebuild.after_first_paint.connect(lambda: order.append("features"))
+    window.show()
+    qtbot.waitUntil(lambda: window.lessons is not None, timeout=DONE_MS)
+    assert order == ["painted", "features"]
