@@ -303,17 +303,17 @@ class LabState(QObject):
         if unchanged:
             return
         # The snapshot first: if the group cannot be computed, the lab stays exactly as it was
-        # (never a new problem beside the old numbers). A toggle built ahead is taken as is.
+        # (never a new problem beside the old numbers). A toggle built ahead is taken as is: the
+        # snapshots ahead were built from the lab as it is (they go whenever it changes), and
+        # only for a group whose toggle flips a verdict (no run's group, no hand-set rewards).
         ahead = None
         if (
             not problem_changed
             and convention == self._convention
-            and seed is None
             and weights == self._weights
+            and seed is None
             and scores is None
             and recorded is None
-            and self._recorded is None
-            and self._scores is None
         ):
             ahead = self._ahead.get(correct)
         if ahead is not None:
