@@ -182,6 +182,8 @@ class AdvantagePlot(pg.PlotItem):
         self._ref_applied: tuple[float, str] | None = None
         self._ref_width_text = REF_TEMPLATE  # the widest reference label the margin must fit
         self._ref_axis_font = QFont()
+        self._ref_metrics = QFontMetricsF(self._ref_axis_font)
+        self._ref_advances: dict[str, float] = {}  # reference label -> its width in that font
         self._push_brushes: dict[Push, QBrush] = {}
         self._push_pens: dict[Push, QPen] = {}
         self._marker_px = MARKER_PX
@@ -362,6 +364,8 @@ class AdvantagePlot(pg.PlotItem):
         self.setLabel("bottom", "card", **title_style)
         self.getAxis("bottom").showLabel(self._card_title)
         self._ref_axis_font = tick_font
+        self._ref_metrics = QFontMetricsF(tick_font)
+        self._ref_advances = {}
         self._reserve_ref_width(self._ref_width_text, reset=True)
         self.getAxis("left").textWidth = 0  # new tick font: the margin fits it afresh
         # Half a tick label of room above and below, so the ±R tick labels are not cut off.
@@ -385,14 +389,23 @@ class AdvantagePlot(pg.PlotItem):
     def _reserve_ref_width(self, text: str, reset: bool = False) -> None:
         """Fix the right margin to fit the widest reference label seen, so the plot never
         changes width when the line switches between "0" and "par = …" (grow-only per theme)."""
-        metrics = QFontMetricsF(self._ref_axis_font)
         if not reset:
-            if metrics.horizontalAdvance(text) <= metrics.horizontalAdvance(self._ref_width_text):
+            if self._ref_advance(text) <= self._ref_advance(self._ref_width_text):
                 return
             self._ref_width_text = text
         offset = self._ref_axis.style["tickTextOffset"][0]
-        width = math.ceil(metrics.horizontalAdvance(self._ref_width_text)) + offset + 4
+        width = math.ceil(self._ref_advance(self._ref_width_text)) + offset + 4
         self._ref_axis.setWidth(width)
+
+    def _ref_advance(self, text: str) -> float:
+        """The width of a reference label in the axis font, measured once per text and theme (a
+        click asks for two, and the group's "par = …" labels come back click after click)."""
+        advance = self._ref_advances.get(text)
+        if advance is None:
+            if len(self._ref_advances) >= 256:
+                self._ref_advances.clear()
+            advance = self._ref_advances[text] = self._ref_metrics.horizontalAdvance(text)
+        return advance
 
     # ------------------------------------------------------------------------------ reading
 

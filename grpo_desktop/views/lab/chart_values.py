@@ -81,6 +81,20 @@ def reverse_phase_labels(snapshot: LabSnapshot) -> tuple[str, str]:
     return f"Step 1 of 2 (reverse): {first}", f"Step 2 of 2 (reverse): {second}"
 
 
+def _largest_size(*groups: tuple[float, ...]) -> float:
+    """The largest finite |value| of the groups (0 when there is none)."""
+    sizes = list(map(abs, itertools.chain(*groups)))
+    largest = max(sizes, default=0.0)
+    if math.isfinite(largest):  # the usual case: no inf or nan to leave out
+        return largest
+    return max((size for size in sizes if math.isfinite(size)), default=0.0)
+
+
+def _largest_finite(values: tuple[float, ...]) -> float:
+    """The largest finite value (0 when there is none)."""
+    return max((value for value in values if math.isfinite(value)), default=0.0)
+
+
 class ViewState(NamedTuple):
     """One view's final picture: what ``AdvantagePlot.render_bars`` and its line are given."""
 
@@ -106,48 +120,38 @@ class ChartValues:
     par_text: str
     forward_captions: tuple[str, str]  # reward -> advantage, as the worked math words them
     reverse_captions: tuple[str, str]
+    # Worked out here once, as the rest (a click asked for each twice, an animation again):
+    extent: float  # the largest |value| any view or animation stage draws: the y range covers it
+    reward_extent: float  # the largest reward: the reward view's own top (nothing below 0)
+    rewards_nonnegative: bool  # no reward below 0: the reward view needs no negative half
+    label_chars: int  # the longest label of either view, so one label font fits both
 
     @classmethod
     def from_snapshot(cls, snapshot: LabSnapshot) -> ChartValues:
         cards = snapshot.cards
-        rewards = tuple(float(card.reward) for card in cards)
-        advantages = tuple(card.advantage for card in cards)
+        rewards = tuple([float(card.reward) for card in cards])
+        centered = tuple([card.centered for card in cards])
+        advantages = tuple([card.advantage for card in cards])
+        reward_texts = tuple(map(_reward_text, rewards))
+        advantage_texts = tuple(map(_advantage_text, advantages))
         mean = float(snapshot.stats.mean)
         return cls(
             range_key=(snapshot.group_size, snapshot.problem.id, snapshot.convention.name),
             rewards=rewards,
-            centered=tuple(card.centered for card in cards),
+            centered=centered,
             advantages=advantages,
-            pushes=tuple(card.push for card in cards),
-            reward_texts=tuple(map(_reward_text, rewards)),
-            advantage_texts=tuple(map(_advantage_text, advantages)),
+            pushes=tuple([card.push for card in cards]),
+            reward_texts=reward_texts,
+            advantage_texts=advantage_texts,
             mean=mean,
             par_text=par_label(mean),
             forward_captions=snapshot.worked_math.phase_labels,
             reverse_captions=reverse_phase_labels(snapshot),
+            extent=_largest_size(rewards, centered, advantages),
+            reward_extent=_largest_finite(rewards),
+            rewards_nonnegative=all(r >= 0 for r in rewards),
+            label_chars=max(map(len, itertools.chain(reward_texts, advantage_texts)), default=0),
         )
-
-    @property
-    def extent(self) -> float:
-        """The largest |value| any view or animation stage draws: the y range must cover it."""
-        values = itertools.chain(self.rewards, self.centered, self.advantages)
-        return max((abs(v) for v in values if math.isfinite(v)), default=0.0)
-
-    @property
-    def reward_extent(self) -> float:
-        """The largest reward: the reward view's own top (it draws nothing below 0)."""
-        return max((r for r in self.rewards if math.isfinite(r)), default=0.0)
-
-    @property
-    def rewards_nonnegative(self) -> bool:
-        """No reward below 0: the reward view needs no negative half."""
-        return all(r >= 0 for r in self.rewards)
-
-    @property
-    def label_chars(self) -> int:
-        """The longest label of either view, so one label font fits both."""
-        texts = itertools.chain(self.reward_texts, self.advantage_texts)
-        return max((len(t) for t in texts), default=0)
 
     @property
     def captions(self) -> tuple[str, ...]:
