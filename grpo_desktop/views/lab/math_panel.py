@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import html
+from collections import OrderedDict
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt
@@ -36,6 +37,7 @@ from grpo_desktop.views.common.math_render import (
     OBJECT_CHARACTER,
     TypesetBrowser,
     TypesetLater,
+    is_typeset,
     load_typesetter,
     math_format,
     math_scale,
@@ -50,6 +52,11 @@ MAX_TEXT_SCALE = 3.0  # the text grows up to this factor to fill a large box
 #: show it all: fractions are taller than the plain text's one line.
 LEAST_MATH_SCALE = 0.85
 FORMULA_MATH_SIZE = 1.15  # the typeset formula against the text (its plain text is at 140 %)
+#: Text heights kept (see ``_measured_height``): the sizes a few windows' fits try.
+HEIGHTS_KEPT = 256
+
+_heights: OrderedDict[tuple, float] = OrderedDict()
+_measures = 0
 
 
 class Paragraph(NamedTuple):
@@ -156,6 +163,61 @@ def _paragraph_formats(style: str) -> tuple[QTextBlockFormat, QTextCharFormat]:
     document.setHtml(_paragraphs_html([Paragraph(style, "x")]))
     block = document.firstBlock()
     return block.blockFormat(), block.begin().fragment().charFormat()
+
+
+def measure_count() -> int:
+    """How many text heights were laid out to be measured in this process (one kept adds none)."""
+    return _measures
+
+
+def _typeset_state(paragraphs: list[Paragraph], colour: str) -> tuple[bool, ...] | None:
+    """Which math lines would be typeset if laid out now (the others show as plain text, and
+    are shorter): None while the typesetter is not loaded, else a flag per line with LaTeX."""
+    if not typesetter_loaded():
+        return None
+    return tuple(is_typeset(p.latex, colour) for p in paragraphs if p.latex)
+
+
+def _measured_height(
+    paragraphs: list[Paragraph],
+    theme: Theme,
+    font: QFont,
+    width: float,
+    math: float,
+    margin: float,
+    later: TypesetLater | None,
+) -> float:
+    """The height of ``paragraphs`` laid out at ``width`` px in ``font`` (math ``math`` times
+    its size), kept per everything that decides it. A panel's fit lays its text out at several
+    sizes on every resize (a fifth of building a window), and each window meets the same text
+    at the same widths: the suite builds a thousand. The key holds which lines are typeset, so
+    a height measured with plain text stand-ins is measured again once their math arrives."""
+    global _measures
+    key = (
+        tuple(paragraphs),
+        theme.text,
+        font.key(),
+        float(width),
+        float(math),
+        float(margin),
+        _typeset_state(paragraphs, theme.text),
+    )
+    height = _heights.get(key)
+    if height is not None:
+        _heights.move_to_end(key)
+        return height
+    _measures += 1
+    document = QTextDocument()
+    set_math_scale(document, math)
+    document.setDocumentMargin(margin)
+    document.setDefaultFont(font)
+    document.setTextWidth(max(1.0, float(width)))
+    document.setHtml(_paragraphs_html(paragraphs))
+    _typeset_math(document, paragraphs, theme, later)  # measured as shown
+    height = _heights[key] = document.size().height()
+    if len(_heights) > HEIGHTS_KEPT:
+        _heights.popitem(last=False)
+    return height
 
 
 def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> str:
@@ -342,15 +404,15 @@ class MathPanel(TypesetBrowser):
     def _text_height(self, width: float, scale: float, math: float | None = None) -> float:
         """The document's height at ``width`` px with the text at ``scale`` (and the math
         ``math`` times its size; the shown document's when None)."""
-        document = QTextDocument()
-        set_math_scale(document, math_scale(self.document()) if math is None else math)
-        document.setDocumentMargin(self.document().documentMargin())
-        document.setDefaultFont(self._font(scale))
-        document.setTextWidth(max(1.0, float(width)))
-        paragraphs = self._paragraphs()
-        document.setHtml(_paragraphs_html(paragraphs))
-        _typeset_math(document, paragraphs, self._theme, self._later)  # measured as shown
-        return document.size().height()
+        return _measured_height(
+            self._paragraphs(),
+            self._theme,
+            self._font(scale),
+            width,
+            math_scale(self.document()) if math is None else math,
+            self.document().documentMargin(),
+            self._later,
+        )
 
     def _fit_text(self) -> None:
         """The largest text (up to MAX_TEXT_SCALE, in 0.1 steps) that the box shows whole.
