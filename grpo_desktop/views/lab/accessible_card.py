@@ -6,7 +6,8 @@ default action, Toggle, asks for exactly what a click asks for (``toggle_request
 through the window's undoable path; in continuous mode Increase and Decrease nudge the reward as
 + and − do. A run's recorded answer cannot be toggled: it is read-only static text, no actions.
 
-Duck-typed on the card (``card_state``, ``reward_range``, ``request_toggle``, ``request_nudge``)
+Duck-typed on the card (``card_state``, ``reward_range``, ``accessibleDescription``,
+``request_toggle``, ``request_nudge``)
 so this module does not import the widget.
 """
 
@@ -50,7 +51,11 @@ class CardAccessible(QAccessibleWidget):
         return state
 
     def text(self, kind: QAccessible.Text) -> str:
-        text = super().text(kind)
+        if kind == QAccessible.Text.Description:
+            # The card writes its description when it is read, not on every click.
+            text = self._card.accessibleDescription()
+        else:
+            text = super().text(kind)
         recorded = self._card.card_state is not None and not self._toggleable()
         if kind == QAccessible.Text.Description and recorded:
             return f"{text}; {RECORDED_NOTE}" if text else RECORDED_NOTE

@@ -41,6 +41,7 @@ from grpo_desktop.views.lab.trace_card_layout import (
     TOOLTIP_CHARS,
     CardStyle,
     Line,
+    advantage_text,
     card_height,
     describe,
     header_height,
@@ -84,6 +85,7 @@ class TraceCard(QWidget):
         self._trace_html: tuple[str, str | None] = ("", None)  # the tooltip's trace, per text
         self._texts: dict[CardState, tuple[str, str]] = {}  # description and tooltip per state
         self._shown_texts = ("", HINT)  # the description and tooltip the widget has now
+        self._described: CardState | None = None  # the state _shown_texts describe
         self._focus_visible = False
         self._highlighted = False  # a rare, loud answer the lecturer wants the class to see
         self._advantage_hidden = False  # predict-then-reveal: the class guesses the sign first
@@ -154,44 +156,46 @@ class TraceCard(QWidget):
         now (Qt paints it when a scroll brings it into view: at G = 64 on a large zoom most
         cards are out of view, and their repaints were a tenth of the grid's share of a click).
         """
-        if card == self._card and compact == self._compact and reward_range == self._reward_range:
+        shown = self._card
+        same_mode = compact == self._compact and reward_range == self._reward_range
+        if same_mode and card == shown:
             return
-        hint_changes = (
-            compact != self._compact
-            or self._card is None
-            or card.text != self._card.text
-            or (reward_range is None) != (self._reward_range is None)
-            or bool(card.breakdown) != bool(self._card.breakdown)
-        )
-        if self._card is None or card.text != self._card.text:
-            self._first_line = 0
-        footer_only = (
-            compact == self._compact
-            and reward_range == self._reward_range
-            and only_advantage_changed(self._card, card)
-        )
-        self._reward_range = reward_range
-        previous, self._card = self._card, card
-        self._compact = compact
-        texts = self._texts.get(card)
-        if texts is None:
-            if len(self._texts) >= _DESCRIBED_STATES:
-                self._texts.clear()
-            texts = self._texts[card] = self._describe(card)
-        if texts != self._shown_texts:  # compared here: asking Qt costs a call per text
-            description = texts[0]
-            if description != self._shown_texts[0]:
-                self.setAccessibleDescription(description)
-            self._shown_texts = texts  # the tooltip goes to Qt when one is about to show
-        if hint_changes:
-            self.updateGeometry()
-        if previous is not None and previous.correct != card.correct and accessible_events.wanted():
-            changed = QAccessible.State()
-            changed.checked = True
-            accessible_events.send(QAccessibleStateChangeEvent(self, changed))
+        # A click gives every card of the group a new advantage, and most nothing else: then
+        # the card's layer, size and verdict stay, and only its advantage lines may change.
+        footer_only = same_mode and only_advantage_changed(shown, card)
+        self._card = card
+        if not same_mode:
+            self._described = None  # described again in the new mode when next read
+        if not footer_only:
+            hint_changes = (
+                compact != self._compact
+                or shown is None
+                or card.text != shown.text
+                or (reward_range is None) != (self._reward_range is None)
+                or bool(card.breakdown) != bool(shown.breakdown)
+            )
+            if shown is None or card.text != shown.text:
+                self._first_line = 0
+            self._reward_range = reward_range
+            self._compact = compact
+            if hint_changes:
+                self.updateGeometry()
+        if accessible_events.wanted():
+            # Someone listens: the new description (and the verdict's change) go out now.
+            self._current_texts()
+            if shown is not None and shown.correct != card.correct:
+                changed = QAccessible.State()
+                changed.checked = True
+                accessible_events.send(QAccessibleStateChangeEvent(self, changed))
+        # Otherwise the description and tooltip are written when read (_current_texts): 64
+        # cards each described afresh were a tenth of a click at G = 64.
         if not exposed:
             return
         if footer_only:
+            if advantage_text(shown, "", self._advantage_hidden) == advantage_text(
+                card, "", self._advantage_hidden
+            ):
+                return  # the same sign, push and shown number: the same pixels
             # The layer beneath the advantage lines is the same: repaint only their pixels (at
             # 200 % zoom a whole card's blit is most of its paint, and a click repaints them all).
             self.update(self.painter.text_rects(self.painter.style())[1])
@@ -228,15 +232,38 @@ class TraceCard(QWidget):
             painter.last_first_line = scrolled
 
     def toolTip(self) -> str:  # Qt override (for Python callers): the card's tooltip now
-        return self._shown_texts[1]
+        return self._current_texts()[1]
+
+    def accessibleDescription(self) -> str:  # Qt override (for Python callers and CardAccessible)
+        """What a screen reader reads after the card's name: its verdict, reward and advantage."""
+        return self._current_texts()[0]
 
     def event(self, event: QEvent) -> bool:  # Qt override
         # Every click changes every card's tooltip (it states the advantage); Qt's setToolTip
         # sends an event through every filter each time (a twentieth of a click at G = 64), so
         # the text is handed to Qt only when a tooltip is about to show.
-        if event.type() == QEvent.Type.ToolTip and super().toolTip() != self._shown_texts[1]:
-            self.setToolTip(self._shown_texts[1])
+        if event.type() == QEvent.Type.ToolTip:
+            tooltip = self._current_texts()[1]
+            if super().toolTip() != tooltip:
+                self.setToolTip(tooltip)
         return super().event(event)
+
+    def _current_texts(self) -> tuple[str, str]:
+        """The description and tooltip of the state shown now, written (and the description
+        handed to Qt) on first read after a change rather than on every click."""
+        card = self._card
+        if card is None or self._described is card:
+            return self._shown_texts
+        texts = self._texts.get(card)
+        if texts is None:
+            if len(self._texts) >= _DESCRIBED_STATES:
+                self._texts.clear()
+            texts = self._texts[card] = self._describe(card)
+        if texts[0] != self._shown_texts[0]:  # compared here: asking Qt costs a call per text
+            self.setAccessibleDescription(texts[0])
+        self._shown_texts = texts  # the tooltip goes to Qt when one is about to show
+        self._described = card
+        return texts
 
     def _describe(self, card: CardState) -> tuple[str, str]:
         """The accessible description and the tooltip of ``card`` (cached per state: answers

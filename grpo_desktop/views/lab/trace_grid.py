@@ -56,6 +56,9 @@ class TraceGrid(QScrollArea):
         self.compact_above = COMPACT_ABOVE  # the comparison, short of room, sets 0
         self._highlighted: frozenset[int] = frozenset()
         self._advantages_hidden = False
+        # The presentation the active cards were given (and shown with) last: a click that
+        # keeps it and the group's layout touches no card for it.
+        self._presented: tuple[frozenset[int], bool] | None = None
         self._fit_contents = False  # grow to show every card instead of scrolling
         self._bottom_reserve = 0  # px under the last row kept free (a banner floats there)
         self.fill = True  # cards grow while they still fit the height (a large screen)
@@ -93,6 +96,7 @@ class TraceGrid(QScrollArea):
         self._advantages_hidden = advantages_hidden
         for card in self._cards[: self._count]:
             card.set_presentation(card.index in self._highlighted, advantages_hidden)
+        self._presented = (self._highlighted, advantages_hidden)
 
     def show_snapshot(
         self,
@@ -144,9 +148,11 @@ class TraceGrid(QScrollArea):
                 self._relayout()
             finally:
                 self._keep_scale = False
-        for card in self._cards[:count]:
-            card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
-            card.setVisible(True)
+        if structure_changed or self._presented != (self._highlighted, self._advantages_hidden):
+            for card in self._cards[:count]:
+                card.set_presentation(card.index in self._highlighted, self._advantages_hidden)
+                card.setVisible(True)
+            self._presented = (self._highlighted, self._advantages_hidden)
 
     def prepare(self, snapshot: LabSnapshot) -> None:
         """Draw ahead what showing ``snapshot`` would need (idle time): each card's
