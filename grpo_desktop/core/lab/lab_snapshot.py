@@ -7,7 +7,7 @@ scores a group) and every view renders the result, so views never compute.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -99,6 +99,18 @@ def push_of(advantage: float) -> Push:
     return Push.UP if advantage > 0 else Push.DOWN if advantage < 0 else Push.NONE
 
 
+_CARD_FIELDS = tuple(f.name for f in fields(CardState))
+
+
+def _card_state(*values: object) -> CardState:
+    """``CardState(*values)``, at a fifth of its cost: a frozen dataclass's constructor sets each
+    field through ``object.__setattr__`` (4 µs a card), and a click scores the whole group (64
+    cards). The same object: its fields, equality, hash and repr are the dataclass's."""
+    state = object.__new__(CardState)
+    state.__dict__.update(zip(_CARD_FIELDS, values, strict=True))
+    return state
+
+
 def build_snapshot(
     problem: Problem,
     correct: Sequence[bool],
@@ -176,18 +188,20 @@ def build_snapshot(
         )
     stats = core.group_stats(rewards, chosen)
     cards = tuple(
-        CardState(
-            index=i,
-            text=texts[i],
-            final_answer=answers[i],
-            reward=rewards[i],
-            centered=float(centered),
-            advantage=float(advantage),
-            push=push_of(float(advantage)),
-            correct=verdicts[i],
-            breakdown=breakdowns[i],
+        _card_state(
+            i,
+            texts[i],
+            answers[i],
+            rewards[i],
+            centered,
+            advantage,
+            push_of(advantage),
+            verdicts[i],
+            breakdowns[i],
         )
-        for i, (centered, advantage) in enumerate(zip(stats.centered, stats.advantages))
+        for i, (centered, advantage) in enumerate(
+            zip(stats.centered.tolist(), stats.advantages.tolist())
+        )
     )
     return LabSnapshot(
         problem=problem,
