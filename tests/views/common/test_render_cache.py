@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from grpo_desktop.views.common.render_cache import PaintCache, cache_paints
+from grpo_desktop.views.common.render_cache import CachedScrollBar, PaintCache, cache_paints
 from grpo_desktop.views.lab.stats_panel import FittedNumber
 
 
@@ -277,3 +277,23 @@ def test_the_shared_budget_grows_with_the_windows_pixels_and_gives_them_back(qtb
         assert DRAWINGS.bytes <= DRAWINGS.max_bytes
     finally:
         DRAWINGS.set_budget(MEMORY_BUDGET)
+
+
+def test_a_scroll_bar_back_at_any_of_a_handful_of_ranges_draws_none_of_them_again(qtbot):
+    # The worked math's bar meets a few ranges as clicks change its text's height (numbers shown
+    # as plain text until typeset, the ★ note): each is drawn once, however the clicks go.
+    bar = CachedScrollBar(Qt.Orientation.Vertical)
+    qtbot.addWidget(bar)
+    bar.setPageStep(100)
+    bar.resize(14, 300)
+    bar.show()
+    ranges = (400, 410, 420, 430, 440, 450, 460)
+    for maximum in ranges:
+        bar.setRange(0, maximum)
+        bar.grab()
+    drawn = {pixmap.cacheKey() for pixmap in bar._cache._looks.values()}
+    assert len(drawn) == len(ranges)
+    for maximum in ranges[::-1] + ranges:
+        bar.setRange(0, maximum)
+        bar.grab()
+    assert {pixmap.cacheKey() for pixmap in bar._cache._looks.values()} == drawn
