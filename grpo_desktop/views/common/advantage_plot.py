@@ -189,7 +189,9 @@ class AdvantagePlot(pg.PlotItem):
         self._marker_px = MARKER_PX
 
         # Every item is created once here; updates go through setOpts / setData / setText.
-        self.bars = GroupedBars(x=[], height=[], width=BAR_WIDTH, pen=None, brush=None)
+        self.bars = GroupedBars(
+            x=[], height=[], width=BAR_WIDTH, pen=None, brush=None, repaint_changes_only=True
+        )
         self.bars.setZValue(0)
         self.addItem(self.bars)
         self.ref_line = pg.InfiniteLine(pos=0.0, angle=0, movable=False)
@@ -646,6 +648,16 @@ class AdvantagePlot(pg.PlotItem):
             # Same bars and colours (every frame of an animation): only the heights move, and
             # the item keeps its x, width, pens and brushes.
             self.bars.setOpts(height=self._heights)
+            return
+        if self._bars_key is not None and self._bars_key[0] == count:
+            # Same bars, some in a new colour (a click's card): the item keeps its x and width,
+            # so it repaints only what changed.
+            self._bars_key = key
+            self.bars.setOpts(
+                height=self._heights,
+                brushes=[self._push_brushes[p] for p in self._pushes],
+                pens=[self._push_pens[p] for p in self._pushes],
+            )
             return
         self._bars_key = key
         self.bars.setOpts(

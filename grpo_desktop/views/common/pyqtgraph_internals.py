@@ -2,8 +2,13 @@
 
 pyqtgraph keeps no promise about its private attributes, and the chart's speed rests on a few of
 them: ``BarGraphItem._singleColor``, ``_pens``, ``_brushes`` and ``_rectarray`` (bars drawn per
-look, ``GroupedBars``), ``AxisItem._tickLevels``, ``_tickSpacing``, ``_tickDensity``,
-``_updateMaxTextSize``, ``picture`` and ``grid`` (drawings replayed, ``RememberingAxis``),
+look, ``GroupedBars``), with the class of ``_rectarray`` (``Qt.internals.PrimitiveArray``: its
+``resize``, ``ndarray`` and ``drawargs``, arrays of rectangles Qt draws in one call) and
+``BarGraphItem.setOpts`` calling ``prepareGeometryChange`` and ``update`` (which ``GroupedBars``
+holds back when it repaints only the rows that changed); ``AxisItem._tickLevels``,
+``_tickSpacing``, ``_tickDensity``, ``_updateMaxTextSize``, ``picture`` and ``grid``, and what
+``generateDrawSpecs`` returns (the line, tick and text specs ``drawPicture`` draws: drawings
+replayed, and not replayed where they draw nothing, ``RememberingAxis``);
 ``FillBetweenItem.curves`` and ``updatePath`` (a band built with numpy, ``NumpyBand``),
 ``TextItem.fill`` and ``border`` and ``ScatterPlotItem.opts["hoverSize"]`` (which have no
 setters). No other module of the package reads or writes them.
@@ -17,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPicture, QTransform
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPicture, QRegion, QTransform
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from grpo_desktop.views.common import render_cache
 
@@ -28,6 +34,7 @@ __all__ = [
     "NumpyBand",
     "RememberingAxis",
     "is_verified",
+    "repaint_exactly",
     "set_hover_size",
     "set_text_box",
     "version_tuple",
@@ -81,20 +88,28 @@ class RememberingAxis(pg.AxisItem):
     them: scale, log mode, tick spacing and density), the axis's size, its pens, font and style
     (no grid, so not the plot's size). Drawing also tells the axis how wide its widest label is
     (``_updateMaxTextSize``, which may resize it); a replay tells it the same width again.
+
+    Its ticks point into the plot, so its bounding rectangle reaches over the bars' first
+    pixels, and Qt paints the axis whenever bars next to it repaint. Where the area being
+    painted misses every line and text the drawing has (its ink), the axis keeps its pixels and
+    replays nothing: a click's bars move in a few rows, mostly between the ticks.
     """
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._pictures: dict[tuple, tuple[QPicture, float | None]] = {}
+        self._pictures: dict[tuple, tuple[QPicture, float | None, QRegion | None]] = {}
         self._text_size: float | None = None  # what the drawing being made reported
+        self._ink: QRegion | None = None  # where the drawing in ``picture`` puts its lines and text
 
     def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
+        if self.picture is not None and self._ink is not None and not self._exposed(painter):
+            return  # nothing it draws lies in the area being painted: its pixels stay
         key = None
         if render_cache.CACHING and self.picture is None and self.grid is False:
             key = self._picture_key()
             kept = self._pictures.get(key)
             if kept is not None:
-                picture, text_size = kept
+                picture, text_size, self._ink = kept
                 if text_size is not None:  # as drawing it would have (it forgets the picture)
                     super()._updateMaxTextSize(text_size)
                 self.picture = picture
@@ -103,7 +118,26 @@ class RememberingAxis(pg.AxisItem):
         if key is not None and key not in self._pictures and self.picture is not None:
             if len(self._pictures) >= _AXIS_PICTURES:
                 del self._pictures[next(iter(self._pictures))]  # the oldest
-            self._pictures[key] = (self.picture, self._text_size)
+            self._pictures[key] = (self.picture, self._text_size, self._ink)
+
+    def generateDrawSpecs(self, p: QPainter) -> tuple | None:  # pyqtgraph override
+        """pyqtgraph's lines and texts, and where they ink (see ``_exposed``)."""
+        specs = super().generateDrawSpecs(p)
+        self._ink = None if specs is None else _ink_of(*specs)
+        return specs
+
+    def _exposed(self, painter: QPainter) -> bool:
+        """Whether the area being painted (the widget's paint region, the painter's system
+        clip) reaches any of the axis's lines or texts. A bar chart's update next to the axis
+        reaches its bounding rectangle (its ticks point into the plot), so Qt paints the axis
+        with the bars, though mostly no tick lies in the rows repainted. No system clip (an
+        export, a pixmap) or a painter that rotates: exposed."""
+        engine = painter.paintEngine()
+        clip = engine.systemClip() if engine is not None else QRegion()
+        transform = painter.deviceTransform()
+        if clip.isEmpty() or transform.type().value > QTransform.TransformationType.TxScale.value:
+            return True
+        return clip.intersects(transform.map(self._ink))
 
     def _updateMaxTextSize(self, x: int) -> None:  # pyqtgraph override
         self._text_size = x
@@ -133,6 +167,25 @@ class RememberingAxis(pg.AxisItem):
         )
 
 
+_TEXT_PAD_PX = 2  # around each text's box: antialiasing, glyph overhangs
+
+
+def _ink_of(axis_spec: tuple, tick_specs: list, text_specs: list) -> QRegion:
+    """The pixels ``AxisItem.drawPicture`` may touch drawing these specs, in the axis's
+    coordinates (unscaled: pixels): each line with half its pen around it (its caps too),
+    rounded out to whole pixels, and each text's box with a margin."""
+    ink = QRegion()
+    for pen, start, end in (axis_spec, *tick_specs):
+        # Even without a pen: replayed from a QPicture, a tick of length 0 draws a dot.
+        half = max(pen.widthF(), 1.0) / 2  # a width of 0 is a cosmetic 1 px
+        line = QRectF(QPointF(start), QPointF(end)).normalized()
+        ink += line.adjusted(-half, -half, half, half).toAlignedRect()
+    pad = _TEXT_PAD_PX
+    for rect, _flags, _text in text_specs:
+        ink += QRectF(rect).toAlignedRect().adjusted(-pad, -pad, pad, pad)
+    return ink
+
+
 # -- the bars: one call per look -------------------------------------------------------------------
 
 
@@ -141,66 +194,225 @@ class GroupedBars(pg.BarGraphItem):
 
     pyqtgraph records a multi-coloured bar chart bar by bar into a QPicture whenever the heights
     change, in a Python loop: 0.6 ms of a click at G = 64. The chart has three looks (up, down,
-    no signal), so three ``drawRects`` calls draw the same bars in the same places.
+    no signal), so three ``drawRects`` calls draw the same bars in the same places, each from
+    one array of rectangles filled with numpy (a Python ``QRectF`` per bar cost 0.3 ms a paint).
 
     ``outline_as_fill`` (the lab's chart) fills a bar whose outline is its fill's colour grown by
     half the pen instead of stroking it: cheaper, and at some scales a pixel row off from the
     stroked outline. Without it (the push chart) every bar is stroked and filled as pyqtgraph
     draws it, pixel for pixel.
+
+    ``repaint_changes_only`` (the lab's chart): new heights repaint only the rows where a bar's
+    end moved, each run of bars moving alike in one rectangle, not the whole item (whose area
+    reaches the axes' ticks, so the axes were painted again on every click). The item's
+    bounding rectangle then covers the view's y range, so a new height does not change it.
     """
 
-    def __init__(self, *, outline_as_fill: bool = True, **opts: object) -> None:
+    def __init__(
+        self, *, outline_as_fill: bool = True, repaint_changes_only: bool = False, **opts: object
+    ) -> None:
         self._outline_as_fill = outline_as_fill
+        self._repaint_changes_only = repaint_changes_only
+        self._quiet = False  # within a height change repainted by rows: no whole-item update
+        # Per look: its pen, brush, the indices of its bars, and whether the pen only widens them.
+        self._looks: list[tuple[QPen, QBrush, np.ndarray, bool]] | None = None
+        # What the last paint drew per look: (heights' version, scale, outlined) and the arrays.
+        self._drawn: tuple[tuple, list[tuple[QPen, QBrush, object, bool]]] | None = None
+        self._version = 0  # counts changes of the bars' rectangles
+        self._bounds: QRectF | None = None  # with repaint_changes_only: bars and the y range
         super().__init__(**opts)
 
     def setOpts(self, **opts: object) -> None:  # pyqtgraph override
-        # Per look: its pen, brush, bars, and whether the pen only widens them (see paint).
-        self._groups: list[tuple[QPen, QBrush, list[QRectF], bool]] | None = None
-        self._grown: dict[tuple, list[QRectF]] | None = None
+        self._version += 1
+        if opts.keys() & {"pen", "pens", "brush", "brushes", "x", "x0", "x1", "width"}:
+            self._looks = None
+        if self._repaint_changes_only and self._repaints_by_rows(opts):
+            before = self._rectarray.ndarray().copy()
+            looks_before = list(zip(self._pens, self._brushes, strict=True))
+            self._quiet = True
+            try:
+                super().setOpts(**opts)
+            finally:
+                self._quiet = False
+            looks = zip(self._pens, self._brushes, strict=True)
+            recoloured = [
+                index
+                for index, (look, (pen, brush)) in enumerate(zip(looks_before, looks, strict=True))
+                if look[0] is not pen or look[1] is not brush
+            ]
+            self._repaint_rows(before, self._rectarray.ndarray(), recoloured)
+            return
+        self._bounds = None
         super().setOpts(**opts)
+
+    def _repaints_by_rows(self, opts: dict) -> bool:
+        """New heights, pens or brushes for the bars shown (one each): the bounds stay, and the
+        rows that change repaint."""
+        if not opts.keys() <= {"height", "pens", "brushes"} or "height" not in opts:
+            return False
+        if self._bounds is None or self.scene() is None or self._pens is None:
+            return False
+        count = len(self._rectarray)
+        lengths = {len(opts[name]) for name in opts if opts[name] is not None}  # type: ignore[arg-type]
+        return count > 0 and lengths == {count} and len(self._pens) == len(self._brushes) == count
+
+    def prepareGeometryChange(self) -> None:  # Qt override, as pyqtgraph's setOpts calls it
+        if not self._quiet:
+            super().prepareGeometryChange()
+
+    def update(self, *args: object) -> None:  # Qt override, as pyqtgraph's setOpts calls it
+        if not self._quiet:
+            super().update(*args)
+
+    def boundingRect(self) -> QRectF:  # pyqtgraph override
+        if not self._repaint_changes_only:
+            return super().boundingRect()
+        if self._bounds is not None:
+            return QRectF(self._bounds)
+        bounds = super().boundingRect()  # its pens' padding needs the view's pixel size
+        view = self.getViewBox()
+        if bounds.isNull() or not isinstance(view, pg.ViewBox) or self.getViewWidget() is None:
+            return bounds
+        low, high = view.viewRange()[1]
+        self._bounds = bounds.united(QRectF(bounds.left(), low, bounds.width(), high - low))
+        return QRectF(self._bounds)
+
+    def viewRangeChanged(self) -> None:  # pyqtgraph override: the bounds cover the y range
+        super().viewRangeChanged()
+        self._forget_bounds()
+
+    def viewTransformChanged(self) -> None:  # pyqtgraph override: the pens' padding in units
+        super().viewTransformChanged()
+        self._forget_bounds()
+
+    def _forget_bounds(self) -> None:
+        if self._repaint_changes_only and self._bounds is not None:
+            self.prepareGeometryChange()
+            self._bounds = None
+
+    def _repaint_rows(self, before: np.ndarray, after: np.ndarray, recoloured: list[int]) -> None:
+        """Repaint where a bar's bottom or top moved, from its old place to its new one, and
+        all of a bar whose look changed (the pen's half around each), bars whose rows are the
+        same in one rectangle."""
+        runs: dict[tuple[float, float], list[float]] = {}  # rows -> [left, right] of the bars
+        for index in recoloured:
+            low = min(before[index, 1], after[index, 1])
+            high = max(before[index, 1] + before[index, 3], after[index, 1] + after[index, 3])
+            left, right = after[index, 0], after[index, 0] + after[index, 2]
+            run = runs.setdefault((float(low), float(high)), [left, right])
+            run[0], run[1] = min(run[0], left), max(run[1], right)
+        for edge in (1, None):  # the bottoms (y), then the tops (y + height)
+            if edge is None:
+                old, new = before[:, 1] + before[:, 3], after[:, 1] + after[:, 3]
+            else:
+                old, new = before[:, edge], after[:, edge]
+            moved = np.flatnonzero(old != new)
+            lows = np.minimum(old[moved], new[moved]).tolist()
+            highs = np.maximum(old[moved], new[moved]).tolist()
+            lefts = after[moved, 0].tolist()
+            rights = (after[moved, 0] + after[moved, 2]).tolist()
+            for low, high, left, right in zip(lows, highs, lefts, rights, strict=True):
+                run = runs.get((low, high))
+                if run is None:
+                    runs[(low, high)] = [left, right]
+                else:
+                    run[0], run[1] = min(run[0], left), max(run[1], right)
+        if len(runs) > _ROW_RUNS:  # bars all moving differently: one repaint of the item
+            super().update()
+            return
+        pad = self.pixelPadding()  # half the (cosmetic) pen, in pixels (the view is not scaled)
+        areas = []
+        for (low, high), (left, right) in runs.items():
+            rows = self.mapRectToScene(QRectF(left, low, right - left, high - low))
+            areas.append(rows.adjusted(-pad, -pad, pad, pad))
+        repaint_exactly(self.scene(), areas)
 
     def paint(self, painter: QPainter, *args: object) -> None:  # pyqtgraph override
         if self._singleColor or self._pens is None or self._brushes is None:
             super().paint(painter, *args)
             return
-        if self._groups is None:
-            looks: dict[tuple[int, int], tuple[QPen, QBrush, list[QRectF]]] = {}
-            rects = self._rectarray.instances()
-            for rect, pen, brush in zip(rects, self._pens, self._brushes, strict=True):
-                looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(rect)
-            self._groups = [
-                (pen, brush, bars, self._outline_as_fill and _outline_is_fill(pen, brush))
-                for pen, brush, bars in looks.values()
-            ]
         transform = painter.transform()
         scale = (transform.m11(), transform.m22())
         outlined = painter.testRenderHint(QPainter.RenderHint.Antialiasing) or (
             transform.type().value > QTransform.TransformationType.TxScale.value
         )
-        for index, (pen, brush, rects, widens) in enumerate(self._groups):
-            if outlined or not widens:
-                painter.setPen(pen)
-                painter.setBrush(brush)
-                painter.drawRects(rects)
-                continue
-            painter.setPen(Qt.PenStyle.NoPen)
+        key = (self._version, scale, outlined)
+        if self._drawn is None or self._drawn[0] != key:
+            self._drawn = (key, self._draw_looks(scale, outlined))
+        for pen, brush, rects, stroked in self._drawn[1]:
+            painter.setPen(pen if stroked else Qt.PenStyle.NoPen)
             painter.setBrush(brush)
-            painter.drawRects(self._grown_rects(index, rects, pen.widthF(), scale))
+            painter.drawRects(*rects.drawargs())
 
-    def _grown_rects(
-        self, index: int, rects: list[QRectF], pen_px: float, scale: tuple[float, float]
-    ) -> list[QRectF]:
-        """The bars grown by half the pen on every side, in data units at this scale: filled
-        without a pen they cover the pixels that the fill and its outline in the same colour
-        cover, without stroking 64 outlines on every paint (an eighth of a click at G = 64)."""
-        key = (index, scale)
-        if self._grown is None or key not in self._grown:
-            if self._grown is None or len(self._grown) > 8:
-                self._grown = {}
-            dx = pen_px / 2 / abs(scale[0]) if scale[0] else 0.0
-            dy = pen_px / 2 / abs(scale[1]) if scale[1] else 0.0
-            self._grown[key] = [rect.normalized().adjusted(-dx, -dy, dx, dy) for rect in rects]
-        return self._grown[key]
+    def _draw_looks(
+        self, scale: tuple[float, float], outlined: bool
+    ) -> list[tuple[QPen, QBrush, object, bool]]:
+        """Per look its pen, brush, its bars' rectangles (as a Qt array) and whether the pen
+        strokes them. A bar whose pen only widens it (see ``outline_as_fill``) is grown by half
+        the pen on every side, in data units at this scale, exactly as ``QRectF.adjusted``
+        grows it: filled without a pen it covers the pixels the fill and its outline cover."""
+        if self._looks is None:
+            looks: dict[tuple[int, int], tuple[QPen, QBrush, list[int]]] = {}
+            for index, (pen, brush) in enumerate(zip(self._pens, self._brushes, strict=True)):
+                looks.setdefault((id(pen), id(brush)), (pen, brush, []))[2].append(index)
+            self._looks = [
+                (pen, brush, np.array(bars), self._outline_as_fill and _outline_is_fill(pen, brush))
+                for pen, brush, bars in looks.values()
+            ]
+        rects = self._rectarray.ndarray()
+        drawn = []
+        for pen, brush, bars, widens in self._looks:
+            part = rects[bars]
+            stroked = outlined or not widens
+            if not stroked:
+                # pyqtgraph's rectangles are normalized (width, height >= 0): adjusted() only.
+                dx = pen.widthF() / 2 / abs(scale[0]) if scale[0] else 0.0
+                dy = pen.widthF() / 2 / abs(scale[1]) if scale[1] else 0.0
+                part = np.column_stack(
+                    (part[:, 0] - dx, part[:, 1] - dy, part[:, 2] + dx + dx, part[:, 3] + dy + dy)
+                )
+            array = type(self._rectarray)(QRectF, 4)
+            array.resize(len(part))
+            array.ndarray()[:] = part
+            drawn.append((pen, brush, array, stroked))
+        return drawn
+
+
+_ROW_RUNS = 16  # more runs of rows than this: the bars repaint as one item
+
+
+# -- repainting exactly an area --------------------------------------------------------------------
+
+_VIEW_MARGIN_PX = 2.0  # what QGraphicsView adds around an exposed area (DontAdjustForAntialiasing)
+
+
+def repaint_exactly(scene: QGraphicsScene, areas: list[QRectF]) -> None:
+    """Repaint these areas of the scene (scene coordinates, views not scaled), each as its own
+    rectangle of whole pixels, in every view.
+
+    ``QGraphicsItem.update(rect)`` joins an item's areas into one rectangle (an item's bands at
+    the top and bottom of a plot become the whole plot between them), and a view grows every
+    area it repaints by 2 px on each side, for antialiased lines past an item's bounds, unless
+    told not to (``DontAdjustForAntialiasing``): each area is asked that much smaller, so the
+    repaint is the pixels the area touches, not the axis line 1 px left of the first bar.
+    """
+    flag = QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing
+    exact = any(view.optimizationFlags() & flag for view in scene.views())
+    margin = 0.0 if exact else _VIEW_MARGIN_PX
+    for area in areas:
+        scene.update(_inset(area, margin))
+
+
+def _inset(rect: QRectF, margin: float) -> QRectF:
+    """``rect`` less ``margin`` on each side (less when it is narrower), so that the view,
+    growing it by ``margin`` again after rounding out to whole pixels, repaints exactly the
+    pixels ``rect`` touches (or more, never fewer)."""
+    dx = min(margin, max(rect.width() - _THINNEST, 0.0) / 2)
+    dy = min(margin, max(rect.height() - _THINNEST, 0.0) / 2)
+    return rect.adjusted(dx, dy, -dx, -dy)
+
+
+_THINNEST = 1e-3  # an update narrower than this the view would drop as empty
 
 
 def _outline_is_fill(pen: QPen, brush: QBrush) -> bool:

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
+from grpo_desktop.views.common.pyqtgraph_internals import repaint_exactly
 from grpo_desktop.views.common.text_runs import draw_text
 
 __all__ = ["Label", "ValueLabels"]
@@ -66,11 +67,25 @@ class ValueLabels(pg.GraphicsObject):
             self.update()
 
     def set_labels(self, labels: Sequence[Label]) -> None:
-        """Show exactly these labels (none: an empty sequence); repaints only on a change."""
+        """Show exactly these labels (none: an empty sequence); repaints only the labels that
+        change, where they were and where they go (not the whole plot: its axes, its bars)."""
         labels = tuple(labels)
-        if labels != self._labels:
+        previous = self._labels
+        if labels == previous:
+            return
+        scene = self.scene()
+        if scene is None or len(labels) != len(previous):
             self._labels = labels
             self.update()
+            return
+        before = self._boxes()
+        self._labels = labels
+        areas: dict[tuple[float, float, float, float], QRectF] = {}
+        for was, now, (old, _), (new, _) in zip(previous, labels, before, self._boxes()):
+            if was != now:
+                areas[old.getRect()] = old
+                areas[new.getRect()] = new
+        repaint_exactly(scene, [self.mapRectToScene(box) for box in areas.values()])
 
     # ------------------------------------------------------------------------------ reading
 

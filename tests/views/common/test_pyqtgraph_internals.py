@@ -7,13 +7,18 @@ import pathlib
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QApplication
 
 import grpo_desktop.views
 from grpo_desktop.views.common import pyqtgraph_internals
-from grpo_desktop.views.common.pyqtgraph_internals import VERIFIED, is_verified, version_tuple
+from grpo_desktop.views.common.pyqtgraph_internals import (
+    VERIFIED,
+    RememberingAxis,
+    is_verified,
+    version_tuple,
+)
 
 # The private attributes the module reads, and the pyqtgraph class that must still have them.
 _PRIVATE = {
@@ -182,3 +187,44 @@ def test_an_axis_with_its_own_ticks_replays_a_range_it_drew_as_pyqtgraph_draws_i
         assert plain in drawn
         replayed.append(remembering not in drawn)
     assert replayed[-2:] == [True, True], "ranges seen before are replayed, not drawn again"
+
+
+def test_the_bars_array_has_what_grouped_bars_draw_from(qtbot):
+    bars = pg.BarGraphItem(x=[1, 2], height=[1, -1], width=0.6, pens=["r", "g"], brushes=["r", "g"])
+    array = type(bars._rectarray)(QRectF, 4)
+    array.resize(2)
+    array.ndarray()[:] = [[0, 0, 1, 1], [2, 0, 1, 1]]
+    assert len(array.drawargs()) in (1, 2)  # PySide: (first, count); PyQt: (array,)
+
+
+def test_an_axis_keeps_its_pixels_where_the_area_painted_misses_its_lines_and_texts(qtbot):
+    """Its ticks point into the plot, so its bounding rectangle takes the plot's first pixels:
+    an area there between two ticks paints nothing of the axis; one over a tick paints it."""
+    axis = RememberingAxis("left")
+    widget = pg.PlotWidget(axisItems={"left": axis})
+    qtbot.addWidget(widget)
+    widget.setYRange(0, 10, padding=0)
+    axis.setTicks([[(v, str(v)) for v in (0, 5, 10)]])
+    widget.resize(400, 300)
+    with qtbot.waitExposed(widget):
+        widget.show()
+    qtbot.wait(30)
+    painted = []
+    original = pg.AxisItem.paint
+
+    def counting(item, painter, *args):
+        painted.append(item)
+        return original(item, painter, *args)
+
+    pg.AxisItem.paint = counting
+    try:
+        view = widget.getPlotItem().getViewBox()
+        edge = widget.mapFromScene(view.sceneBoundingRect()).boundingRect().left()
+        between = widget.mapFromScene(view.mapViewToScene(QPointF(0, 7.5))).y()
+        on_tick = widget.mapFromScene(view.mapViewToScene(QPointF(0, 5.0))).y()
+        widget.viewport().repaint(QRect(edge + 2, round(between) - 2, 3, 4))
+        assert axis not in painted
+        widget.viewport().repaint(QRect(edge + 2, round(on_tick) - 2, 3, 4))
+        assert axis in painted
+    finally:
+        pg.AxisItem.paint = original
