@@ -158,10 +158,11 @@ class TraceCard(QWidget):
         """
         shown = self._card
         same_mode = compact == self._compact and reward_range == self._reward_range
-        if same_mode and card == shown:
+        if same_mode and card is shown:
             return
         # A click gives every card of the group a new advantage, and most nothing else: then
-        # the card's layer, size and verdict stay, and only its advantage lines may change.
+        # the card's layer, size and verdict stay, and only its advantage lines may change (an
+        # equal state changes nothing: its lines show the same, so nothing is repainted).
         footer_only = same_mode and only_advantage_changed(shown, card)
         self._card = card
         if not same_mode:
