@@ -42,6 +42,7 @@ from grpo_desktop.core.training.sweep import (
     sweep_csv,
 )
 from grpo_desktop.core.training.training_config import ALGORITHM_INFO, ALGORITHMS
+from grpo_desktop.views.common.form_label import FormLabel
 from grpo_desktop.views.training.sweep_chart import SweepChart
 
 __all__ = ["DEFAULT_VALUES", "ExperimentDialog", "open_experiment"]
@@ -116,12 +117,12 @@ class ExperimentDialog(QDialog):
         self._setting_changed()
 
         form = QFormLayout()
-        form.addRow("&Sweep", self.setting_combo)
-        form.addRow("&Values", self.values_edit)
-        form.addRow("&Algorithm", self.algorithm_combo)
-        form.addRow("S&eeds", self.seeds_spin)
-        form.addRow("S&teps", self.steps_spin)
-        form.addRow("Ta&rget pass rate", self.target_spin)
+        form.addRow(FormLabel("&Sweep", self.setting_combo), self.setting_combo)
+        form.addRow(FormLabel("&Values", self.values_edit), self.values_edit)
+        form.addRow(FormLabel("&Algorithm", self.algorithm_combo), self.algorithm_combo)
+        form.addRow(FormLabel("S&eeds", self.seeds_spin), self.seeds_spin)
+        form.addRow(FormLabel("S&teps", self.steps_spin), self.steps_spin)
+        form.addRow(FormLabel("Ta&rget pass rate", self.target_spin), self.target_spin)
 
         self.run_button = QPushButton("&Run", objectName="experimentRun")
         self.run_button.clicked.connect(self.run)

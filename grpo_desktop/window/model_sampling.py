@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.core.lab.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.lab.reward_fields import MAX_NAME_CHARS
+from grpo_desktop.views.common.form_label import FormLabel
 
 if TYPE_CHECKING:
     from grpo_desktop.core.lab.recorded_group import RecordedGroup
@@ -130,10 +131,10 @@ class ModelSamplingDialog(QDialog):
 
         form = QFormLayout()
         form.addRow("Model", model_row)
-        form.addRow("&Prompt", self.prompt_box)
-        form.addRow("&G (answers)", self.group_size_spin)
-        form.addRow("&Seed", self.seed_spin)
-        form.addRow("&Temperature", self.temperature_spin)
+        form.addRow(FormLabel("&Prompt", self.prompt_box), self.prompt_box)
+        form.addRow(FormLabel("&G (answers)", self.group_size_spin), self.group_size_spin)
+        form.addRow(FormLabel("&Seed", self.seed_spin), self.seed_spin)
+        form.addRow(FormLabel("&Temperature", self.temperature_spin), self.temperature_spin)
 
         self.message = QLabel(objectName="modelSamplingMessage")
         self.message.setWordWrap(True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication
+import pytest
+from label_ink import ink_in_last_column
+from PySide6.QtWidgets import QApplication, QLabel
 
 from grpo_desktop.core.tinylm import load_model
 from grpo_desktop.window.model_sampling import WHAT_THE_MODEL_IS, ModelSamplingDialog
@@ -132,3 +134,13 @@ def test_the_dialog_samples_from_the_checkpoint_the_policy_names(window, tmp_pat
     assert window.policy_menu.open_checkpoint(str(saved))
     dialog = open_dialog(window)
     assert dialog.checkpoint == str(saved) and dialog.model_label.text() == "policy.npz"
+
+
+@pytest.mark.parametrize("theme", ["light", "projector"])
+def test_every_setting_names_itself_whole_in_each_theme(window, theme):
+    window.presentation.set_theme(theme, remember=False)
+    dialog = open_dialog(window)
+    labels = [label for label in dialog.findChildren(QLabel) if label.buddy() is not None]
+    assert {label.text() for label in labels} >= {"&Prompt", "&Seed", "&Temperature"}
+    cut = [label.text() for label in labels if ink_in_last_column(label)]
+    assert cut == []

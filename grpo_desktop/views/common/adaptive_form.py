@@ -14,6 +14,8 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
+from grpo_desktop.views.common.form_label import FormLabel
+
 BESIDE = "beside"  # each label left of its field, two settings per row
 ABOVE = "above"  # each label over its field: the form for a narrow column
 
@@ -49,8 +51,7 @@ class AdaptiveForm(QWidget):
         raise NotImplementedError
 
     def _label(self, text: str, field: QWidget) -> QLabel:
-        label = QLabel(text)
-        label.setBuddy(field)  # its mnemonic (Alt + the underlined letter) focuses the field
+        label = FormLabel(text, field)
         label.setToolTip(field.toolTip())
         self.labels[field.objectName()] = label
         return label
