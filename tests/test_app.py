@@ -233,8 +233,16 @@ def test_workspace_update_screenshot_shows_the_update_page(tmp_path):
 
 @pytest.mark.parametrize(
     "extra",
-    [(), ("--theme", "projector", "--size", "1024x768"), ("--problem", "length-bias-sum")],
-    ids=["default", "projector-1024x768", "length-bias"],
+    [
+        pytest.param((), id="default"),
+        # The development loop keeps one size check per workspace (each is a whole app run).
+        pytest.param(
+            ("--theme", "projector", "--size", "1024x768"),
+            id="projector-1024x768",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(("--problem", "length-bias-sum"), id="length-bias", marks=pytest.mark.slow),
+    ],
 )
 def test_workspace_update_screenshots_are_exactly_the_requested_size(tmp_path, extra):
     from PySide6.QtGui import QImage
@@ -291,8 +299,10 @@ def test_workspace_training_screenshot_shows_the_training_page(tmp_path):
 
 @pytest.mark.parametrize(
     "extra",
-    [("--theme", "projector", "--size", "1024x768"), ("--zoom", "200")],
-    ids=["projector-1024x768", "zoom-200"],
+    [
+        pytest.param(("--theme", "projector", "--size", "1024x768"), id="projector-1024x768"),
+        pytest.param(("--zoom", "200"), id="zoom-200", marks=pytest.mark.slow),
+    ],
 )
 def test_workspace_training_screenshots_are_exactly_the_requested_size(tmp_path, extra):
     from PySide6.QtGui import QImage
@@ -403,10 +413,13 @@ def test_the_workspace_flag_wins_over_the_scenarios(tmp_path, qtbot):
 @pytest.mark.parametrize(
     "contents",
     [
-        b"[view]\ntheme=dark\nzoom=1.5\n[window]\ngeometry=@ByteArray(not a geometry)\n",
-        b"[view\x00\xff\xfe corrupt \n=\n",
+        pytest.param(
+            b"[view]\ntheme=dark\nzoom=1.5\n[window]\ngeometry=@ByteArray(not a geometry)\n",
+            id="saved",
+            marks=pytest.mark.slow,  # the corrupt file below keeps the check in the fast loop
+        ),
+        pytest.param(b"[view\x00\xff\xfe corrupt \n=\n", id="corrupt"),
     ],
-    ids=["saved", "corrupt"],
 )
 def test_a_screenshot_leaves_the_settings_file_untouched(tmp_path, private_home, contents):
     settings_file = private_home / ".config" / "GRPO Desktop" / "GRPO Desktop.ini"
@@ -560,8 +573,11 @@ def test_a_display_that_opens_passes_the_check(monkeypatch):
 
 @pytest.mark.parametrize(
     ("size", "theme"),
-    [((3840, 2160), "light"), ((1280, 800), "light"), ((1280, 800), "projector")],
-    ids=["4k", "laptop", "laptop-projector"],
+    [
+        pytest.param((3840, 2160), "light", id="4k"),
+        pytest.param((1280, 800), "light", id="laptop", marks=pytest.mark.slow),  # fits, as 4k
+        pytest.param((1280, 800), "projector", id="laptop-projector"),
+    ],
 )
 def test_a_screenshots_zoom_message_is_the_one_the_real_window_shows_at_that_size(
     tmp_path, qtbot, size, theme
