@@ -10,6 +10,7 @@ the rounded boxes). The painter owns those caches and the trace's wrapped lines;
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from typing import Protocol
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSizeF, Qt
@@ -47,7 +48,11 @@ _BOX = "card box"  # the kinds of drawing in render_cache.DRAWINGS
 _ADVANTAGE_LINE = "advantage line"
 _STYLE_TOKENS: dict[tuple[str, Theme], int] = {}  # (font key, theme) -> a number, per pair
 _LAYERS = 6  # layers kept per card: the three push colours, focused or not
-_WRAPS = 32  # wrapped traces kept per card (text, width)
+#: Wrapped traces kept, shared by every card of one look (style token, text, width): a group's
+#: cards repeat a problem's few traces, and each window's layout wraps every card's trace at
+#: several widths (the same widths in every window a test suite builds).
+_WRAPS = 512
+_wrapped: OrderedDict[tuple[int, str, float], tuple[Line, ...]] = OrderedDict()
 
 
 class CardFace(Protocol):
@@ -124,7 +129,6 @@ class CardPainter:
         self.token = -1  # _STYLE_TOKENS' number for the style, set with it
         # The text and advantage-line rectangles, per size and look (see text_rects).
         self._rects: tuple[tuple, QRectF, QRect] | None = None
-        self._wrap_cache: dict[tuple[str, float], tuple[Line, ...]] = {}
         self._typeset: tuple[str, tuple[tuple[Run, ...], ...]] = ("", ())  # parsed once per text
         self.layers: dict[tuple, QPixmap] = {}  # the card without its advantage, per look
         self.last_first_line = 0  # the most a long trace can scroll, as last painted
@@ -151,7 +155,6 @@ class CardPainter:
             # Cards built from the same font and theme draw alike: one number for that pair
             # lets them share drawings without hashing a whole theme on every paint.
             self.token = _STYLE_TOKENS.setdefault((font.key(), theme), len(_STYLE_TOKENS))
-            self._wrap_cache.clear()
             self.layers.clear()
         return self._style
 
@@ -624,12 +627,14 @@ class CardPainter:
 
     def trace_lines(self, style: CardStyle, width: float) -> tuple[Line, ...]:
         text = "" if self.face.card_state is None else self.face.card_state.text
-        key = (text, round(width, 1))
-        lines = self._wrap_cache.get(key) if render_cache.CACHING else None
-        if lines is None:
-            if len(self._wrap_cache) > 32:
-                self._wrap_cache.clear()
-            paragraphs = self.typeset_lines(text)
-            lines = wrap(paragraphs, style.trace, style.fm(style.trace), width) if text else ()
-            self._wrap_cache[key] = lines
+        key = (self.token, text, round(width, 1))
+        lines = _wrapped.get(key) if render_cache.CACHING else None
+        if lines is not None:
+            _wrapped.move_to_end(key)
+            return lines
+        paragraphs = self.typeset_lines(text)
+        lines = wrap(paragraphs, style.trace, style.fm(style.trace), width) if text else ()
+        _wrapped[key] = lines
+        if len(_wrapped) > _WRAPS:
+            _wrapped.popitem(last=False)
         return lines
