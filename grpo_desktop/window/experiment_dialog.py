@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -42,6 +43,7 @@ from grpo_desktop.core.training.sweep import (
     sweep_csv,
 )
 from grpo_desktop.core.training.training_config import ALGORITHM_INFO, ALGORITHMS
+from grpo_desktop.views.common.dialog_size import text_sized
 from grpo_desktop.views.common.form_label import FormLabel
 from grpo_desktop.views.training.sweep_chart import SweepChart
 
@@ -155,7 +157,13 @@ class ExperimentDialog(QDialog):
         column.addWidget(self.table)
         column.addWidget(self.chart, 1)
         column.addWidget(close)
-        self.resize(720, 760)
+        self._sized_for = ""  # the font it was last opened at: it opens sized to its text
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        if self._sized_for != self.font().key():  # first opened, or a zoom or theme since
+            self._sized_for = self.font().key()
+            self.resize(text_sized(self, 51.6, 54.5))  # 720 × 760 at 100 % on a laptop
+        super().showEvent(event)
 
     def _setting_changed(self, *_index: int) -> None:
         name = self.setting_combo.currentData()

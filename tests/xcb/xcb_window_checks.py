@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QShortcut
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from grpo_desktop.views.common.shortcuts_dialog import shortcut_rows
 from grpo_desktop.window.main_window import MainWindow
@@ -387,3 +387,33 @@ def test_cards_repainting_only_their_advantage_lines_show_what_a_full_render_dra
             )
             apart = channel_steps(on_screen.toImage(), card.grab().toImage())
             assert apart.max() <= 4, f"after {key.name}: card {card.objectName()} is stale"
+
+
+def test_at_200_percent_the_experiment_dialog_opens_with_room_for_every_setting(qtbot, window):
+    """Its size was 720 × 760 px at any zoom: at 200 % on this 1920 × 1080 screen Qt gave each
+    setting's row about half the height its text needs (dialog_size.py)."""
+    from grpo_desktop.window.experiment_dialog import open_experiment
+
+    window.resize(1920, 1040)
+    window.presentation.set_zoom(2.0, remember=False)
+    dialog = open_experiment(window)
+    qtbot.waitExposed(dialog)
+    fields = [
+        dialog.setting_combo,
+        dialog.values_edit,
+        dialog.algorithm_combo,
+        dialog.seeds_spin,
+        dialog.steps_spin,
+        dialog.target_spin,
+    ]
+    labels = [label for label in dialog.findChildren(QLabel) if label.buddy() in fields]
+    assert len(labels) == len(fields)
+    squeezed = [
+        (part.objectName() or part.text(), part.height(), part.minimumSizeHint().height())
+        for part in fields + labels
+        if part.height() < part.minimumSizeHint().height()
+    ]
+    assert squeezed == []
+    assert dialog.frameGeometry().height() <= dialog.screen().availableGeometry().height()
+    dialog.close()
+    window.presentation.set_zoom(1.0, remember=False)

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QTextBrowser, QVBoxLayout
 
+from grpo_desktop.views.common.dialog_size import text_sized
 from grpo_desktop.views.common.fonts import scaled_font
 
 FIXED_KEYS = (
@@ -102,6 +103,6 @@ class ShortcutsDialog(QDialog):
         column = QVBoxLayout(self)
         column.addWidget(browser)
         column.addWidget(buttons)
-        self.resize(640, 620)
+        self.resize(text_sized(self, 45.9, 44.4))  # 640 × 620 at 100 % on a laptop
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.text = browser
