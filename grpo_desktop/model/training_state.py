@@ -28,6 +28,7 @@ from dataclasses import replace
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
+from grpo_desktop.core.training.computed_runs import run_computed_to
 from grpo_desktop.core.training.run import ALGORITHM_INFO, TrainingConfig, TrainingRun
 from grpo_desktop.core.training.training_config import refused_change_text
 from grpo_desktop.core.training.training_snapshot import (
@@ -232,8 +233,10 @@ class TrainingState(QObject):
         """The run from step 0 under the configuration in force, computed to ``steps``, paused,
         with ``metric`` on the second chart and ``focus`` on the frontier's dots (a lesson's
         training step: the same picture whichever way the lecturer paged)."""
-        self.reset()
-        self.run.run(steps)
+        self.set_playing(False)
+        self.run = run_computed_to(*self._run_inputs(), steps)  # a visit again: no recompute
+        self._selected_step = None
+        self._refusal = ""
         self.set_focus(focus)
         self.set_metric(metric)  # the last request rebuilds the snapshot for the run shown
 

@@ -381,6 +381,11 @@ class TrainingRun:
             total += sum(a.nbytes for step in state.groups for a in step)
         return total
 
+    def copy(self) -> TrainingRun:
+        """This run, at the same step, as a run of its own: stepping either leaves the other as
+        it is (a step begun part by part is finished first)."""
+        return self.with_algorithms(self.config.algorithms)
+
     def with_algorithms(self, algorithms: tuple[str, ...]) -> TrainingRun:
         """This run with ``algorithms`` instead, at the same step: a kept algorithm keeps its
         numbers (a copy: this run is left as it is), an added one is computed from step 1 to
