@@ -10,6 +10,8 @@ one 60 Hz frame even at G = 64, and an animation frame costs no more than a clic
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections.abc import Sequence
 
@@ -55,20 +57,30 @@ REF_TEMPLATE = "par = 0.08888"  # widest par for G <= 64 (e.g. 0.09091): the mar
 _NICE_MANTISSAS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 
+@functools.cache
+def _nice_decades(exponent: int) -> tuple[float, ...]:
+    """The nice numbers of the decades 10^exponent and 10^(exponent + 1), ascending, each written
+    exactly (``float("1.5e-1")``: 1.5 * 0.1 is 0.15000000000000002). Kept: a click asks for a
+    few ceilings, always in the same few decades."""
+    return tuple(
+        float(f"{mantissa}e{power}")
+        for power in (exponent, exponent + 1)
+        for mantissa in _NICE_MANTISSAS
+    )
+
+
 def nice_ceiling(value: float) -> float:
-    """The smallest "nice" number (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) >= ``value``.
+    """The smallest "nice" number (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) >= ``value``
+    (within a relative 1e-12, so a value a rounding error above a nice number takes it).
 
     Axis limits a class can read at a glance; 1.0 for zero, negative or non-finite input.
     """
     if not (value > 0 and math.isfinite(value)):
         return 1.0
     exponent = math.floor(math.log10(value))
-    for power in (exponent, exponent + 1):
-        for mantissa in _NICE_MANTISSAS:
-            nice = float(f"{mantissa}e{power}")  # exact: 1.5 * 0.1 is 0.15000000000000002
-            if nice >= value * (1 - 1e-12):
-                return nice
-    return float(f"1e{exponent + 2}")  # unreachable: 10^(exponent+1) > value always
+    nice = _nice_decades(exponent)
+    index = bisect.bisect_left(nice, value * (1 - 1e-12))
+    return nice[index] if index < len(nice) else float(f"1e{exponent + 2}")  # (10^(e+1) > value)
 
 
 def _tick_step(value: float) -> float:
