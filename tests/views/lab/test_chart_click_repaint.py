@@ -171,3 +171,23 @@ def test_a_click_in_a_thicker_stroke_shows_what_a_full_paint_draws(make_chart, q
         chart.show_snapshot(make_snapshot(correct))
         qtbot.wait(20)
     assert shown(chart) == painted_afresh(chart)
+
+
+@pytest.mark.parametrize("group_size", [8, 64])
+def test_after_an_animation_the_chart_shows_what_a_full_paint_draws(make_chart, qtbot, group_size):
+    """Each frame of the reward <-> advantage animation repaints the rows its bars move."""
+    chart = make_chart()
+    chart.set_animation_enabled(True)
+    chart.animation_ms = 240
+    rng = random.Random(7)
+    chart.show_snapshot(make_snapshot([rng.random() < 0.3 for _ in range(group_size)]))
+    qtbot.wait(30)
+    for view in ("reward", "advantage"):
+        chart.set_view(view)
+        qtbot.waitUntil(lambda: not chart.is_animating(), timeout=3000)
+        qtbot.wait(30)
+        assert shown(chart) == painted_afresh(chart)
+    chart.set_view("reward", stepped=True)  # waits at r - mean, its caption up
+    qtbot.waitUntil(chart.waiting, timeout=3000)
+    qtbot.wait(30)
+    assert shown(chart) == painted_afresh(chart)
