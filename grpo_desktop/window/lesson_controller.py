@@ -51,6 +51,7 @@ from grpo_desktop.model.workspaces import WorkspaceStates
 from grpo_desktop.views.common.announce import announce
 from grpo_desktop.views.common.lesson_bar import FINISH_TEXT, NEXT_TEXT, LessonBar, plain_text
 from grpo_desktop.views.common.spotlight import Spotlight
+from grpo_desktop.window.lesson_runs_ahead import LessonRunsAhead
 from grpo_desktop.window.worksheet_dialog import add_worksheet_action
 
 __all__ = ["FINISH_TEXT", "NEXT_TEXT", "LessonController", "LessonWindow"]
@@ -114,6 +115,7 @@ class LessonController(QObject):
         self.states = states
         self._lesson: Lesson | None = None
         self._index = 0
+        self.runs_ahead = LessonRunsAhead(self)
         try:
             self.lessons: tuple[Lesson, ...] = load_lessons()
             self.load_error = ""
@@ -325,6 +327,7 @@ class LessonController(QObject):
         self.previous_action.setShortcuts(list(PREVIOUS_LESSON_KEYS))
         self.bar.show()
         self._apply_step()
+        self.runs_ahead.start(lesson)  # its training steps' runs, in idle time
         if not was_active:
             self.active_changed.emit(True)
 
@@ -379,6 +382,7 @@ class LessonController(QObject):
             return
         lesson, index = self._lesson, self._index
         self._lesson = None
+        self.runs_ahead.stop()
         self._set_hidden(False)
         self.spotlight.set_target(None)
         self.bar.hide()
@@ -411,6 +415,10 @@ class LessonController(QObject):
     def _apply_step(self) -> None:
         assert self._lesson is not None
         step = self._lesson.steps[self._index]
+        if step.is_training:
+            # Back to step 0 first: putting the step's config in force would otherwise catch an
+            # added algorithm up to the shown run's step (DAPO: 150 steps), to be replaced below.
+            self.states.training.reset()
         self.workbench.show_lesson_step(step)
         if step.is_training:
             # The step's run from step 0 (the config the workbench just put in force), computed

@@ -892,6 +892,33 @@ def test_the_same_training_step_shows_the_same_run_whichever_way_you_page(qtbot,
     assert np.array_equal(first, again, equal_nan=True)  # the same seeds: the same run again
 
 
+def test_the_lessons_runs_are_computed_while_it_starts_and_paging_to_them_computes_none(
+    qtbot, window, lessons, monkeypatch
+):
+    """Paging to a training step computed its run from step 0 there (150 steps, up to 0.4 s
+    on stage); the runs are computed in idle time once the lesson starts instead."""
+    from collections import OrderedDict
+
+    from grpo_desktop.core.training import computed_runs
+    from grpo_desktop.core.training.run import TrainingRun
+
+    monkeypatch.setattr(computed_runs, "_kept", OrderedDict())  # none from earlier tests
+    monkeypatch.setattr(computed_runs, "_computing", {})
+    lessons.start(STALL)
+    assert lessons.runs_ahead.running
+    qtbot.waitUntil(lambda: not lessons.runs_ahead.running, timeout=20_000)
+    parts: list[int] = []
+    part = TrainingRun.step_part
+    monkeypatch.setattr(TrainingRun, "step_part", lambda run: parts.append(1) or part(run))
+    shown = 0
+    for index, step in enumerate(get_lesson(STALL).steps):
+        if step.is_training:
+            lessons.go_to(index)
+            assert shown_run(window)[0].step_count == step.training_steps
+            shown += step.training_steps > 0
+    assert shown == 4 and parts == []
+
+
 def test_page_down_and_up_switch_between_the_lab_and_the_training_steps(qtbot, window, lessons):
     lessons.start(STALL)
     settle(qtbot, window)
