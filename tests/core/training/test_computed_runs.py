@@ -8,7 +8,11 @@ import pytest
 
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.training import computed_runs
-from grpo_desktop.core.training.computed_runs import KEPT_COMPUTED_RUNS, run_computed_to
+from grpo_desktop.core.training.computed_runs import (
+    KEPT_COMPUTED_RUNS,
+    computing_ahead,
+    run_computed_to,
+)
 from grpo_desktop.core.training.run import TrainingConfig, TrainingRun
 
 CONFIG = TrainingConfig(algorithms=("grpo", "dapo"), steps=12, seeds=3, batch=4, group_size=4)
@@ -18,6 +22,7 @@ WEIGHTS = RewardWeights()
 @pytest.fixture(autouse=True)
 def nothing_kept(monkeypatch):
     monkeypatch.setattr(computed_runs, "_kept", type(computed_runs._kept)())
+    monkeypatch.setattr(computed_runs, "_computing", {})
 
 
 @pytest.fixture
@@ -90,3 +95,23 @@ def test_only_the_last_few_runs_are_kept(steps_taken):
 def test_a_run_at_step_0_is_made_afresh_and_not_kept():
     assert run_computed_to(CONFIG, "trl", WEIGHTS, 0).step_count == 0
     assert len(computed_runs._kept) == 0
+
+
+def test_a_run_computed_ahead_is_kept_whole_and_asked_for_computes_nothing(steps_taken):
+    parts = sum(1 for _ in computing_ahead(CONFIG, "trl", WEIGHTS, 5))
+    assert parts == 5 * len(CONFIG.algorithms)  # one algorithm's share of a step at a time
+    assert sum(1 for _ in computing_ahead(CONFIG, "trl", WEIGHTS, 5)) == 0  # kept already
+    run = run_computed_to(CONFIG, "trl", WEIGHTS, 5)
+    assert steps_taken == []
+    assert_same_run(run, fresh_run(5))
+
+
+def test_asked_for_while_computed_ahead_it_is_finished_there_and_the_ahead_stops(steps_taken):
+    ahead = computing_ahead(CONFIG, "trl", WEIGHTS, 9)
+    for _ in range(7):  # three steps and a half
+        next(ahead)
+    run = run_computed_to(CONFIG, "trl", WEIGHTS, 9)
+    assert steps_taken == [3, 4, 5, 6, 7, 8]  # the half step finished, then the rest
+    assert_same_run(run, fresh_run(9))
+    assert list(ahead) == []
+    assert_same_run(run_computed_to(CONFIG, "trl", WEIGHTS, 9), fresh_run(9))
