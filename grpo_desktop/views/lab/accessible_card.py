@@ -51,10 +51,12 @@ class CardAccessible(QAccessibleWidget):
         return state
 
     def text(self, kind: QAccessible.Text) -> str:
+        text = ""
         if kind == QAccessible.Text.Description:
-            # The card writes its description when it is read, not on every click.
+            # The card writes its description when it is read, not on every click; a card that
+            # shows nothing yet has none, and Qt's own answer (its tooltip) stands.
             text = self._card.accessibleDescription()
-        else:
+        if not text:
             text = super().text(kind)
         recorded = self._card.card_state is not None and not self._toggleable()
         if kind == QAccessible.Text.Description and recorded:

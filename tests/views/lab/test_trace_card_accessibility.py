@@ -128,3 +128,11 @@ def test_every_card_of_a_large_group_gets_its_own_interface(qtbot):
     assert names == ["Card 1", "Card 2", "Card 64"]
     checked = [bool(QAccessible.queryAccessibleInterface(w).state().checked) for w in widgets]
     assert checked == [True, False, True]
+
+
+def test_a_card_that_shows_no_answer_yet_reads_its_hint(qtbot):
+    # A pooled card before its first state: Qt's own answer (the tooltip) stands in.
+    widget = TraceCard(0)
+    qtbot.addWidget(widget)
+    description = QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Description)
+    assert description == "Click, Space or Enter to mark it right/wrong"
