@@ -9,12 +9,14 @@ imports nothing from the app: it sees only what the bus shows.
 description, states, actions), listens for announcements and checked-state changes, presses
 card CARD (default 2) through its accessible action 0 ("Toggle"), waits for the state to change,
 records the tree again, then presses the "Update step" workspace button and reads the token list,
-and writes one JSON object to OUT.json (not stdout, which the bus daemons share)::
+then the "Training run" button and records that page's tree, and writes one JSON object to
+OUT.json (not stdout, which the bus daemons share)::
 
     {"before": [node, ...], "after": [node, ...], "action_names": [...],
      "do_action": bool, "events": [{"type", "source", "detail1", "text"}, ...],
      "update": {"list": node, "count": int, "items": [node, ...], "events": [...]}
-               or {"error": str, "events": [...]}}
+               or {"error": str, "events": [...]},
+     "training": {"tree": [node, ...]} or {"error": str}}
 
 Exit status 3 (with a message on stderr) when the app never shows its cards.
 """
@@ -31,6 +33,8 @@ from gi.repository import GLib
 APP_NAME = "GRPO Desktop"
 START_TIMEOUT = 90.0  # seconds for the app to appear with its cards (2 shared cores)
 UPDATE_BUTTON = "Update step"  # the workspace button in the status bar
+TRAINING_BUTTON = "Training run"  # the next one
+TRAINING_CONTROLS = "Training controls"  # a panel only the Training page has
 TOKEN_LIST = "Answers as tokens"
 TOKENS_READ = 40
 EVENTS = ("object:announcement", "object:state-changed:checked")
@@ -101,10 +105,11 @@ def find_app():
     return None
 
 
-def find(app, role: str, name: str):
+def find(app, role: str | None, name: str):
+    """The first node named ``name`` (with the role ``role``, unless None)."""
     for _path, acc in walk(app):
         try:
-            if acc.getRoleName() == role and acc.name == name:
+            if (role is None or acc.getRoleName() == role) and acc.name == name:
                 return acc
         except Exception:
             continue
@@ -127,6 +132,19 @@ def checked(acc) -> bool:
     return acc.getState().contains(pyatspi.STATE_CHECKED)
 
 
+def press(app, name: str) -> str | None:
+    """Press the workspace check box ``name`` through its "Press" action; what went wrong."""
+    button = find(app, "check box", name)
+    if button is None:
+        return f"no {name!r} check box"
+    action = button.queryAction()
+    names = [action.getName(i) for i in range(action.nActions)]
+    if "Press" not in names:
+        return f"{name!r} has no Press action: {names}"
+    action.doAction(names.index("Press"))
+    return None
+
+
 def token_list(app):
     for _path, acc in walk(app):
         try:
@@ -140,14 +158,9 @@ def token_list(app):
 def update_step(app) -> dict:
     """Press the "Update step" workspace button through its "Press" action, then read the token
     list ("Answers as tokens") and its first items (a list may hold thousands)."""
-    button = find(app, "check box", UPDATE_BUTTON)
-    if button is None:
-        return {"error": f"no {UPDATE_BUTTON!r} check box"}
-    action = button.queryAction()
-    names = [action.getName(i) for i in range(action.nActions)]
-    if "Press" not in names:
-        return {"error": f"{UPDATE_BUTTON!r} has no Press action: {names}"}
-    action.doAction(names.index("Press"))
+    error = press(app, UPDATE_BUTTON)
+    if error is not None:
+        return {"error": error}
     found: list = []
     pump(20.0, until=lambda: found.append(token_list(app)) or found[-1] is not None)
     tokens = found[-1] if found else None
@@ -158,6 +171,22 @@ def update_step(app) -> dict:
     # The page's tree without the token list's items (made on demand, thousands of them).
     tree = snapshot(app, skip=tokens)
     return {"list": node(tokens, ()), "count": count, "items": items, "tree": tree}
+
+
+def training_run(app) -> dict:
+    """Press the "Training run" workspace button, wait for its page, and record its tree."""
+    error = press(app, TRAINING_BUTTON)
+    if error is not None:
+        return {"error": error}
+
+    def shown() -> bool:
+        panel = find(app, None, TRAINING_CONTROLS)
+        return panel is not None and panel.getState().contains(pyatspi.STATE_SHOWING)
+
+    if not pump(30.0, until=shown):
+        return {"error": f"no {TRAINING_CONTROLS!r} showing after pressing {TRAINING_BUTTON!r}"}
+    pump(0.5)  # the page's first layout
+    return {"tree": snapshot(app)}
 
 
 def main() -> None:
@@ -200,6 +229,7 @@ def main() -> None:
     card_events = list(events)  # what the press of the card alone caused
     update = update_step(app)
     update["events"] = events[len(card_events) :]
+    training = training_run(app)
     record = {
         "before": before,
         "after": after,
@@ -207,6 +237,7 @@ def main() -> None:
         "do_action": done,
         "events": card_events,
         "update": update,
+        "training": training,
     }
     with open(out, "w", encoding="utf-8") as file:
         json.dump(record, file, ensure_ascii=False)

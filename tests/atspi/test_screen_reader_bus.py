@@ -156,9 +156,11 @@ def test_the_walk_reads_the_whole_window_without_errors(bus):
     assert frame["name"].endswith("GRPO Desktop")
 
 
-@pytest.mark.parametrize("page", ["lab", "update step"])
+@pytest.mark.parametrize("page", ["lab", "update", "training"])
 def test_every_shown_control_has_a_name(bus, page):
-    tree = bus["before"] if page == "lab" else bus["update"].get("tree", [])
+    record = {"lab": {"tree": bus["before"]}, "update": bus["update"], "training": bus["training"]}
+    assert "error" not in record[page], record[page]
+    tree = record[page]["tree"]
     shown = [n for n in tree if "error" not in n and "showing" in n["states"]]
     assert len(shown) > 30
     unnamed = [
@@ -276,3 +278,14 @@ def test_the_update_step_lists_each_token_with_its_push(bus):
     assert re.fullmatch(r"answer 1, token 1; push [+−]\d\.\d{4}.*", first["description"]), first
     spoken = {item["name"] for item in update["items"]}
     assert "newline" in spoken and any(name.startswith("space ") for name in spoken), spoken
+
+
+def test_the_training_run_reads_its_play_button_and_charts_by_name(bus):
+    assert "error" not in bus["training"], bus["training"]
+    shown = {
+        (n["role"], n["name"])
+        for n in bus["training"]["tree"]
+        if "error" not in n and "showing" in n["states"]
+    }
+    assert ("push button", "Play") in shown
+    assert {"Training controls", "Training charts", "Learning frontier"} <= {n for _, n in shown}
