@@ -809,21 +809,24 @@ def test_a_range_seen_before_replays_its_axes_and_looks_the_same(chart, qtbot, m
     before = chart.grab().toImage()
     chart.show_snapshot(other)
     qtbot.wait(30)
-    drawn: list[object] = []
+    drawn: list[str] = []
     for side in ("left", "right"):
         axis = chart.getPlotItem().getAxis(side)
         original = axis.generateDrawSpecs
         monkeypatch.setattr(
-            axis, "generateDrawSpecs", lambda p, _o=original: drawn.append(p) or _o(p)
+            axis,
+            "generateDrawSpecs",
+            lambda p, _o=original, _side=side: drawn.append(_side) or _o(p),
         )
     chart.show_snapshot(first)
     qtbot.wait(30)
     assert chart.grab().toImage() == before
     assert drawn == [], "both y axes replayed their remembered drawing"
-    chart.set_theme(dataclasses.replace(LIGHT, muted="#ff0000"))  # new pens: drawn afresh
+    # New pens for the value axis, a new text colour for the reference label's: drawn afresh.
+    chart.set_theme(dataclasses.replace(LIGHT, muted="#ff0000", text="#00ff00"))
     qtbot.wait(30)
     chart.grab()
-    assert len(drawn) == 2
+    assert set(drawn) == {"left", "right"}
 
 
 def test_the_zero_dots_item_is_painted_only_when_a_bar_is_zero(chart):
