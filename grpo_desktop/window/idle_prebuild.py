@@ -91,6 +91,7 @@ class IdlePrebuild(QObject):
         self.slices: list[tuple[str, float]] = []  # each step's name and wall time, in order
         self.slice_workspaces: list[str] = []  # the workspace each of those steps built
         self._building = ""  # the workspace whose page the steps build now
+        self._painted = False  # the window's first paint was seen
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_step)
@@ -124,7 +125,11 @@ class IdlePrebuild(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         kind = event.type()
-        if watched is self._window and kind == QEvent.Type.Paint:
+        if watched is self._window and kind == QEvent.Type.Paint and not self._painted:
+            # Once: the application-wide filter the steps install sees the window's later
+            # paints too, and each had set the features installing again (a click's repaint
+            # of the window paid 1-2 ms for it while the prebuild waited for quiet).
+            self._painted = True
             self._window.removeEventFilter(self)
             QTimer.singleShot(AFTER_FIRST_PAINT_MS, self, self.after_first_paint.emit)
             self.start()  # counted from the first paint: a slow first paint delays it too

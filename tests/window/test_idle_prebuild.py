@@ -288,3 +288,21 @@ def test_the_deferred_features_wait_for_the_first_paint_however_late_it_comes(qt
     window.show()
     qtbot.waitUntil(lambda: window.lessons is not None, timeout=DONE_MS)
     assert order == ["painted", "features"]
+
+
+def test_the_features_install_once_however_often_the_window_paints_while_it_builds(qtbot):
+    """The steps' application-wide filter sees the window's later paints too: each one had set
+    the deferred features installing again 150 ms later (the chrome's looks cached again, the
+    right column balanced again) for as long as clicks kept the prebuild waiting."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    emitted: list[int] = []
+    window.prebuild.after_first_paint.connect(lambda: emitted.append(1))
+    window.show()
+    qtbot.waitUntil(lambda: window.prebuild.running and window.prebuild._watching, timeout=DONE_MS)
+    for _ in range(5):
+        QTest.mouseClick(window.lab.trace_grid.card(1), Qt.MouseButton.LeftButton)  # it waits
+        window.repaint()
+        qtbot.wait(40)
+    qtbot.wait(400)
+    assert emitted == [1]
