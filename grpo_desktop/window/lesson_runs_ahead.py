@@ -17,9 +17,7 @@ from PySide6.QtCore import QObject, QTimer
 from grpo_desktop.core.files.lessons import Lesson
 from grpo_desktop.core.lab.lab_rewards import RewardWeights
 from grpo_desktop.core.training.computed_runs import computing_ahead
-
-#: Work a turn of the event loop may take: a click waits at most about this long.
-TURN_BUDGET_S = 0.004
+from grpo_desktop.window.idle_prebuild import TURN_BUDGET_S  # idle work: what a click may wait
 
 
 class LessonRunsAhead(QObject):
