@@ -65,7 +65,9 @@ def test_play_steps_in_a_worker_process_and_snapshots_arrive(qtbot, state):
     snapshot = state.snapshot
     assert list(snapshot.curves["reward_mean"].steps) == [1, 2, 3]
     assert list(snapshot.curves["pass_rate"].steps) == [0, 1, 2, 3]
-    assert received and received[-1].step == 3
+    # The views get the last records' snapshot in the turn after they were read (reading
+    # ``state.snapshot`` above builds it without sending it): wait for that turn.
+    qtbot.waitUntil(lambda: bool(received) and received[-1].step == 3, timeout=WAIT_MS)
 
 
 def test_pause_then_play_at_once_keeps_playing(qtbot, workbench, state):
