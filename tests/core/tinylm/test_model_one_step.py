@@ -44,10 +44,14 @@ def test_the_right_answer_becomes_more_likely_and_the_model_stays_as_it_was(mode
 
 def test_same_answers_move_together_and_lr_zero_moves_nothing(model, group):
     step = model_one_step(model, group.prompt, group.texts, group.rewards, convention="textbook")
-    by_text: dict[str, set[float]] = {}
+    # The model computes in float32, and BLAS may round a row differently by its place in the
+    # batch (OpenBLAS picks its kernel by CPU): equal answers agree to float32's precision.
+    by_text: dict[str, list[float]] = {}
     for answer, text in zip(step.answers, group.texts):
-        by_text.setdefault(text, set()).add(round(answer.p_after, 12))
-    assert all(len(values) == 1 for values in by_text.values())
+        by_text.setdefault(text, []).append(answer.p_after)
+    assert any(len(values) > 1 for values in by_text.values())
+    for values in by_text.values():
+        assert values == pytest.approx([values[0]] * len(values), rel=1e-5)
     still = model_one_step(
         model, group.prompt, group.texts, group.rewards, convention="textbook", lr=0.0
     )
