@@ -8,6 +8,8 @@ building an event is worth it: Qt drops every event while no screen reader is ac
 ``register(widget_class, interface_class)`` gives a painted widget its own
 ``QAccessibleInterface`` (a ``QAccessibleWidget`` subclass) through one factory installed with
 ``QAccessible.installFactory``; Qt asks it once per widget and caches the answer.
+``chart_interface`` is a chart's; ``described_chart_interface`` one whose description the
+widget writes only when it is read (it asks the Python widget, not Qt's stored property).
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from collections.abc import Callable
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QAccessibleInterface
 from PySide6.QtWidgets import QAccessibleWidget, QWidget
 
-__all__ = ["add_listener", "chart_interface", "register", "send", "wanted"]
+__all__ = [
+    "DescribedChart",
+    "add_listener",
+    "chart_interface",
+    "described_chart_interface",
+    "register",
+    "send",
+    "wanted",
+]
 
 Listener = Callable[[QAccessibleEvent], None]
 _listeners: list[Listener] = []
@@ -68,3 +78,26 @@ def chart_interface(widget: QWidget) -> QAccessibleInterface:
     """A chart's interface: role Chart (not the layout "filler" a plot widget is otherwise), its
     accessible name and its text alternative (the description) as the widget sets them."""
     return QAccessibleWidget(widget, QAccessible.Role.Chart, "")
+
+
+class DescribedChart(QAccessibleWidget):
+    """A chart (role Chart) whose description is read through the widget's Python
+    ``accessibleDescription()``: a chart that writes its text alternative when it is read, not
+    on every click, answers here. Qt's own ``QAccessibleWidget`` reads the property stored in
+    C++ and would get the text of the last snapshot described, not of the one shown."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget, QAccessible.Role.Chart, "")
+        self._chart = widget
+
+    def text(self, kind: QAccessible.Text) -> str:
+        if kind == QAccessible.Text.Description:
+            text = self._chart.accessibleDescription()
+            if text:
+                return text
+        return super().text(kind)
+
+
+def described_chart_interface(widget: QWidget) -> QAccessibleInterface:
+    """The interface of a chart that describes itself when read (see ``DescribedChart``)."""
+    return DescribedChart(widget)
