@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFontMetricsF, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 CUSTOM_ROLE_MARK = "custom"
 CHOOSER_CHARS = 26  # the chooser's width in characters: most problem titles whole
 CHOOSER_CHARS_COMPACT = 16  # half a window (easy vs hard): the prompt keeps its width
+RUN_PROMPT_LINES = 4  # a run's prompt shows this many lines whole; a longer one scrolls
 
 #: A run of this many characters without a space gets break opportunities, so a label can wrap it.
 _LONG_RUN = re.compile(r"\S{24,}")
@@ -108,6 +110,35 @@ class NameChooser(QComboBox):
         super().showPopup()
 
 
+class RunPromptBox(QPlainTextEdit):
+    """A real run's prompt, as high as its wrapped lines up to RUN_PROMPT_LINES; a longer one
+    shows half a line more, so it is seen to scroll. A tiny model's one-line prompt then leaves
+    no blank band above the cards; a page of a system prompt still stops at a few lines."""
+
+    def fit_height(self) -> None:
+        """Take the height the prompt needs at the width the text wraps at now."""
+        document = self.document()
+        layout = document.documentLayout()
+        lines = 0
+        block = document.firstBlock()
+        while block.isValid() and lines <= RUN_PROMPT_LINES:
+            layout.blockBoundingRect(block)  # lays the block out at the box's width
+            lines += max(1, block.lineCount())
+            block = block.next()
+        line_px = math.ceil(QFontMetricsF(self.font()).height())  # as the box lays a line out
+        if lines > RUN_PROMPT_LINES:
+            height = round(line_px * (RUN_PROMPT_LINES + 0.5))
+        else:  # every line whole: without the pixel more, the box scrolls by one
+            height = line_px * max(lines, 1) + math.ceil(2 * document.documentMargin()) + 1
+        if self.minimumHeight() != height or self.maximumHeight() != height:
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)  # the text is wrapped at the new width here
+        if event.size().width() != event.oldSize().width():
+            self.fit_height()
+
+
 class ProblemPanel(QFrame):
     """Shows the prompt and answer key; emits ``problem_requested(id)`` from its chooser."""
 
@@ -138,7 +169,7 @@ class ProblemPanel(QFrame):
         # A real run's prompt can be a page (a system prompt, few-shot examples): it scrolls in
         # a box a few lines high instead of pushing the cards off the screen. Built with the
         # first run's group (the first text box of the app costs 4 ms of start-up).
-        self.run_prompt: QPlainTextEdit | None = None
+        self.run_prompt: RunPromptBox | None = None
         self.details = QLabel(objectName="problemDetails")
         self.details.setProperty("role", "details")  # muted, in every panel (see set_theme)
         self.details.setTextFormat(Qt.TextFormat.PlainText)
@@ -186,6 +217,7 @@ class ProblemPanel(QFrame):
             self.prompt.setText(breakable(problem.prompt))
         elif self.run_prompt.toPlainText() != problem.prompt:
             self.run_prompt.setPlainText(problem.prompt)
+            self.run_prompt.fit_height()
         if problem.answer_key:
             key = html.escape(breakable(problem.answer_key))
             self.answer_key.setText(f"Answer key: <b>{key}</b>")
@@ -206,19 +238,18 @@ class ProblemPanel(QFrame):
             index = 0
         self.chooser.setCurrentIndex(index)
 
-    def _make_run_prompt(self) -> QPlainTextEdit:
-        box = QPlainTextEdit(objectName="runPrompt")
+    def _make_run_prompt(self) -> RunPromptBox:
+        box = RunPromptBox(objectName="runPrompt")
         box.setReadOnly(True)
         box.setFrameShape(QFrame.Shape.NoFrame)
         box.setAccessibleName("Prompt")
         self._text_column.addWidget(box)
-        self._style_run_prompt(box)
+        box.setFont(scaled_font(1.0 * self._theme.type_scale))
         return box
 
-    def _style_run_prompt(self, box: QPlainTextEdit) -> None:
+    def _style_run_prompt(self, box: RunPromptBox) -> None:
         box.setFont(scaled_font(1.0 * self._theme.type_scale))
-        lines = box.fontMetrics().lineSpacing()
-        box.setFixedHeight(round(lines * 4.5))  # four lines, then it scrolls
+        box.fit_height()
 
     def _show_details(self) -> None:
         problem = self._problem
