@@ -58,7 +58,9 @@ DEFAULT_VALUES = {
     "convention": ("Convention", "textbook, trl, verl"),
 }
 VISIBLE_ROWS = 6
-COLUMNS = ("value", "final pass rate", "min–max", "steps to target", "degenerate at step 1")
+#: The table's headings; the columns share the width evenly, so the longest heading takes two
+#: lines (on one line the projector theme cut it).
+COLUMNS = ("value", "final pass rate", "min–max", "steps to target", "degenerate\nat step 1")
 
 #: The window this hangs off: a ``MainWindow`` (not imported: it imports the window's actions).
 MainWindow = Any
