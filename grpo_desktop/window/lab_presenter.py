@@ -30,6 +30,7 @@ from grpo_desktop.views.lab.degenerate_banner import DegenerateBanner
 from grpo_desktop.views.lab.problem_panel import ProblemPanel
 from grpo_desktop.views.lab.stats_panel import StatsPanel
 from grpo_desktop.views.lab.trace_grid import TraceGrid
+from grpo_desktop.window.idle_collection import collect_while_idle
 
 #: Quiet time after a render before the next toggle's drawings are made (a lecturer's clicks
 #: come further apart; a burst of clicks never waits behind a piece of it).
@@ -135,6 +136,7 @@ class LabPresenter(QObject):
         if self._gate.shown:
             for _piece in pieces:
                 pass
+            collect_while_idle()
 
     def _prepare_next(self) -> None:
         """One piece of the drawing ahead; the next one in the next turn of the event loop.
@@ -149,6 +151,7 @@ class LabPresenter(QObject):
             next(self._preparing)
         except StopIteration:
             self._preparing = None
+            collect_while_idle()  # what the click and the drawing ahead left: not in the next click
             return
         self._prepare_timer.start(0)
 
