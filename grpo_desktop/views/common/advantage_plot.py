@@ -322,6 +322,11 @@ class AdvantagePlot(pg.PlotItem):
         self.caption.set_captions(captions)
         self.caption.fit(self._viewbox.width())
 
+    def measure_captions_ahead(self, captions: tuple[str, ...]) -> None:
+        """Measure (idle time) the band of captions a coming snapshot brings, so
+        ``set_captions`` then finds it measured."""
+        self.caption.measure_ahead(captions, self._viewbox.width())
+
     def show_caption(self, caption: str) -> None:
         self.caption.show_text(caption, self._viewbox.width())
         self._place_caption()

@@ -5,7 +5,8 @@ the y range can keep it free of bars before an animation starts and never rescal
 Each caption then takes the largest font that fits the band, wrapping to two lines if it must.
 That font is searched for when the caption is about to show, or in idle time after a pause
 (``PREFIT_DELAY_MS``), never in the click that brought new numbers: at 200 % zoom the search
-laid a wrapping caption out at a dozen sizes, up to 15 ms of a click.
+laid a wrapping caption out at a dozen sizes, up to 15 ms of a click. The band of a toggle's
+captions can be measured ahead too, in idle time (``measure_ahead``): the click then looks it up.
 """
 
 from __future__ import annotations
@@ -87,7 +88,10 @@ class StepCaption(pg.TextItem):
         self.setZValue(30)  # over bars, line, dots and value labels
         self.setVisible(False)
         self._base_font = QFont()  # the theme's caption size; fit() may shrink it per caption
+        self._font_key = ""  # the base font's key, asked for once per font: Qt builds a string
         self._type_scale = 1.0
+        self._sizes: list[float] = []  # the sizes a caption may take, largest first (see fit)
+        self._one_line_size = 0.0  # the size of those a caption shrinks to to stay on one line
         self._captions: tuple[str, ...] = ()  # as displayed (see unbreakable)
         self._source = ""  # the caption shown, as the snapshot wrote it
         self._showing = False
@@ -100,6 +104,10 @@ class StepCaption(pg.TextItem):
         self._prefit.setSingleShot(True)
         self._prefit.timeout.connect(self._prefit_one)
         self._fit_cache: dict[tuple[str, int, str, float], tuple[float, bool, float]] = {}
+        self._advances: dict[tuple[str, float], float] = {}  # (caption, size) -> its width
+        # (captions, available px, font key) -> what fit() measures for them: (the fitting
+        # tuple, band px); measured ahead or by an earlier fit.
+        self._measured: dict[tuple[tuple[str, ...], float, str], tuple[tuple, float]] = {}
         self._fonts_by_size: dict[tuple[str, float], QFont] = {}
         self._metrics_key: tuple[str, tuple[float, ...]] | None = None
         self._metrics_by_size: dict[float, QFontMetricsF] = {}
@@ -107,6 +115,7 @@ class StepCaption(pg.TextItem):
         self._layout_key: tuple[tuple[str, ...], int, str] | None = None
         self._scratch = QTextDocument()  # measures wrapped captions, reused
         self._scratch.setDocumentMargin(CAPTION_MARGIN_PX)
+        self._set_base_font(self._base_font, self._type_scale)
 
     def paint(self, painter: QPainter, *args: object) -> None:
         """``TextItem.paint``, with the fill drawn in bands of a few pixel rows.
@@ -159,13 +168,28 @@ class StepCaption(pg.TextItem):
 
     def set_style(self, theme: Theme, font: QFont) -> None:
         """Colours and the largest caption font for ``theme``; call ``fit`` afterwards."""
-        self._base_font = font
-        self._type_scale = theme.type_scale
+        self._set_base_font(font, theme.type_scale)
         self.setColor(theme.text)
         fill = QColor(theme.surface)
         fill.setAlpha(235)  # opaque enough to read over a grid or a bar that strays under it
         self.fill = QBrush(fill)
         self._layout_key = None
+
+    def _set_base_font(self, font: QFont, type_scale: float) -> None:
+        """The largest caption font and what follows from it: the sizes a caption may take
+        (largest first, in half points down to the floor) and the one a caption shrinks to
+        to stay on one line."""
+        self._base_font = font
+        self._font_key = font.key()
+        self._type_scale = type_scale
+        largest = font.pointSizeF()
+        floor = min(MIN_POINT_SIZE * max(type_scale, 1.0), largest)
+        self._sizes = [largest - 0.5 * i for i in range(int((largest - floor) / 0.5) + 1)]
+        self._sizes.append(floor)
+        one_line_floor = max(floor, largest * CAPTION_ONE_LINE_SHRINK)
+        self._one_line_size = min(self._sizes, key=lambda size: abs(size - one_line_floor))
+        self._advances = {}
+        self._measured = {}
 
     def set_captions(self, captions: tuple[str, ...]) -> None:
         """Every caption the next animations may show; call ``fit`` afterwards."""
@@ -204,33 +228,60 @@ class StepCaption(pg.TextItem):
         group's numbers), so it is cached per set of captions and per caption text.
         """
         available = _available_width(view_width)
-        key = (self._captions, round(available), self._base_font.key())
+        key = (self._captions, round(available), self._font_key)
         if key == self._layout_key:
             return False
         self._layout_key = key
-        largest = self._base_font.pointSizeF()
-        floor = min(MIN_POINT_SIZE * max(self._type_scale, 1.0), largest)
-        sizes = [largest - 0.5 * i for i in range(int((largest - floor) / 0.5) + 1)] + [floor]
-        one_line_floor = max(floor, largest * CAPTION_ONE_LINE_SHRINK)
+        self._fitting, self._band_px = self._measure(self._captions, available)
+        self._fonts = {}
+        self._apply_layout(view_width)
+        self._prefit.start(PREFIT_DELAY_MS)
+        return True
+
+    def measure_ahead(self, captions: tuple[str, ...], view_width: float) -> None:
+        """Measure (idle time) the band ``fit`` would find for ``captions`` at ``view_width``,
+        so a click that brings them looks it up instead of measuring their text."""
+        shown = tuple(unbreakable(text) for text in captions)
+        self._measure(shown, _available_width(view_width))
+
+    def _measure(
+        self, captions: tuple[str, ...], available: float
+    ) -> tuple[tuple[tuple[str, ...], list[float], float, float, float], float]:
+        """(the fitting tuple, the band in px) of ``captions`` (as displayed) in ``available``
+        px in the base font: measured once, then kept (clicks come back to the same groups)."""
+        key = (captions, available, self._font_key)
+        measured = self._measured.get(key)
+        if measured is not None:
+            return measured
+        sizes = self._sizes
+        largest = sizes[0]
         inner = available - 2 * CAPTION_MARGIN_PX - 2
         metrics = self._metrics(sizes)
         full = metrics[largest]
         one_line = full.height() + 2 * CAPTION_MARGIN_PX + 1
-        fits_one_line = all(
-            metrics[min(sizes, key=lambda z: abs(z - one_line_floor))].horizontalAdvance(text)
-            <= inner
-            for text in self._captions
-        )
+        one_line_size = self._one_line_size
+        fits_one_line = all(self._advance(text, one_line_size) <= inner for text in captions)
         band = one_line if fits_one_line else one_line + full.lineSpacing()
-        self._fitting = (self._captions, sizes, available, inner, band)
-        self._fonts = {}
         tallest = one_line
-        for text in self._captions:
+        for text in captions:
             tallest = max(tallest, self._height_past_band(text, sizes, metrics, available, band))
-        self._band_px = math.ceil(max(band, tallest)) + CAPTION_GAP_PX
-        self._apply_layout(view_width)
-        self._prefit.start(PREFIT_DELAY_MS)
-        return True
+        band_px = math.ceil(max(band, tallest)) + CAPTION_GAP_PX
+        measured = ((captions, sizes, available, inner, band), band_px)
+        if len(self._measured) >= 64:
+            self._measured.clear()
+        self._measured[key] = measured
+        return measured
+
+    def _advance(self, text: str, size: float) -> float:
+        """The width of ``text`` on one line at ``size`` points, measured once per font."""
+        key = (text, size)
+        advance = self._advances.get(key)
+        if advance is None:
+            if len(self._advances) >= 512:
+                self._advances.clear()
+            advance = self._metrics(self._sizes)[size].horizontalAdvance(text)
+            self._advances[key] = advance
+        return advance
 
     def _fitted_captions(self) -> tuple[str, ...]:
         return self._fitting[0] if self._fitting is not None else ()
@@ -278,7 +329,7 @@ class StepCaption(pg.TextItem):
         ``band``: the band's height needs no more. The search stops at the first size that fits,
         so a caption whose layout at the floor fits has a fitting size and a height within the
         band; only one that does not fit there is searched for in full (a very narrow plot)."""
-        key = (text, round(available), self._base_font.key(), round(band, 2))
+        key = (text, round(available), self._font_key, round(band, 2))
         cached = self._fit_cache.get(key)
         if cached is not None:
             return cached[2]
@@ -286,7 +337,7 @@ class StepCaption(pg.TextItem):
         floor = sizes[-1]
         height = self._floor_heights.get(key)
         if height is None:
-            if metrics[floor].horizontalAdvance(text) <= inner:
+            if self._advance(text, floor) <= inner:
                 height = metrics[floor].height() + 2 * CAPTION_MARGIN_PX
             else:
                 height = self._wrapped_height(text, floor, available)
@@ -299,7 +350,7 @@ class StepCaption(pg.TextItem):
 
     def _sized_font(self, size: float) -> QFont:
         """The base font at ``size`` points; kept, as each click asks for the same sizes."""
-        key = (self._base_font.key(), size)
+        key = (self._font_key, size)
         font = self._fonts_by_size.get(key)
         if font is None:
             if len(self._fonts_by_size) > 64:
@@ -311,7 +362,7 @@ class StepCaption(pg.TextItem):
 
     def _metrics(self, sizes: list[float]) -> dict[float, QFontMetricsF]:
         """Metrics of the base font at each of ``sizes``, kept until the font changes."""
-        key = (self._base_font.key(), tuple(sizes))
+        key = (self._font_key, tuple(sizes))
         if self._metrics_key != key:
             self._metrics_key = key
             self._metrics_by_size = {size: QFontMetricsF(self._sized_font(size)) for size in sizes}
@@ -327,7 +378,7 @@ class StepCaption(pg.TextItem):
         band: float,
     ) -> tuple[float, bool, float]:
         """(point size, wraps, height in px) of the largest layout of ``text`` within ``band``."""
-        key = (text, round(available), self._base_font.key(), round(band, 2))
+        key = (text, round(available), self._font_key, round(band, 2))
         cached = self._fit_cache.get(key)
         if cached is not None:
             return cached

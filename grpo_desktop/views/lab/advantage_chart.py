@@ -119,16 +119,19 @@ class AdvantageChart(pg.PlotWidget):
 
     def prepare(self, snapshot: LabSnapshot) -> None:
         """Read ahead (idle time) what :meth:`show_snapshot` would read off ``snapshot``: both
-        views' values and, while a screen reader listens (it then reads the text on the click),
-        the text alternative of the view shown. Kept until the next snapshot shows and the next
-        one is read ahead; used if that is this very snapshot (a toggle built ahead)."""
+        views' values, the band its captions need and, while a screen reader listens (it then
+        reads the text on the click), the text alternative of the view shown. Kept until the
+        next snapshot shows and the next one is read ahead; used if that is this very snapshot
+        (a toggle built ahead)."""
         if self._ahead_stale or len(self._ahead) >= 16:
             self._ahead.clear()
             self._ahead_stale = False
         described = None
         if accessible_events.wanted():
             described = (self._mode, self._advantages_hidden, self._text_for(snapshot))
-        self._ahead[id(snapshot)] = (snapshot, ChartValues.from_snapshot(snapshot), described)
+        values = ChartValues.from_snapshot(snapshot)
+        self._ahead[id(snapshot)] = (snapshot, values, described)
+        self.advantage_plot.measure_captions_ahead(values.captions)
 
     def set_view(self, view: str, animate: bool = True, stepped: bool = False) -> None:
         """Show rewards (``"reward"``) or advantages (``"advantage"``).

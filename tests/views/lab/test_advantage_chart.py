@@ -881,6 +881,32 @@ def test_a_snapshot_read_ahead_shows_as_one_read_in_the_frame_without_reading_it
     assert ahead_chart.accessibleDescription() == fresh_chart.accessibleDescription()
 
 
+def test_a_snapshot_read_ahead_brings_captions_measured_ahead(make_chart, monkeypatch):
+    """Its captions carry the toggle's mean and std: their band is measured in idle time, and
+    the click's band is the one a chart measuring them in the click finds."""
+    from grpo_desktop.views.common.step_caption import StepCaption
+
+    ahead_chart, fresh_chart = make_chart(), make_chart()
+    for shown in (ahead_chart, fresh_chart):
+        shown.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    toggled = make_snapshot([1, 1, 0, 1])
+    ahead_chart.prepare(toggled)
+    measured = []
+    advance = StepCaption._advance
+    monkeypatch.setattr(
+        StepCaption,
+        "_advance",
+        lambda self, text, size: measured.append(text) or advance(self, text, size),
+    )
+    ahead_chart.show_snapshot(toggled)
+    assert measured == []
+    fresh_chart.show_snapshot(toggled)
+    assert measured, "the chart shown afresh measures the new captions"
+    ahead, fresh = ahead_chart.advantage_plot.caption, fresh_chart.advantage_plot.caption
+    assert ahead.band_px() == fresh.band_px()
+    assert ahead_chart.y_range() == fresh_chart.y_range()
+
+
 def test_a_snapshot_read_ahead_for_another_view_is_described_afresh(make_chart):
     chart = make_chart()
     chart.show_snapshot(make_snapshot([1, 0, 0, 1]))
