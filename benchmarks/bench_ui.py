@@ -55,7 +55,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from measure import percentile
+from measure import machine_reference_ms, percentile
 
 FIRST_PAINT_PROBE = """
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -176,6 +176,19 @@ def bench_clicks(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     probe = PaintCounter()
     app.installEventFilter(probe)
+    in_frame = [False]  # a measured click's own frame is running
+    collected: list[tuple[int, float]] = []  # (generation, seconds) of each collection in one
+    collection_start = [0.0]
+
+    def heard(phase: str, info: dict) -> None:
+        if not in_frame[0]:
+            return
+        if phase == "start":
+            collection_start[0] = time.perf_counter()
+        else:
+            collected.append((info["generation"], time.perf_counter() - collection_start[0]))
+
+    gc.callbacks.append(heard)
     rng = random.Random(seed)
     width, height = size
     alternate = render_cache_mode == "alternate"
@@ -187,6 +200,10 @@ def bench_clicks(
         f"{'drawn ahead between clicks' if prepare else 'nothing drawn ahead'}, "
         f"{'cards in view' if cards == 'in-view' else 'any card'}"
         f"{'' if gc_freeze else ', no gc.freeze()'}):"
+    )
+    print(
+        f"  (this machine today: a fixed pure-Python loop takes {machine_reference_ms():.0f} ms; "
+        f"compare absolute figures of different days by it)"
     )
     for group_size in groups:
         window = MainWindow()
@@ -226,11 +243,13 @@ def bench_clicks(
                 card = window.findChild(TraceCard, f"traceCard{rng.randrange(group_size)}")
             centre = QPoint(card.width() // 2, card.height() // 2)
             painted = probe.count
+            in_frame[0] = click >= warmup
             start, start_cpu = time.perf_counter(), time.thread_time()
             QTest.mouseClick(
                 card, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, centre
             )
             process_until_idle()
+            in_frame[0] = False
             frame = time.perf_counter() - start  # the click's own frame, its repaints painted
             cpu = time.thread_time() - start_cpu  # the GUI thread's CPU in that frame
             window.repaint()  # the synchronous repaint of the whole window
@@ -290,12 +309,22 @@ def bench_clicks(
                 f"          then drawn ahead: median {statistics.median(preparing) * 1e3:6.2f} ms, "
                 f"p95 {percentile(preparing, 0.95) * 1e3:6.2f} ms (idle time, a piece a turn)"
             )
+        spent = sum(seconds for _generation, seconds in collected)
+        longest = max((seconds for _generation, seconds in collected), default=0.0)
+        by_generation = [sum(1 for g, _s in collected if g == gen) for gen in range(3)]
+        print(
+            f"          garbage collections inside the measured frames: {len(collected)} "
+            f"(generations 0/1/2: {by_generation[0]}/{by_generation[1]}/{by_generation[2]}), "
+            f"{spent * 1e3:.1f} ms in all, longest {longest * 1e3:.2f} ms"
+        )
+        collected.clear()
         window.undo_stack.setClean()  # nothing to save: closing must not ask
         window.close()
         window.deleteLater()
         app.processEvents()
         if gc_freeze:
             gc.unfreeze()  # the next group size's window is frozen in its turn
+    gc.callbacks.remove(heard)
 
 
 def main() -> None:
