@@ -21,6 +21,8 @@ is shown instead, and the status bar says so. The requested zoom stays the setti
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from PySide6.QtCore import QSize, QTimer
@@ -47,6 +49,7 @@ from grpo_desktop.views.common.focus_ring import FocusRing
 from grpo_desktop.views.common.fonts import SCREEN_SCALE_PROPERTY
 from grpo_desktop.views.common.motion import set_reduced_motion
 from grpo_desktop.views.common.theme_palette import palette_for
+from grpo_desktop.window.zoom_descent import largest_fitting_zoom, zoom_ladder
 
 ZOOM_STEP = 0.25
 REFERENCE_SIZE = QSize(1280, 800)  # the window size the layout is drawn for at 1×
@@ -143,6 +146,10 @@ class StageWindow(Protocol):
 
     def resize(self, size: QSize) -> None: ...
 
+    def updatesEnabled(self) -> bool: ...
+
+    def setUpdatesEnabled(self, enable: bool) -> None: ...
+
 
 class StageControls:
     """Theme, zoom and full screen for one window, remembered in the settings."""
@@ -166,6 +173,8 @@ class StageControls:
         self._fitting = False  # applying fonts: the resizes that causes are not the user's
         self.released = False  # the window has closed: the application's font is left alone
         self.fit_size: QSize | None = None  # the size to fit; None: the window's screen
+        # The zoom last shown for a zoom too large, per look and room: the next descent's guess.
+        self._fitted_zooms: dict[tuple, float] = {}
         # A resize is fitted once its events have settled (a drag sends many), never per event.
         # The window owns the timer: it must never fire into a window that has been deleted.
         self._refit_timer = QTimer(window, interval=0, singleShot=True)
@@ -237,9 +246,10 @@ class StageControls:
     def apply(self) -> None:
         """Put the current theme, zoom and screen scale on the application and the window.
 
-        Steps the zoom down (by ``ZOOM_STEP``) until the window's minimum size fits the space
-        available, so a zoom never pushes the status bar or the bottom rows off the screen; at
-        each zoom the screen scale is the largest that the window's size allows (see the module).
+        Shows the largest zoom step (by ``ZOOM_STEP``, down from the one asked for) at which the
+        window's minimum size fits the space available, so a zoom never pushes the status bar or
+        the bottom rows off the screen; at each zoom the screen scale is the largest that the
+        window's size allows (see the module).
         """
         theme = self.theme
         for action in self.theme_actions.actions():
@@ -254,13 +264,11 @@ class StageControls:
         zoom = self.zoom
         self._fitting = True
         try:
-            if available is not None:
-                room = room.boundedTo(available)
-            while True:
-                fits = self._apply_fitting_screen_scale(theme, zoom, room)
-                if available is None or zoom <= ZOOM_MIN or fits or self._fits(available):
-                    break
-                zoom = max(ZOOM_MIN, round(zoom - ZOOM_STEP, 2))
+            with self._paints_held():
+                if available is None:
+                    self._apply_fitting_screen_scale(theme, zoom, room)
+                else:
+                    zoom = self._largest_fitting_zoom(theme, room.boundedTo(available), available)
         finally:
             self._fitting = False
         self.shown_zoom = zoom
@@ -299,11 +307,63 @@ class StageControls:
         room = self.window.size()
         self._fitting = True
         try:
-            self._apply_fitting_screen_scale(self.theme, self.shown_zoom, room)
+            with self._paints_held():
+                self._apply_fitting_screen_scale(self.theme, self.shown_zoom, room)
         finally:
             self._fitting = False
         if self.window.size() != room and not self.full_screen_action.isChecked():
             self.window.resize(room)
+
+    @contextmanager
+    def _paints_held(self) -> Iterator[None]:
+        """No paint while zooms and scales are tried: measuring one runs the posted events, and
+        each would paint the whole window at a look it may not keep (about half a try's CPU).
+        The window paints once, at the look chosen, when the event loop runs again."""
+        window = self.window
+        if not window.updatesEnabled():
+            yield  # someone else holds them: theirs to give back
+            return
+        window.setUpdatesEnabled(False)
+        try:
+            yield
+        finally:
+            window.setUpdatesEnabled(True)
+
+    def _largest_fitting_zoom(self, theme: Theme, room: QSize, available: QSize) -> float:
+        """Apply the largest zoom step, down from ``self.zoom``, at which the window fits
+        ``available`` (``zoom_descent``: the same as trying each step from the top, in fewer
+        relayouts), and return it."""
+        # The fit depends on what is shown too (workspace, group size, lesson bar): the zoom
+        # remembered is only a guess, checked as any other.
+        setting = (theme.name, room.toTuple(), available.toTuple())
+        setting += (self.full_screen_action.isChecked(),)
+        measured: dict[float, QSize] = {}  # what each zoom that did not fit needed
+
+        def fits(zoom: float) -> bool:
+            if self._apply_fitting_screen_scale(theme, zoom, room) or zoom <= ZOOM_MIN:
+                return True
+            needed = measured[zoom] = self._needed_within(available)
+            return needed.width() <= available.width() and needed.height() <= available.height()
+
+        def guess(failed: float) -> float | None:
+            remembered = self._fitted_zooms.get(setting)
+            if len(measured) == 1 and remembered is not None and remembered < failed:
+                return remembered  # still checked: it fits and the step above it does not
+            needed = measured[failed]
+            if needed.isEmpty():
+                return None
+            # Text grows with the zoom, margins do not: the zoom that shrinks the text by the
+            # room missing is near the answer (a guess only: wrapped lines jump in height).
+            return failed * min(
+                available.width() / needed.width(), available.height() / needed.height()
+            )
+
+        zoom = largest_fitting_zoom(zoom_ladder(self.zoom, ZOOM_STEP, ZOOM_MIN), fits, guess)
+        if zoom < self.zoom:
+            if len(self._fitted_zooms) >= 64:
+                self._fitted_zooms.clear()
+            self._fitted_zooms[setting] = zoom
+        return zoom
 
     def _apply_fitting_screen_scale(self, theme: Theme, zoom: float, room: QSize) -> bool:
         """Apply ``zoom`` with the largest screen scale up to the one ``room`` gives whose
@@ -343,28 +403,34 @@ class StageControls:
         screen = self.window.screen()
         return None if screen is None else screen.availableGeometry().size()
 
-    def _fits(self, available: QSize) -> bool:
+    def _needed_within(self, available: QSize) -> QSize:
+        """The least size the window's layout needs, measured with the window bounded to
+        ``available``."""
+        self._settled_minimum()  # first: a resize is clamped to the minimum of the last fonts
         size = self.window.size()
         if size.boundedTo(available) != size and not self.full_screen_action.isChecked():
             # Measured at the size it will be shown at: a layout's minimum can depend on its
             # width (wrapped text), and the window would be bounded to ``available`` anyway.
             self.window.resize(size.boundedTo(available))
-        needed = self._needed_size()
-        return needed.width() <= available.width() and needed.height() <= available.height()
+        return self._needed_size()
 
-    def _needed_size(self) -> QSize:
-        """The least size the window's layout needs at the fonts it has now."""
+    def _settled_minimum(self) -> QSize:
+        """The window's minimum size hint once the layout has caught up with its fonts."""
         # New fonts post layout requests; run them (and the resizes they cause) until the
-        # minimum settles (a large font change takes a few rounds) before measuring.
-        window = self.window
+        # minimum settles (a large font change takes a few rounds).
         settled = None
         for _ in range(8):
             QApplication.sendPostedEvents()
-            hint = window.minimumSizeHint()
+            hint = self.window.minimumSizeHint()
             if hint == settled:
                 break
             settled = hint
-        needed = settled.expandedTo(window.minimumSize())
+        return settled
+
+    def _needed_size(self) -> QSize:
+        """The least size the window's layout needs at the fonts it has now."""
+        window = self.window
+        needed = self._settled_minimum().expandedTo(window.minimumSize())
         # Text that wraps (the prompt, the tiles' notes) needs more height the narrower it is;
         # the main window's own minimum leaves that out, so ask the central layout at its width.
         central = window.centralWidget()
