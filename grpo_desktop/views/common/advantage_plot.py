@@ -174,6 +174,9 @@ class AdvantagePlot(pg.PlotItem):
         self._hug_top: float | None = None  # that view's own top: nice, with label room
         self._y_applied: tuple[float, float, float] | None = None  # (low, high, plot height)
         self._y_tick_list: list[tuple[float, str]] = []
+        # (low, high, plot height, from 0 up, the tick font's id) -> (that font, its ticks): a
+        # class's clicks move among a few ranges (the font is held, so its id stays its own).
+        self._value_ticks_kept: dict[tuple, tuple[QFont, list[tuple[float, str]]]] = {}
         self._reserve_extent = 0.0  # max |value| the y range must cover beyond the bars drawn
         self._label_reserve = 0  # longest label to come: the label font must fit it too
         self._caption_room = True  # keep the caption band free (while animation is enabled)
@@ -633,8 +636,22 @@ class AdvantagePlot(pg.PlotItem):
         self.getAxis("left").setTicks([self._y_tick_list])
 
     def _value_ticks(self, low: float, high: float, height_px: float) -> list[tuple[float, str]]:
-        """Ticks at a nice step: at most MAX_Y_TICKS, each about two text lines apart or more."""
+        """Ticks at a nice step: at most MAX_Y_TICKS, each about two text lines apart or more;
+        worked out once per range, height and font."""
         font = self.getAxis("left").style["tickFont"] or self._base_font
+        key = (low, high, height_px, self._floor_mix == 0, id(font))
+        kept = self._value_ticks_kept.get(key)
+        if kept is not None and kept[0] is font:
+            return kept[1]
+        ticks = self._nice_value_ticks(low, high, height_px, font)
+        if len(self._value_ticks_kept) >= 64:
+            self._value_ticks_kept.clear()
+        self._value_ticks_kept[key] = (font, ticks)
+        return ticks
+
+    def _nice_value_ticks(
+        self, low: float, high: float, height_px: float, font: QFont
+    ) -> list[tuple[float, str]]:
         spacing_px = 2.0 * QFontMetricsF(font).height()
         fit = int(height_px / spacing_px) + 1 if height_px > 0 else MAX_Y_TICKS
         most = max(2, min(MAX_Y_TICKS, fit))

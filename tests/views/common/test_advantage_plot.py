@@ -224,3 +224,41 @@ def test_bars_outlined_in_their_own_colour_are_filled_wider_with_only_edges_move
             near = padded[dy : dy + differs.shape[0], dx : dx + differs.shape[1]]
             edge |= (near != centre).any(axis=2)
         assert not (differs & ~edge).any(), (width_px, size)
+
+
+def test_a_range_seen_before_writes_the_ticks_it_wrote_then_without_working_them_out(
+    plot, qtbot, monkeypatch
+):
+    """A class's clicks move among a few ranges: each range's value ticks are worked out once
+    per plot height and tick font, and are those a plot drawing that range afresh writes."""
+    worked_out = []
+    nice_ticks = AdvantagePlot._nice_value_ticks
+    monkeypatch.setattr(
+        AdvantagePlot,
+        "_nice_value_ticks",
+        lambda self, *args: worked_out.append(args[:3]) or nice_ticks(self, *args),
+    )
+    groups = ([1.0, -1.0], [2.0, -0.5, 0.25], [0.3, -0.1])
+    shown = []
+    for heights in groups:
+        draw(plot, heights)
+        shown.append((plot.y_range(), plot.y_ticks()))
+    ranges = len(worked_out)
+    for heights, ticks in zip(groups, shown, strict=True):
+        draw(plot, heights)
+        assert (plot.y_range(), plot.y_ticks()) == ticks
+    assert len(worked_out) == ranges, "a range seen before worked its ticks out again"
+    fresh = AdvantagePlot("advantage A")
+    widget = pg.PlotWidget(plotItem=fresh)
+    qtbot.addWidget(widget)
+    fresh.set_theme(LIGHT, host(plot).font())
+    widget.resize(host(plot).size())
+    with qtbot.waitExposed(widget):
+        widget.show()
+    for heights, ticks in zip(groups, shown, strict=True):
+        draw(fresh, heights)
+        assert (fresh.y_range(), fresh.y_ticks()) == ticks
+    plot.set_theme(DARK, host(plot).font())  # a new tick font: worked out again in it
+    before = len(worked_out)
+    draw(plot, groups[0])
+    assert len(worked_out) > before
