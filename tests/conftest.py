@@ -74,6 +74,16 @@ def no_blocking_prompts(monkeypatch):
     monkeypatch.setattr(ScenarioFiles, "ask_keep_changes", lambda self: "discard")
 
 
+@pytest.fixture(scope="session")
+def lesson_worksheets():
+    """Every shipped lesson's worksheet, built once per test process: the training lessons run
+    the toy run (about 4 s of CPU), and two test modules read the same frozen worksheets."""
+    from grpo_desktop.core.files.lessons import load_lessons
+    from grpo_desktop.core.files.worksheet import build_worksheet
+
+    return {lesson.id: build_worksheet(lesson) for lesson in load_lessons()}
+
+
 @pytest.fixture
 def window(qtbot):
     """The lab window as a user first sees it, shown at 1280×800.

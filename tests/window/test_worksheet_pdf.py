@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from grpo_desktop.core.files.lessons import load_lessons
-from grpo_desktop.core.files.worksheet import Worksheet, build_worksheet
+from grpo_desktop.core.files.worksheet import Worksheet
 from grpo_desktop.window.worksheet_dialog import (
     WorksheetExporter,
     WorksheetOptions,
@@ -24,9 +24,10 @@ LESSONS = load_lessons()
 PAGE_POINTS = {"a4": (595, 842), "letter": (612, 792)}
 
 
-@pytest.fixture(scope="module")
-def worksheets() -> dict[str, Worksheet]:
-    return {lesson.id: build_worksheet(lesson) for lesson in LESSONS}
+@pytest.fixture
+def worksheets(lesson_worksheets) -> dict[str, Worksheet]:
+    """Every lesson's worksheet, built once per test process (``tests/conftest.py``)."""
+    return dict(lesson_worksheets)
 
 
 def _read(data: bytes) -> tuple[PdfReader, str]:

@@ -28,10 +28,10 @@ from grpo_desktop.core.update.update_step import build_update_snapshot
 LESSONS = load_lessons()
 
 
-@pytest.fixture(scope="module")
-def worksheets() -> dict[str, Worksheet]:
-    """Built once: the training lessons run the toy run, a second or two in all."""
-    return {lesson.id: build_worksheet(lesson) for lesson in LESSONS}
+@pytest.fixture
+def worksheets(lesson_worksheets) -> dict[str, Worksheet]:
+    """Every lesson's worksheet, built once per test process (``tests/conftest.py``)."""
+    return dict(lesson_worksheets)
 
 
 def _pairs(worksheets: dict[str, Worksheet]):
