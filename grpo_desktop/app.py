@@ -743,6 +743,7 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
 
     from grpo_desktop.desktop_entry import DESKTOP_ID, ICON_SIZES, icon_path
     from grpo_desktop.error_handling import install_error_handling
+    from grpo_desktop.window.idle_collection import freeze_long_lived
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     install_error_handling(app)  # uncaught errors: a dialog and the log file, app keeps running
@@ -775,4 +776,6 @@ def run_window(setup: LabSetup, size: WindowSize, screenshot: Path | None) -> in
     # keep it out of the garbage collector's full passes, which otherwise scan it all and stall
     # a click by tens of milliseconds every few clicks (benchmarks/bench_update.py).
     gc.freeze()
+    # So do the Update and Training pages, built in idle time once the window has painted.
+    window.prebuild.finished.connect(freeze_long_lived)
     return app.exec()

