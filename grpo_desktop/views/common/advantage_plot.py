@@ -96,6 +96,32 @@ def _tick_step(value: float) -> float:
     return float(f"1e{exponent + 2}")
 
 
+def _nice_value_ticks(
+    low: float, high: float, height_px: float, font: QFont, around_zero: bool
+) -> list[tuple[float, str]]:
+    """Ticks from ``low`` to ``high`` at a nice step: at most MAX_Y_TICKS, each about two lines
+    of ``font`` apart or more. ``around_zero``: the range is ±R (a very short plot then writes
+    its ends and 0), else it starts just below 0 (0 and the top)."""
+    spacing_px = 2.0 * QFontMetricsF(font).height()
+    fit = int(height_px / spacing_px) + 1 if height_px > 0 else MAX_Y_TICKS
+    most = max(2, min(MAX_Y_TICKS, fit))
+    span = high - low
+    step = _tick_step(span / (most - 1))
+    while math.floor(high / step + 1e-9) - math.ceil(low / step - 1e-9) + 1 > most:
+        step = _tick_step(step * 1.01)
+    first = math.ceil(low / step - 1e-9)
+    last = math.floor(high / step + 1e-9)
+    ticks = []
+    for k in range(first, last + 1):
+        value = float(f"{k * step:.12g}")  # 0.30000000000000004 → 0.3, at any scale
+        text = f"{value:g}".replace("-", MINUS)
+        ticks.append((value, text))
+    if len(ticks) < 3:  # a very short plot: its ends and 0 (no nice step fits between)
+        ends = (low, 0.0, high) if around_zero else (0.0, high)
+        ticks = [(v, f"{v:g}".replace("-", MINUS)) for v in ends]
+    return ticks
+
+
 class SignedAxis(RememberingAxis):
     """A value axis that writes negative ticks with the real minus sign, as the seeds do."""
 
@@ -201,6 +227,9 @@ class AdvantagePlot(pg.PlotItem):
         self._ref_advances: dict[str, float] = {}  # reference label -> its width in that font
         self._push_brushes: dict[Push, QBrush] = {}
         self._push_pens: dict[Push, QPen] = {}
+        # The bars' pushes -> their brushes and pens, per theme: a click recolours one bar, and
+        # clicks back and forth come back to the same few groups.
+        self._looks_kept: dict[tuple[Push, ...], tuple[list[QBrush], list[QPen]]] = {}
         self._marker_px = MARKER_PX
 
         # Every item is created once here; updates go through setOpts / setData / setText.
@@ -364,6 +393,7 @@ class AdvantagePlot(pg.PlotItem):
         colours = {Push.UP: theme.up, Push.DOWN: theme.down, Push.NONE: theme.neutral}
         self._push_brushes = {push: QBrush(QColor(colour)) for push, colour in colours.items()}
         self._push_pens = {push: _cosmetic_pen(colour, width) for push, colour in colours.items()}
+        self._looks_kept = {}
         self._bars_key = None  # new pens and brushes: the next draw sets them
 
         tick_font = self._font(1.1)
@@ -643,32 +673,10 @@ class AdvantagePlot(pg.PlotItem):
         kept = self._value_ticks_kept.get(key)
         if kept is not None and kept[0] is font:
             return kept[1]
-        ticks = self._nice_value_ticks(low, high, height_px, font)
+        ticks = _nice_value_ticks(low, high, height_px, font, self._floor_mix == 0)
         if len(self._value_ticks_kept) >= 64:
             self._value_ticks_kept.clear()
         self._value_ticks_kept[key] = (font, ticks)
-        return ticks
-
-    def _nice_value_ticks(
-        self, low: float, high: float, height_px: float, font: QFont
-    ) -> list[tuple[float, str]]:
-        spacing_px = 2.0 * QFontMetricsF(font).height()
-        fit = int(height_px / spacing_px) + 1 if height_px > 0 else MAX_Y_TICKS
-        most = max(2, min(MAX_Y_TICKS, fit))
-        span = high - low
-        step = _tick_step(span / (most - 1))
-        while math.floor(high / step + 1e-9) - math.ceil(low / step - 1e-9) + 1 > most:
-            step = _tick_step(step * 1.01)
-        first = math.ceil(low / step - 1e-9)
-        last = math.floor(high / step + 1e-9)
-        ticks = []
-        for k in range(first, last + 1):
-            value = float(f"{k * step:.12g}")  # 0.30000000000000004 → 0.3, at any scale
-            text = f"{value:g}".replace("-", MINUS)
-            ticks.append((value, text))
-        if len(ticks) < 3:  # a very short plot: its ends and 0 (no nice step fits between)
-            ends = (low, 0.0, high) if self._floor_mix == 0 else (0.0, high)
-            ticks = [(v, f"{v:g}".replace("-", MINUS)) for v in ends]
         return ticks
 
     def _draw_bars(self) -> None:
@@ -683,24 +691,31 @@ class AdvantagePlot(pg.PlotItem):
             # the item keeps its x, width, pens and brushes.
             self.bars.setOpts(height=self._heights)
             return
+        brushes, pens = self._looks_of(key[1])
         if self._bars_key is not None and self._bars_key[0] == count:
             # Same bars, some in a new colour (a click's card): the item keeps its x and width,
             # so it repaints only what changed.
             self._bars_key = key
-            self.bars.setOpts(
-                height=self._heights,
-                brushes=[self._push_brushes[p] for p in self._pushes],
-                pens=[self._push_pens[p] for p in self._pushes],
-            )
+            self.bars.setOpts(height=self._heights, brushes=brushes, pens=pens)
             return
         self._bars_key = key
         self.bars.setOpts(
             x=list(range(1, count + 1)),
             height=self._heights,
             width=BAR_WIDTH,
-            brushes=[self._push_brushes[p] for p in self._pushes],
-            pens=[self._push_pens[p] for p in self._pushes],
+            brushes=brushes,
+            pens=pens,
         )
+
+    def _looks_of(self, pushes: tuple[Push, ...]) -> tuple[list[QBrush], list[QPen]]:
+        """Each bar's brush and pen for its push, in this theme (kept per group of pushes)."""
+        looks = self._looks_kept.get(pushes)
+        if looks is None:
+            if len(self._looks_kept) >= 64:
+                self._looks_kept.clear()
+            brushes = [self._push_brushes[push] for push in pushes]
+            looks = self._looks_kept[pushes] = (brushes, [self._push_pens[p] for p in pushes])
+        return looks
 
     def _draw_markers(self) -> None:
         """A dot on each zero-height bar, so it is seen, not just absent.

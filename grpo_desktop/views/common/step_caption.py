@@ -105,6 +105,7 @@ class StepCaption(pg.TextItem):
         self._prefit.timeout.connect(self._prefit_one)
         self._fit_cache: dict[tuple[str, int, str, float], tuple[float, bool, float]] = {}
         self._advances: dict[tuple[str, float], float] = {}  # (caption, size) -> its width
+        self._displayed_kept: dict[tuple[str, ...], tuple[str, ...]] = {}
         # (captions, available px, font key) -> what fit() measures for them: (the fitting
         # tuple, band px); measured ahead or by an earlier fit.
         self._measured: dict[tuple[tuple[str, ...], float, str], tuple[tuple, float]] = {}
@@ -193,7 +194,16 @@ class StepCaption(pg.TextItem):
 
     def set_captions(self, captions: tuple[str, ...]) -> None:
         """Every caption the next animations may show; call ``fit`` afterwards."""
-        self._captions = tuple(unbreakable(text) for text in captions)
+        self._captions = self._displayed(captions)
+
+    def _displayed(self, captions: tuple[str, ...]) -> tuple[str, ...]:
+        """``captions`` as displayed (``unbreakable``), kept per set of captions."""
+        shown = self._displayed_kept.get(captions)
+        if shown is None:
+            if len(self._displayed_kept) >= 64:
+                self._displayed_kept.clear()
+            shown = self._displayed_kept[captions] = tuple(unbreakable(text) for text in captions)
+        return shown
 
     def band_px(self) -> float:
         """The height at the top of the plot the captions need, gap to the bars included."""
@@ -241,8 +251,7 @@ class StepCaption(pg.TextItem):
     def measure_ahead(self, captions: tuple[str, ...], view_width: float) -> None:
         """Measure (idle time) the band ``fit`` would find for ``captions`` at ``view_width``,
         so a click that brings them looks it up instead of measuring their text."""
-        shown = tuple(unbreakable(text) for text in captions)
-        self._measure(shown, _available_width(view_width))
+        self._measure(self._displayed(captions), _available_width(view_width))
 
     def _measure(
         self, captions: tuple[str, ...], available: float

@@ -231,12 +231,14 @@ def test_a_range_seen_before_writes_the_ticks_it_wrote_then_without_working_them
 ):
     """A class's clicks move among a few ranges: each range's value ticks are worked out once
     per plot height and tick font, and are those a plot drawing that range afresh writes."""
+    from grpo_desktop.views.common import advantage_plot
+
     worked_out = []
-    nice_ticks = AdvantagePlot._nice_value_ticks
+    nice_ticks = advantage_plot._nice_value_ticks
     monkeypatch.setattr(
-        AdvantagePlot,
+        advantage_plot,
         "_nice_value_ticks",
-        lambda self, *args: worked_out.append(args[:3]) or nice_ticks(self, *args),
+        lambda *args: worked_out.append(args[:3]) or nice_ticks(*args),
     )
     groups = ([1.0, -1.0], [2.0, -0.5, 0.25], [0.3, -0.1])
     shown = []
