@@ -49,7 +49,7 @@ from grpo_desktop.views.common.focus_ring import FocusRing
 from grpo_desktop.views.common.fonts import SCREEN_SCALE_PROPERTY
 from grpo_desktop.views.common.motion import set_reduced_motion
 from grpo_desktop.views.common.theme_palette import palette_for
-from grpo_desktop.window.zoom_descent import largest_fitting_zoom, zoom_ladder
+from grpo_desktop.window.zoom_descent import largest_fitting_zoom, zoom_for_room, zoom_ladder
 
 ZOOM_STEP = 0.25
 REFERENCE_SIZE = QSize(1280, 800)  # the window size the layout is drawn for at 1×
@@ -349,13 +349,8 @@ class StageControls:
             remembered = self._fitted_zooms.get(setting)
             if len(measured) == 1 and remembered is not None and remembered < failed:
                 return remembered  # still checked: it fits and the step above it does not
-            needed = measured[failed]
-            if needed.isEmpty():
-                return None
-            # Text grows with the zoom, margins do not: the zoom that shrinks the text by the
-            # room missing is near the answer (a guess only: wrapped lines jump in height).
-            return failed * min(
-                available.width() / needed.width(), available.height() / needed.height()
+            return zoom_for_room(
+                {zoom: size.toTuple() for zoom, size in measured.items()}, available.toTuple()
             )
 
         zoom = largest_fitting_zoom(zoom_ladder(self.zoom, ZOOM_STEP, ZOOM_MIN), fits, guess)

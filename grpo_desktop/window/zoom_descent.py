@@ -4,14 +4,14 @@ Trying a zoom is a relayout of the whole window (about 0.1 s of CPU on a slow ma
 steps are not tried one at a time from the top. Fitting is monotone in the zoom (a smaller zoom
 needs no more room), so the answer is the one zoom that fits while the step above it does not:
 the search starts at a guess (the last answer in the same setting, or the room a failed try
-measured), checks the step above it and the guess itself, moves up a step when the guess was low,
-and halves the steps left when it is lost. The answer is the one stepping down a zoom at a time
+measured), checks the step above it and the guess itself, and halves the steps left when the
+guess was wrong. The answer is the one stepping down a zoom at a time
 would give, in fewer tries (``tests/window/test_zoom_descent.py`` compares the two).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def zoom_ladder(requested: float, step: float, lowest: float) -> list[float]:
@@ -38,7 +38,7 @@ def largest_fitting_zoom(
         return ladder[0]
     # Indices into the ladder: the smallest zoom known not to fit, the largest known to fit.
     failing, fitting = 0, len(ladder) - 1
-    target = _index_of(ladder, guess(ladder[0]))
+    target = _step_at_or_below(ladder, guess(ladder[0]), failing, fitting)
     last_tried = 0
     while fitting - failing > 1:
         if target is not None and failing < target - 1:
@@ -51,20 +51,44 @@ def largest_fitting_zoom(
         if fits(ladder[trial]):
             fitting = trial
             if target is not None and trial == target - 1:
-                target = trial  # the guess was low: the step above is next to check
+                target = None  # the guess was low: halve what is left above it
         else:
             failing = trial
             if target is None or trial != target - 1:  # not the miss the guess expected
-                target = _index_of(ladder, guess(ladder[trial]))
-        if target is not None and not failing < target <= fitting:
-            target = None  # the guess is out of what is left: halve it instead
+                target = _step_at_or_below(ladder, guess(ladder[trial]), failing, fitting)
     if last_tried != fitting:
         fits(ladder[fitting])  # shown: the window is left laid out at the zoom returned
     return ladder[fitting]
 
 
-def _index_of(ladder: Sequence[float], zoom: float | None) -> int | None:
-    """The ladder's step nearest ``zoom`` (None stays None)."""
+def _step_at_or_below(
+    ladder: Sequence[float], zoom: float | None, failing: int, fitting: int
+) -> int | None:
+    """The index of the ladder's largest zoom at or below ``zoom``, kept between the step below
+    ``failing`` and ``fitting`` (None stays None)."""
     if zoom is None:
         return None
-    return min(range(len(ladder)), key=lambda index: abs(ladder[index] - zoom))
+    at_or_below = [index for index, step in enumerate(ladder) if step <= zoom + 1e-9]
+    index = at_or_below[0] if at_or_below else len(ladder) - 1
+    return min(max(index, failing + 1), fitting)
+
+
+def zoom_for_room(needed: Mapping[float, tuple[int, int]], room: tuple[int, int]) -> float | None:
+    """The zoom at which the size needed would meet ``room``, from the zooms that did not fit
+    (``needed``: each one's width and height): along the line through the two smallest, in each
+    dimension that did not fit; after one, that zoom shrunk by the room missing (text grows with
+    the zoom, margins do not). A guess only: wrapped lines make the need jump."""
+    tried = sorted(needed)
+    low = tried[0]
+    if len(tried) > 1:
+        high = tried[1]
+        meets = [
+            low - (need - have) * (high - low) / (above - need)
+            for have, need, above in zip(room, needed[low], needed[high], strict=True)
+            if need > have and above > need
+        ]
+        if meets:
+            return min(meets)
+    if min(needed[low]) <= 0:
+        return None
+    return low * min(have / need for have, need in zip(room, needed[low], strict=True))

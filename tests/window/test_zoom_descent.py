@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from grpo_desktop.model.settings import ZOOM_MAX, ZOOM_MIN
 from grpo_desktop.window import stage_controls
 from grpo_desktop.window.stage_controls import ZOOM_STEP, StageControls, screen_scale_for
-from grpo_desktop.window.zoom_descent import largest_fitting_zoom, zoom_ladder
+from grpo_desktop.window.zoom_descent import largest_fitting_zoom, zoom_for_room, zoom_ladder
 
 
 def step_by_step(ladder, fits, guess):
@@ -75,7 +75,7 @@ def test_a_right_guess_takes_the_step_above_it_and_itself():
     assert applied == [3.0, 1.75, 1.5]  # the step-by-step descent tries seven
 
 
-def test_a_guess_one_step_low_moves_up_one_step():
+def test_a_guess_one_step_low_halves_the_steps_above_it():
     ladder = zoom_ladder(3.0, ZOOM_STEP, ZOOM_MIN)
     applied = []
 
@@ -84,7 +84,17 @@ def test_a_guess_one_step_low_moves_up_one_step():
         return zoom <= 1.75
 
     assert largest_fitting_zoom(ladder, fits, lambda failed: 1.5) == 1.75
-    assert applied == [3.0, 1.75, 2.0, 1.75]
+    assert applied == [3.0, 1.75, 2.5, 2.0, 1.75]  # the step-by-step descent tries six
+
+
+def test_the_guess_is_where_the_room_needed_meets_the_room():
+    # One zoom too large: shrunk by the room missing (the height here: 1000 px for 800).
+    assert zoom_for_room({2.5: (700, 1000)}, (800, 800)) == pytest.approx(2.0)
+    # Two: along the line through them, in each dimension that does not fit.
+    assert zoom_for_room({2.5: (700, 1000), 2.25: (650, 900)}, (800, 800)) == pytest.approx(2.0)
+    assert zoom_for_room({3.0: (1000, 700), 2.0: (900, 700)}, (800, 800)) == pytest.approx(1.0)
+    # A need that does not shrink with the zoom gives no line: the ratio stands in.
+    assert zoom_for_room({2.5: (700, 1000), 2.0: (700, 1000)}, (800, 800)) == pytest.approx(1.6)
 
 
 # --- on the window: the same zoom, screen scale and size as the plain descent ---------------
