@@ -21,8 +21,6 @@ is shown instead, and the status bar says so. The requested zoom stays the setti
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Protocol
 
 from PySide6.QtCore import QSize, QTimer
@@ -146,10 +144,6 @@ class StageWindow(Protocol):
 
     def resize(self, size: QSize) -> None: ...
 
-    def updatesEnabled(self) -> bool: ...
-
-    def setUpdatesEnabled(self, enable: bool) -> None: ...
-
 
 class StageControls:
     """Theme, zoom and full screen for one window, remembered in the settings."""
@@ -264,11 +258,10 @@ class StageControls:
         zoom = self.zoom
         self._fitting = True
         try:
-            with self._paints_held():
-                if available is None:
-                    self._apply_fitting_screen_scale(theme, zoom, room)
-                else:
-                    zoom = self._largest_fitting_zoom(theme, room.boundedTo(available), available)
+            if available is None:
+                self._apply_fitting_screen_scale(theme, zoom, room)
+            else:
+                zoom = self._largest_fitting_zoom(theme, room.boundedTo(available), available)
         finally:
             self._fitting = False
         self.shown_zoom = zoom
@@ -307,27 +300,11 @@ class StageControls:
         room = self.window.size()
         self._fitting = True
         try:
-            with self._paints_held():
-                self._apply_fitting_screen_scale(self.theme, self.shown_zoom, room)
+            self._apply_fitting_screen_scale(self.theme, self.shown_zoom, room)
         finally:
             self._fitting = False
         if self.window.size() != room and not self.full_screen_action.isChecked():
             self.window.resize(room)
-
-    @contextmanager
-    def _paints_held(self) -> Iterator[None]:
-        """No paint while zooms and scales are tried: measuring one runs the posted events, and
-        each would paint the whole window at a look it may not keep (about half a try's CPU).
-        The window paints once, at the look chosen, when the event loop runs again."""
-        window = self.window
-        if not window.updatesEnabled():
-            yield  # someone else holds them: theirs to give back
-            return
-        window.setUpdatesEnabled(False)
-        try:
-            yield
-        finally:
-            window.setUpdatesEnabled(True)
 
     def _largest_fitting_zoom(self, theme: Theme, room: QSize, available: QSize) -> float:
         """Apply the largest zoom step, down from ``self.zoom``, at which the window fits

@@ -4,7 +4,6 @@ from the top, in fewer relayouts (``window.zoom_descent`` and ``StageControls.ap
 from __future__ import annotations
 
 import itertools
-from contextlib import nullcontext
 
 import pytest
 from PySide6.QtCore import QSize, Qt
@@ -101,9 +100,8 @@ def test_the_guess_is_where_the_room_needed_meets_the_room():
 
 
 def plain_descent(monkeypatch) -> None:
-    """StageControls as it was: each zoom from the top in turn, the window painted at each."""
+    """StageControls as it was: each zoom from the top in turn."""
     monkeypatch.setattr(stage_controls, "largest_fitting_zoom", step_by_step)
-    monkeypatch.setattr(StageControls, "_paints_held", lambda self: nullcontext())
 
 
 def zoom_through(window, zooms) -> list[tuple]:
