@@ -378,8 +378,12 @@ class StageControls:
     def _needed_within(self, available: QSize) -> QSize:
         """The least size the window's layout needs, measured with the window bounded to
         ``available``."""
-        self._settled_minimum()  # first: a resize is clamped to the minimum of the last fonts
         size = self.window.size()
+        if size.width() > available.width() and not self.full_screen_action.isChecked():
+            # A resize is clamped to the minimum of the fonts before: let the layout catch up
+            # first, or a zoom several steps down would be measured at the last one's width.
+            self._settled_minimum()
+            size = self.window.size()
         if size.boundedTo(available) != size and not self.full_screen_action.isChecked():
             # Measured at the size it will be shown at: a layout's minimum can depend on its
             # width (wrapped text), and the window would be bounded to ``available`` anyway.
