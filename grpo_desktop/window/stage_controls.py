@@ -330,12 +330,24 @@ class StageControls:
                 {zoom: size.toTuple() for zoom, size in measured.items()}, available.toTuple()
             )
 
-        zoom = largest_fitting_zoom(zoom_ladder(self.zoom, ZOOM_STEP, ZOOM_MIN), fits, guess)
+        ladder = zoom_ladder(self.zoom, ZOOM_STEP, ZOOM_MIN)
+        zoom = largest_fitting_zoom(ladder, fits, guess, self._first_try(ladder, setting, room))
         if zoom < self.zoom:
             if len(self._fitted_zooms) >= 64:
                 self._fitted_zooms.clear()
             self._fitted_zooms[setting] = zoom
         return zoom
+
+    def _first_try(self, ladder: list[float], setting: tuple, room: QSize) -> int:
+        """Where the descent starts in ``ladder``: the step above the zoom last shown in the same
+        setting when the window already fills the room (trying a larger zoom first could only
+        grow it past the room, which is then taken back), else the zoom asked for."""
+        remembered = self._fitted_zooms.get(setting)
+        available = self.available_size()
+        if remembered is None or available is None or room != available:
+            return 0
+        above = round(remembered + ZOOM_STEP, 2)
+        return ladder.index(above) if above in ladder else 0
 
     def _apply_fitting_screen_scale(self, theme: Theme, zoom: float, room: QSize) -> bool:
         """Apply ``zoom`` with the largest screen scale up to the one ``room`` gives whose

@@ -27,19 +27,27 @@ def largest_fitting_zoom(
     ladder: Sequence[float],
     fits: Callable[[float], bool],
     guess: Callable[[float], float | None],
+    start: int = 0,
 ) -> float:
     """The first zoom of ``ladder`` that fits, as trying each from the top would find it.
 
     ``fits(zoom)`` applies ``zoom`` and says whether the window fits; the ladder's last zoom is
     shown whether it fits or not. ``guess(zoom)`` is asked after ``zoom`` did not fit: the zoom
-    likely to be the answer, or None. The zoom returned is the last one applied.
+    likely to be the answer, or None. The zoom returned is the last one applied. ``start``: the
+    index tried first (the zooms above it need not be tried when it does not fit; when it does,
+    the search starts again from the top).
     """
-    if fits(ladder[0]) or len(ladder) == 1:
+    if start > 0 and start < len(ladder) - 1:
+        if fits(ladder[start]):
+            return largest_fitting_zoom(ladder, fits, guess)
+    elif fits(ladder[0]) or len(ladder) == 1:
         return ladder[0]
+    else:
+        start = 0
     # Indices into the ladder: the smallest zoom known not to fit, the largest known to fit.
-    failing, fitting = 0, len(ladder) - 1
-    target = _step_at_or_below(ladder, guess(ladder[0]), failing, fitting)
-    last_tried = 0
+    failing, fitting = start, len(ladder) - 1
+    target = _step_at_or_below(ladder, guess(ladder[start]), failing, fitting)
+    last_tried = start
     while fitting - failing > 1:
         if target is not None and failing < target - 1:
             trial = target - 1  # the step above the guess: expected not to fit
