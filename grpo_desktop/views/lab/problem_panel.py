@@ -244,7 +244,7 @@ class ProblemPanel(QFrame):
         box.setFrameShape(QFrame.Shape.NoFrame)
         box.setAccessibleName("Prompt")
         self._text_column.addWidget(box)
-        box.setFont(scaled_font(1.0 * self._theme.type_scale))
+        self._style_run_prompt(box)
         return box
 
     def _style_run_prompt(self, box: RunPromptBox) -> None:
