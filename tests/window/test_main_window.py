@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
@@ -345,18 +347,24 @@ def test_page_down_outside_a_lesson_takes_one_captioned_step_per_press(qtbot, wi
 
 
 def test_v_plays_both_steps_at_the_chosen_pace(qtbot, window):
+    """Each step lasts the chosen 500 ms. The animation runs on the wall clock, so a loaded
+    machine can only make a step last longer: the test reads when each step began instead of
+    sampling the phase after a fixed wait (which failed in CI when the wait overran 500 ms)."""
     chart = window.lab.chart
     window.set_animation_step_ms(500)
     window.set_view("reward", animate=False)
     stages = []
-    chart.phase_changed.connect(stages.append)
+    chart.phase_changed.connect(lambda phase: stages.append((phase, time.monotonic())))
+    started = time.monotonic()
     window.view_toggle.trigger()
     assert chart.is_animating() and chart.caption_text().startswith("Step 1 of 2")
-    qtbot.wait(300)
-    assert chart.phase() == 1  # 500 ms per step: still step 1
-    with qtbot.waitSignal(chart.animation_finished, timeout=3000):
+    assert chart.animator.clock.duration() == 1000  # two steps of 500 ms
+    with qtbot.waitSignal(chart.animation_finished, timeout=10_000):
         pass
-    assert stages == [1, 2, 0] and not chart.waiting()
+    assert [phase for phase, _ in stages] == [1, 2, 0] and not chart.waiting()
+    step_2_began, ended = (at - started for _, at in stages[1:])
+    assert step_2_began >= 0.49  # step 1 played its 500 ms before step 2 began
+    assert ended >= 0.99  # and the two steps together their 1000 ms
 
 
 @pytest.mark.parametrize("how", ["a run's group opens", "the Training run shows"])
