@@ -27,7 +27,13 @@ from collections.abc import Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QMoveEvent, QResizeEvent
-from PySide6.QtWidgets import QApplication, QGraphicsView, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsView,
+    QGraphicsWidget,
+    QStackedWidget,
+    QWidget,
+)
 
 from grpo_desktop.window.workspace import Workspace
 
@@ -47,6 +53,9 @@ PAINT_BAND_AREA = 120_000
 # Another step follows in the same turn of the event loop while the turn has taken less than
 # this: small steps (most of the Training page's) do not each wait for a turn of their own.
 TURN_BUDGET_S = 0.004
+# A graphics view is painted again while its scene's layout moved after the paint before
+# (pyqtgraph's axes size themselves to the labels they draw), at most this many times in all.
+SETTLE_PAINTS = 3
 USER_INPUT = frozenset(
     {
         QEvent.Type.KeyPress,
@@ -201,11 +210,20 @@ class IdlePrebuild(QObject):
         if page.isVisible():
             return
         for view in page.findChildren(QGraphicsView):
-            if view.isVisibleTo(page):
+            if not view.isVisibleTo(page):
+                continue
+            name = view.objectName() or type(view).__name__
+            for attempt in range(SETTLE_PAINTS):
                 view.grab()  # its axes' pictures and its items' paths, cached by pyqtgraph
-                yield f"paint {view.objectName() or type(view).__name__}"
+                painted = _scene_geometry(view)
+                yield f"paint {name}" + (f" again ({attempt + 1})" if attempt else "")
                 if page.isVisible():
                     return
+                # The drawing moved its layout (an axis learns its labels' width as it draws
+                # them, in a layout request handled since): paint it as it now stands, or the
+                # switch's first paint redraws it, moves it again and paints it twice more.
+                if _scene_geometry(view) == painted:
+                    break
         # The rest in pieces (the whole page at once took 20–35 ms): small parts painted one
         # after another until a step's budget is spent. The caches they fill (glyphs, the
         # style's pixmaps) are the ones the page's first showing paints from.
@@ -271,6 +289,16 @@ def _bands(widget: QWidget) -> list[tuple[QWidget, QRect | None]]:
     return [
         (widget, QRect(0, top, width, min(PAINT_BAND_PX, height - top)))
         for top in range(0, height, PAINT_BAND_PX)
+    ]
+
+
+def _scene_geometry(view: QGraphicsView) -> list[tuple[float, float, float, float]]:
+    """Where the laid-out items of ``view``'s scene (its plot, axes, view box) stand."""
+    scene = view.scene()
+    if scene is None:
+        return []
+    return [
+        item.geometry().getRect() for item in scene.items() if isinstance(item, QGraphicsWidget)
     ]
 
 

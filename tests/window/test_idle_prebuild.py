@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, QProcess, Qt
 from PySide6.QtTest import QTest
@@ -120,6 +121,35 @@ def test_a_prebuilt_page_is_laid_out_as_a_page_built_when_asked_for(qtbot, monke
     assert prebuilt_page.geometry() == lazy_page.geometry()
     assert splitter_sizes(prebuilt_page) == splitter_sizes(lazy_page)
     assert prebuilt_page.status.text() == lazy_page.status.text()
+
+
+def axis_pictures(page) -> dict[tuple[str, str], object]:
+    """Each plot's axes' drawings on ``page`` (pyqtgraph keeps one until the axis moves)."""
+    return {
+        (view.objectName(), axis.orientation): axis.picture
+        for view in page.findChildren(pg.PlotWidget)
+        for axis in (view.getPlotItem().getAxis(side) for side in ("left", "bottom"))
+    }
+
+
+def test_the_training_pages_plots_are_painted_as_they_stand_so_the_switch_draws_no_axis_again(
+    qtbot, window
+):
+    """An axis sizes itself to the labels it draws: its plot is painted again once its layout
+    has moved, so the switch's first paint replays the axes' drawings (a prebuild that left
+    them drawn at the old size had the switch draw them again, move them and paint twice)."""
+    prebuilt(qtbot, window)
+    page = window.built_pages[TRAINING]
+    before = axis_pictures(page)
+    assert before and all(picture is not None for picture in before.values())
+    ctrl(qtbot, window, Qt.Key.Key_T)
+    assert_showing(window, TRAINING)
+    for _ in range(5):
+        QApplication.processEvents()
+    after = axis_pictures(page)
+    assert {key: after[key] is picture for key, picture in before.items()} == dict.fromkeys(
+        before, True
+    )
 
 
 def test_the_tool_bar_keeps_its_height_when_the_training_run_hides_the_lab_controls(qtbot, window):
