@@ -25,8 +25,8 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QMoveEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, QSizeF, Qt, QTimer, Signal
+from PySide6.QtGui import QMoveEvent, QPixmap, QRegion, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsView,
@@ -44,7 +44,7 @@ AFTER_FIRST_PAINT_MS = 150  # the window's deferred features (lessons, exports, 
 START_AFTER_MS = 300  # after the window's first paint: its deferred features go first
 RESUME_AFTER_MS = 400  # the user's last key, click or wheel turn, before building goes on
 PIECE_WIDGETS = 12  # a part of a page with fewer widgets than this is painted in one piece
-PAINT_STEP_S = 0.004  # pieces are painted in one step until this much time has gone
+PAINT_STEP_WIDGETS = 10  # pieces painted in one step: this many widgets in all, at most
 # A part taller than this and larger than PAINT_BAND_AREA is painted in bands of this height, a
 # band a piece: the Update page's token rows drew every chip on screen for the first time in
 # one piece (10-15 ms).
@@ -224,32 +224,50 @@ class IdlePrebuild(QObject):
                 # switch's first paint redraws it, moves it again and paints it twice more.
                 if _scene_geometry(view) == painted:
                     break
-        # The rest in pieces (the whole page at once took 20–35 ms): small parts painted one
-        # after another until a step's budget is spent. The caches they fill (glyphs, the
-        # style's pixmaps) are the ones the page's first showing paints from.
-        pieces = [band for widget in _paint_pieces(page) for band in _bands(widget)]
-        start = 0
-        while start < len(pieces):
-            began = time.perf_counter()
-            end = start
-            while end < len(pieces) and (
-                end == start or time.perf_counter() - began < PAINT_STEP_S
-            ):
-                if page.isVisible():
-                    return
-                widget, band = pieces[end]
-                if band is None:
-                    widget.grab()
-                else:
-                    widget.grab(band)
-                end += 1
-            widget, band = pieces[start]
-            first = widget.objectName() or type(widget).__name__
-            if band is not None:
-                first += f" ({band.top()}–{band.bottom() + 1} px)"
-            more = f" and {end - start - 1} more" if end - start > 1 else ""
-            yield f"paint {page.objectName()}: {first}{more}"
-            start = end
+        # The rest in pieces (the whole page at once took 20–35 ms), several to a step: one
+        # render of the page limited to their region. Each render of a hidden page first lays
+        # out the whole window again (Qt's prepareToRender), 1-5 ms whatever it paints, so a
+        # render per piece spent most of its time there (the Training page's 49 pieces: 120-230
+        # ms one by one, 9-10 ms as one region). The caches they fill (glyphs, the style's
+        # pixmaps) are the ones the page's first showing paints from.
+        pieces = [band for part in _paint_pieces(page) for band in _bands(part)]
+        yield from _paint_in_batches(page, pieces)
+
+
+def _paint_in_batches(page: QWidget, pieces: list[tuple[QWidget, QRect | None]]) -> Iterator[str]:
+    """Paint ``pieces`` of the hidden ``page`` off screen, a batch a step: pieces of at most
+    :data:`PAINT_STEP_WIDGETS` widgets in all, or a band alone (a band of token chips costs a
+    batch's worth). Counted in widgets: a pixel's cost varies too much to budget by area (a
+    spin box's several times a label's)."""
+    ratio = page.devicePixelRatioF()
+    canvas = QPixmap((QSizeF(page.size()) * ratio).toSize())
+    canvas.setDevicePixelRatio(ratio)
+    flags = QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren
+    start = 0
+    while start < len(pieces):
+        if page.isVisible():
+            return
+        region = QRegion()
+        widgets = 0
+        end = start
+        while end < len(pieces):
+            widget, band = pieces[end]
+            more = 1 + len(widget.findChildren(QWidget))
+            alone = band is not None or pieces[start][1] is not None
+            if end > start and (alone or widgets + more > PAINT_STEP_WIDGETS):
+                break
+            rect = widget.rect() if band is None else band
+            region += rect.translated(widget.mapTo(page, QPoint(0, 0)))
+            widgets += more
+            end += 1
+        QWidget.render(page, canvas, QPoint(0, 0), region, flags)  # not the page's render()
+        widget, band = pieces[start]
+        first = widget.objectName() or type(widget).__name__
+        if band is not None:
+            first += f" ({band.top()}–{band.bottom() + 1} px)"
+        more_named = f" and {end - start - 1} more" if end - start > 1 else ""
+        yield f"paint {page.objectName()}: {first}{more_named}"
+        start = end
 
 
 def _paint_pieces(page: QWidget) -> list[QWidget]:
@@ -302,17 +320,12 @@ def _scene_geometry(view: QGraphicsView) -> list[tuple[float, float, float, floa
     ]
 
 
-def _tree(widget: QWidget) -> Iterator[QWidget]:
-    """``widget`` and its child widgets (not windows), parents first."""
-    todo = [widget]
-    while todo:
-        current = todo.pop(0)
-        yield current
-        todo.extend(
-            child
-            for child in current.children()
-            if isinstance(child, QWidget) and not child.isWindow()
-        )
+def _tree(widget: QWidget) -> list[QWidget]:
+    """``widget`` and its child widgets (not windows, nor what is inside them), each before its
+    children: one search in C++ (walking ``children()`` from Python wrapped every child object,
+    layouts and actions too, 1-2 ms a page)."""
+    window = widget.window()
+    return [widget] + [child for child in widget.findChildren(QWidget) if child.window() is window]
 
 
 def _send_pending_geometry(widget: QWidget) -> None:

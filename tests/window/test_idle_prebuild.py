@@ -287,7 +287,7 @@ def test_a_tall_large_part_is_painted_in_bands_and_a_small_one_whole(qtbot):
 
 
 def test_the_update_pages_token_rows_are_painted_in_bands_ahead(qtbot, window, monkeypatch):
-    monkeypatch.setattr(idle_prebuild, "PAINT_STEP_S", 0.0)  # a piece a step: each is named
+    monkeypatch.setattr(idle_prebuild, "PAINT_STEP_WIDGETS", 0)  # a piece a step: each named
     prebuilt(qtbot, window)
     names = [name for name, _ in window.prebuild.slices]
     bands = [name for name in names if "tokenRowsScroll (" in name]
@@ -336,3 +336,46 @@ def test_the_features_install_once_however_often_the_window_paints_while_it_buil
         qtbot.wait(40)
     qtbot.wait(400)
     assert emitted == [1]
+
+
+def test_the_rest_of_a_page_is_painted_a_batch_of_pieces_a_step_in_one_render_each(
+    qtbot, window, monkeypatch
+):
+    """Each render of a hidden page lays the whole window out first: the pieces beside the
+    plots go in batches of at most PAINT_STEP_WIDGETS widgets, one render of the page each
+    (a grab per piece spent most of its time laying out), and the graphics views are grabbed
+    on their own."""
+    from PySide6.QtWidgets import QWidget
+
+    renders: list[tuple[str, int]] = []
+    grabs: list[str] = []
+    real_render, real_grab = QWidget.render, QWidget.grab
+
+    def render(widget, *args, **kwargs):
+        if widget.objectName() in ("trainingView", "updateView"):  # the pages, not the caches
+            renders.append((widget.objectName(), len(window.prebuild.slices)))
+        return real_render(widget, *args, **kwargs)
+
+    def grab(widget, *args, **kwargs):
+        grabs.append(widget.objectName())
+        return real_grab(widget, *args, **kwargs)
+
+    monkeypatch.setattr(QWidget, "render", render)
+    monkeypatch.setattr(QWidget, "grab", grab)
+    prebuilt(qtbot, window)
+    names = [name for name, _ in window.prebuild.slices]
+    training = [name for name in names if name.startswith("paint trainingView: ")]
+    assert training, names
+    assert [page for page, _ in renders].count("trainingView") == len(training)
+    assert len({step for _, step in renders}) == len(renders), "one render a step"
+    assert set(grabs) <= {
+        "trainingPassPlot",
+        "trainingMetricPlot",
+        "frontierPlotArea",
+        "pushChartPlot",
+        "spilloverPlot",
+    } | {name.removeprefix("paint ").split(" again")[0] for name in names}
+    pieces = sum(
+        1 + int(name.split(" and ")[1].split()[0]) if " and " in name else 1 for name in training
+    )
+    assert pieces > len(training), "several pieces to a render"
