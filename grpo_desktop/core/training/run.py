@@ -292,13 +292,9 @@ class TrainingRun:
         #: (P, C) 0/1 the checker's verdict as float: what pass rates count.
         self._right = self.library.correct.astype(np.float64)
         # Per seed, one stream every algorithm shares and one for DAPO's extra draws only, so
-        # no algorithm's groups depend on which others run beside it.
-        self._generators = [
-            np.random.default_rng([config.seed, index]) for index in range(config.seeds)
-        ]
-        self._extra_generators = [
-            np.random.default_rng([config.seed, index, 1]) for index in range(config.seeds)
-        ]
+        # no algorithm's groups depend on which others run beside it; made at the first draw
+        # (step 0 draws nothing, and numpy.random's first import is 13 ms of a step-0 run).
+        self._streams: tuple[list[np.random.Generator], list[np.random.Generator]] | None = None
         self._initial_log_policy = _log_softmax(self.library.initial_logits)
         self.step_count = 0
         # A step begun part by part: its random numbers and the algorithms still to take it.
@@ -316,6 +312,24 @@ class TrainingRun:
             )
             self._record(name, state, None, 0)
             self._states[name] = state
+
+    @property
+    def _generators(self) -> list[np.random.Generator]:
+        return self._random_streams()[0]
+
+    @property
+    def _extra_generators(self) -> list[np.random.Generator]:
+        return self._random_streams()[1]
+
+    def _random_streams(self) -> tuple[list[np.random.Generator], list[np.random.Generator]]:
+        """The seeds' shared streams and DAPO's extra ones, made the first time they are read."""
+        if self._streams is None:
+            seed, seeds = self.config.seed, self.config.seeds
+            self._streams = (
+                [np.random.default_rng([seed, index]) for index in range(seeds)],
+                [np.random.default_rng([seed, index, 1]) for index in range(seeds)],
+            )
+        return self._streams
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -397,8 +411,7 @@ class TrainingRun:
         added = tuple(name for name in config.algorithms if name not in self._states)
         run = copy.copy(self)
         run.config = config
-        run._generators = copy.deepcopy(self._generators)
-        run._extra_generators = copy.deepcopy(self._extra_generators)
+        run._streams = copy.deepcopy(self._streams)  # None: neither has drawn yet
         caught_up = None
         if added:
             caught_up = TrainingRun(
@@ -406,7 +419,7 @@ class TrainingRun:
             )
             caught_up.run(self.step_count)
             if "dapo" in added:  # its extra stream as far as DAPO has drawn from it
-                run._extra_generators = caught_up._extra_generators
+                run._streams = (run._generators, caught_up._extra_generators)
         run._states = {
             name: caught_up._states[name]
             if caught_up is not None and name in added

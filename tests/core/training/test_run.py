@@ -7,6 +7,8 @@ learning frontier's formula, the starting pass rates, the critic, and the config
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -87,6 +89,30 @@ def test_two_runs_with_one_config_are_identical_bit_for_bit():
         for step in (1, SMALL.steps):
             for seed in range(SMALL.seeds):
                 assert first.groups(name, step, seed) == second.groups(name, step, seed)
+
+
+def test_a_run_at_step_zero_has_made_no_random_streams_yet():
+    """Step 0 draws nothing: the streams (and numpy.random's first import, 13 ms of the
+    Training page's build) wait for the first step."""
+    code = (
+        "import sys\n"
+        "from grpo_desktop.core.training.run import TrainingRun, TrainingConfig\n"
+        "run = TrainingRun(TrainingConfig())\n"
+        "assert run.step_count == 0 and run.history('grpo')['pass_rate'].shape[0] > 0\n"
+        "print('numpy.random' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_a_copy_made_before_the_first_step_plays_the_same_run_as_the_original():
+    original = TrainingRun(SMALL)
+    copied = original.copy()
+    original.run(SMALL.steps)
+    copied.run(SMALL.steps)
+    for name in ALGORITHMS:
+        np.testing.assert_array_equal(original.pass_rates(name), copied.pass_rates(name))
+        assert original.groups(name, SMALL.steps, 0) == copied.groups(name, SMALL.steps, 0)
 
 
 def test_a_different_seed_gives_a_different_run():
