@@ -19,6 +19,7 @@ __all__ = [
     "blend",
     "chip_colours",
     "level",
+    "level_array",
     "levels",
     "readable_text",
     "tint",
@@ -69,17 +70,22 @@ def level(push: float, max_abs: float) -> int:
     return step if push > 0 else -step
 
 
-def levels(pushes: Sequence[float], max_abs: float) -> list[int]:
-    """:func:`level` of each push in a few vector passes (0 for a zero or NaN push): a row's
-    visible chips coloured at once, not chip by chip. ``round`` and ``np.rint`` both round half
-    to even, so the levels are :func:`level`'s to the last one."""
+def level_array(pushes: Sequence[float] | np.ndarray, max_abs: float) -> np.ndarray:
+    """:func:`level` of each push in a few vector passes (0 for a zero or NaN push), as an
+    int64 array: a row's chips coloured at once, not chip by chip. ``round`` and ``np.rint``
+    both round half to even, so the levels are :func:`level`'s to the last one."""
     push = np.asarray(pushes, dtype=np.float64)
     if max_abs == 0:
         size = np.full(push.shape, float(LEVELS))
     else:
         size = np.clip(np.rint(np.abs(push) / max_abs * LEVELS), _MIN_LEVEL, LEVELS)
     signed_size = np.where(push > 0, size, np.where(push < 0, -size, 0.0))
-    return signed_size.astype(np.int64).tolist()
+    return signed_size.astype(np.int64)
+
+
+def levels(pushes: Sequence[float] | np.ndarray, max_abs: float) -> list[int]:
+    """:func:`level_array` as a list of Python ints."""
+    return level_array(pushes, max_abs).tolist()
 
 
 def chip_colours(token: TokenView, max_abs: float, theme: Theme) -> tuple[str, str, str]:

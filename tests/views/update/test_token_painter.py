@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor, QImage, QPainter
 from test_token_rows import ROWS, SNAPSHOT, answer_row, make_snapshot, tok
@@ -72,3 +74,55 @@ def test_with_caching_off_every_chip_is_drawn_afresh_to_the_same_pixels(qapp, mo
     assert len(drawn) == chips
     assert paint(painter) == fresh == kept
     assert len(drawn) == 2 * chips
+
+
+def test_a_repaint_blits_whole_lines_and_draws_no_chip_again(qapp):
+    painter = TokenRowsPainter(LIGHT)
+    painter.prepare(SNAPSHOT)
+    first = paint(painter)
+    blitted = []
+    original = painter.paint_chip
+    painter.paint_chip = lambda *args: blitted.append(args[2]) or original(*args)
+    rescored = make_snapshot([answer_row(r.index, r.reward, r.advantage, r.tokens) for r in ROWS])
+    painter.prepare(rescored)  # a new snapshot of the same looks: its lines are kept
+    assert paint(painter) == first
+    assert blitted == []  # every line blitted whole, no chip one by one
+    assert painter.lines.pixmaps
+
+
+def rows_with(pushes: list[float], clipped: set[int] = frozenset()) -> list:
+    """ROWS with each row's tokens pushed by ``pushes`` (one per row) and ✂ on ``clipped``."""
+    return [
+        answer_row(
+            row.index,
+            row.reward,
+            row.advantage,
+            [
+                tok(t.text, push, clipped=column in clipped, answer=t.is_answer)
+                for column, t in enumerate(row.tokens)
+            ],
+        )
+        for row, push in zip(ROWS, pushes, strict=True)
+    ]
+
+
+def test_the_lines_after_each_new_snapshot_equal_a_fresh_chip_by_chip_repaint(qapp, monkeypatch):
+    # A toggle's new levels, a finished step's ✂ marks, the next toggle's pending step 0 (the
+    # marked places kept, its chips unmarked, at the same levels) and a card toggled back.
+    finished = make_snapshot(rows_with([0.5, -0.2, 0.1], clipped={1, 3}))
+    sequence = [
+        SNAPSHOT,
+        make_snapshot(rows_with([0.5, -0.2, 0.1])),
+        finished,
+        dataclasses.replace(make_snapshot(rows_with([0.5, -0.2, 0.1])), pending=True),
+        finished,
+        SNAPSHOT,
+    ]
+    kept, fresh = TokenRowsPainter(LIGHT), TokenRowsPainter(LIGHT)
+    for snapshot in sequence:
+        kept.prepare(snapshot)
+        with_lines = paint(kept)
+        monkeypatch.setattr(render_cache, "CACHING", False)
+        fresh.prepare(snapshot)
+        assert paint(fresh) == with_lines
+        monkeypatch.setattr(render_cache, "CACHING", True)

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from grpo_desktop.core.common.theme import DARK, LIGHT, PROJECTOR, THEMES, Theme, contrast_ratio
@@ -18,6 +18,7 @@ from grpo_desktop.core.update.update_snapshot import (
     TokenView,
     UpdateSnapshot,
 )
+from grpo_desktop.views.common import render_cache
 from grpo_desktop.views.update import token_painter
 from grpo_desktop.views.update.token_layout import row_header
 from grpo_desktop.views.update.token_painter import TokenRowsPainter, draw_chip
@@ -538,30 +539,19 @@ def test_chips_blitted_from_their_drawings_look_like_chips_drawn_on_the_view(qtb
 
 class AntialiasedBlitPainter(TokenRowsPainter):
     """Each chip blitted with antialiasing on and its outline and underline drawn right after
-    it, as the rows were painted before their blits went without antialiasing: the reference
-    those must match to the pixel."""
+    it, as the rows were painted before their blits went without antialiasing (and before
+    whole lines were blitted): the reference those must match to the pixel. Run with
+    ``render_cache.CACHING`` off, so every row goes chip by chip."""
 
-    def _paint_row(self, painter, style, index, row, top, exposed, ratio) -> None:
+    def _paint_chips(self, painter, style, index, row, top, start, stop, ratio, whole_pixels):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        blit, decorate = self.paint_chip, self._decorate
-
-        def paint_chip(painter, chip, label, x, y, width, style, ratio) -> None:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            blit(painter, chip, label, x, y, width, style, ratio)
-            pen = QPen(self.colour(self.theme.focus), style.underline)
-            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-            decorate(painter, style, chip, x, y, width, pen)
-
-        self.paint_chip = paint_chip  # type: ignore[method-assign]
-        self._decorate = lambda *args: None  # type: ignore[method-assign]
-        try:
-            super()._paint_row(painter, style, index, row, top, exposed, ratio)
-        finally:
-            del self.paint_chip, self._decorate
+        super()._paint_chips(painter, style, index, row, top, start, stop, ratio, False)
 
 
 @pytest.mark.parametrize("theme", [LIGHT, DARK, PROJECTOR], ids=["light", "dark", "projector"])
-def test_chips_blitted_without_antialiasing_are_the_same_pixels_as_with_it(qtbot, theme):
+def test_chips_blitted_without_antialiasing_are_the_same_pixels_as_with_it(
+    qtbot, monkeypatch, theme
+):
     # Answers, ✂ and dual-clipped chips side by side and on consecutive lines: their outlines
     # and underlines, drawn after the row's blits, must not reach a neighbouring chip.
     row = [tok(" 1081", 1.0, answer=True), tok(" y", -0.2, dual=True), tok(" z", 0.4, dual=True)]
@@ -569,6 +559,7 @@ def test_chips_blitted_without_antialiasing_are_the_same_pixels_as_with_it(qtbot
     rows = [answer_row(i, 1.0, 1.0 - i, row * 12) for i in range(3)]
     images = []
     for kind in (TokenRowsPainter, AntialiasedBlitPainter):
+        monkeypatch.setattr(render_cache, "CACHING", kind is TokenRowsPainter)
         painter = kind(theme)
         painter.prepare(make_snapshot(rows, selected=(1, 4)))
         width = 420
@@ -604,8 +595,6 @@ def test_a_new_snapshot_of_the_same_looks_blits_every_chip_from_its_drawing(qtbo
 
 
 def test_the_chip_drawings_stay_within_their_byte_budget(qtbot):
-    from grpo_desktop.views.common import render_cache
-
     widget = shown_view(qtbot, big_snapshot(rows=16, tokens=200), 1800, PROJECTOR)
     for shift in range(6):  # new tokens each time: new drawings, the oldest make room
         rows = big_snapshot(rows=16, tokens=200).rows
