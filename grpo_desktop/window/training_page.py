@@ -159,8 +159,14 @@ class TrainingPage(QWidget):
         yield "layout: charts column"
         self.controls.detach_run_bar()  # the form measured again without Play, Step and Reset
         yield "layout: the controls' run bar"
-        side_holder = self._build_side_column()
-        yield "layout: side column"
+        side = self._build_side_column()
+        yield "layout: side column, the controls"
+        self._add_frontier(side)
+        yield "layout: side column, the frontier"
+        self.side_column = ColumnScroll(side, "trainingSideScroll")
+        yield "layout: side column's scroll area"
+        side_holder = self._build_side_holder()
+        yield "layout: side holder"
         self._build_layout(left, side_holder)
         controls = self.controls
         controls.play_requested.connect(self.state.set_playing)
@@ -197,19 +203,26 @@ class TrainingPage(QWidget):
         return left
 
     def _build_side_column(self) -> QWidget:
-        """The controls over the frontier, in a column that scrolls on a short screen, under
-        Play, Step and Reset."""
+        """The side column with the controls; the frontier goes under them and the column in a
+        scroll area next, each a step (10 ms in one)."""
         side = QWidget(objectName="trainingSideColumn")
         side_column = QVBoxLayout(side)
         side_column.setContentsMargins(0, 0, 0, 0)
         side_column.setSpacing(8)
-        side_column.addWidget(self.controls)
-        side_column.addWidget(FillHolder(self.frontier, "frontierHolder"), 1)
+        side_column.addWidget(self.controls)  # restyled in its new parent: a step of its own
+        return side
+
+    def _add_frontier(self, side: QWidget) -> None:
+        """The frontier under the controls."""
+        side.layout().addWidget(FillHolder(self.frontier, "frontierHolder"), 1)
         self.frontier.plot_widget.setMinimumHeight(FRONTIER_PLOT_MIN_HEIGHT)
         # The controls whole, the frontier's title and caption over a plot at least
         # FRONTIER_PLOT_MIN_HEIGHT tall: a screen too short for both (1024×768 on a projector,
-        # a 200 % zoom) scrolls this column rather than squeezing the controls' fields.
-        self.side_column = ColumnScroll(side, "trainingSideScroll")
+        # a 200 % zoom) scrolls this column (a ColumnScroll) rather than squeezing the
+        # controls' fields.
+
+    def _build_side_holder(self) -> QWidget:
+        """Play, Step and Reset over the side column's scroll area."""
         # Play, Step and Reset stay above the column: scrolled to a ringed frontier on a short
         # screen (1024×768), the column would otherwise take them out of view.
         side_holder = QWidget(objectName="trainingSideHolder")
