@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -74,6 +75,7 @@ __all__ = [
     "config_from_dict",
     "convention_for",
     "informative_probability",
+    "library_steps",
     "stored_group_bytes",
 ]
 
@@ -133,33 +135,80 @@ class CandidateLibrary:
         return trace.correct if candidate % 2 == 0 else trace.wrong
 
 
+# A library graded a part at a time (:func:`library_steps`), for build_library to cache.
+_GRADED_AHEAD: dict[tuple[str, ...], CandidateLibrary] = {}
+LIBRARY_ROWS_PER_STEP = 3  # problems graded in one of library_steps' steps (2-3 ms each)
+
+
 @functools.lru_cache(maxsize=8)
 def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
     """The candidates of ``problem_ids`` (default: every shipped problem), graded and measured."""
-    problems = tuple(get_problem(pid) for pid in problem_ids) if problem_ids else load_problems()
-    width = 2 * max(len(problem.traces) for problem in problems)
-    accuracy = np.zeros((len(problems), width))
-    formats = np.full((len(problems), width), np.nan)
-    partial = np.full((len(problems), width), np.nan)
-    valid = np.zeros((len(problems), width), dtype=bool)
-    lengths = np.zeros((len(problems), width), dtype=np.int64)
-    logits = np.full((len(problems), width), -np.inf)
-    for row, problem in enumerate(problems):
-        p = min(max(problem.pass_rate, _P_FLOOR), 1 - _P_FLOOR)
-        for index, trace in enumerate(problem.traces):
-            for offset, text in enumerate((trace.correct, trace.wrong)):
-                column = 2 * index + offset
-                accuracy[row, column] = grade(text, problem.answer_key).reward
-                if problem.answer_format is not None:  # as lab_rewards.component_rewards
-                    formats[row, column] = float(follows_format(text, problem.answer_format))
-                if offset == 1 and trace.partial is not None:  # the wrong version's credit
-                    partial[row, column] = trace.partial
-                valid[row, column] = True
-                lengths[row, column] = len(pretokenize_pieces(text))
-                logits[row, column] = math.log(p if offset == 0 else 1 - p)
-    for array in (accuracy, formats, partial, valid, lengths, logits):
-        array.flags.writeable = False
-    return CandidateLibrary(problems, accuracy, formats, partial, valid, lengths, logits)
+    ahead = _GRADED_AHEAD.pop(problem_ids, None)
+    if ahead is not None:
+        return ahead
+    grading = _LibraryGrading(problem_ids)
+    grading.grade(len(grading.problems))
+    return grading.library()
+
+
+def library_steps(problem_ids: tuple[str, ...] = ()) -> Iterator[str]:
+    """:func:`build_library`'s grading of ``problem_ids``, :data:`LIBRARY_ROWS_PER_STEP`
+    problems a step (the whole library at once is 36 ms, longer than a frame); the next
+    ``build_library(problem_ids)`` returns the result from its cache."""
+    grading = _LibraryGrading(problem_ids)
+    while grading.graded < len(grading.problems):
+        grading.grade(LIBRARY_ROWS_PER_STEP)
+        yield f"problem library: {grading.graded} of {len(grading.problems)} graded"
+    _GRADED_AHEAD[problem_ids] = grading.library()
+    build_library(problem_ids)  # in its cache now (or it was already: the copy goes)
+    _GRADED_AHEAD.pop(problem_ids, None)
+
+
+class _LibraryGrading:
+    """A library being graded, a problem (row) at a time."""
+
+    def __init__(self, problem_ids: tuple[str, ...]) -> None:
+        problems = (
+            tuple(get_problem(pid) for pid in problem_ids) if problem_ids else load_problems()
+        )
+        self.problems = problems
+        self.graded = 0
+        width = 2 * max(len(problem.traces) for problem in problems)
+        shape = (len(problems), width)
+        self.accuracy = np.zeros(shape)
+        self.formats = np.full(shape, np.nan)
+        self.partial = np.full(shape, np.nan)
+        self.valid = np.zeros(shape, dtype=bool)
+        self.lengths = np.zeros(shape, dtype=np.int64)
+        self.logits = np.full(shape, -np.inf)
+
+    def grade(self, rows: int) -> None:
+        """Grade the next ``rows`` problems' candidates."""
+        end = min(len(self.problems), self.graded + rows)
+        for row in range(self.graded, end):
+            problem = self.problems[row]
+            p = min(max(problem.pass_rate, _P_FLOOR), 1 - _P_FLOOR)
+            for index, trace in enumerate(problem.traces):
+                for offset, text in enumerate((trace.correct, trace.wrong)):
+                    column = 2 * index + offset
+                    self.accuracy[row, column] = grade(text, problem.answer_key).reward
+                    if problem.answer_format is not None:  # as lab_rewards.component_rewards
+                        self.formats[row, column] = float(
+                            follows_format(text, problem.answer_format)
+                        )
+                    if offset == 1 and trace.partial is not None:  # the wrong version's credit
+                        self.partial[row, column] = trace.partial
+                    self.valid[row, column] = True
+                    self.lengths[row, column] = len(pretokenize_pieces(text))
+                    self.logits[row, column] = math.log(p if offset == 0 else 1 - p)
+        self.graded = end
+
+    def library(self) -> CandidateLibrary:
+        """The library, read-only, once every problem is graded."""
+        arrays = (self.accuracy, self.formats, self.partial, self.valid, self.lengths)
+        for array in (*arrays, self.logits):
+            array.flags.writeable = False
+        return CandidateLibrary(self.problems, *arrays, self.logits)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

@@ -1145,3 +1145,20 @@ def test_a_finished_run_takes_no_part():
     run = ran(SMALL)
     assert run.finished and not run.step_part() and not run.stepping
     assert run.step_count == SMALL.steps
+
+
+def test_the_library_graded_a_few_problems_a_step_is_the_library_graded_at_once():
+    """library_steps grades LIBRARY_ROWS_PER_STEP problems a step (the whole library at once
+    is longer than a frame) and leaves the result for build_library, which grades nothing."""
+    ids = ("mult-23x47", *[pid for pid in build_library().problem_ids if pid != "mult-23x47"][:6])
+    steps = list(training_module.library_steps(ids))
+    per_step = training_module.LIBRARY_ROWS_PER_STEP
+    assert len(steps) == math.ceil(len(ids) / per_step)
+    assert steps[-1] == f"problem library: {len(ids)} of {len(ids)} graded"
+    graded = build_library(ids)
+    assert build_library(ids) is graded and training_module._GRADED_AHEAD == {}
+    at_once = training_module.build_library.__wrapped__(ids)
+    assert graded.problem_ids == at_once.problem_ids == ids
+    for name in ("accuracy", "format", "partial", "valid", "lengths", "initial_logits"):
+        np.testing.assert_array_equal(getattr(graded, name), getattr(at_once, name), err_msg=name)
+        assert not getattr(graded, name).flags.writeable
