@@ -34,7 +34,6 @@ from grpo_desktop.core.update.standin_policy import (
     StandinPolicy,
     UpdateTrajectory,
     answer_logits,
-    check_inputs,
     initial_policy,
     inner_step_pieces,
 )
@@ -198,30 +197,36 @@ def _trajectory_pieces(
     return trajectory
 
 
-#: The last full check of the loss's arrays: (start, advantages, β > 0) and its inputs.
-_LAST_CHECK: list[tuple[tuple[StandinPolicy, tuple[float, ...], bool], CheckedLossInputs]] = []
-
-
 def _checked_inputs(
     start: StandinPolicy, advantages: tuple[float, ...], options: dict
 ) -> CheckedLossInputs:
     """The loss's inputs for one side's steps from ``start``: what
-    :func:`~grpo_desktop.core.update.standin_policy.check_inputs` returns, the batch's arrays
-    checked once for both sides. The arrays (old_logp, the mask, the reference when β > 0, the
-    advantages) are the same for both presets; each side's preset and options are checked on
-    their own, on one token (their ValueErrors are the same), and put with them."""
-    reference = options.get("beta", 0.0) > 0
-    if _LAST_CHECK:
-        (kept_start, kept_advantages, kept_reference), arrays = _LAST_CHECK[0]
-        if kept_start is start and kept_advantages == advantages and kept_reference == reference:
-            one = np.zeros((1, 1))
-            side = check_loss_inputs(
-                one, [0.0], np.ones((1, 1)), ref_logp=one if reference else None, **options
-            )
-            return replace(arrays, spec=side.spec, options=side.options)
-    inputs = check_inputs(start, np.array(advantages, dtype=np.float64), **options)
-    _LAST_CHECK[:] = [((start, advantages, reference), inputs)]
-    return inputs
+    :func:`~grpo_desktop.core.update.standin_policy.check_inputs` returns, without checking
+    again, at every click, arrays valid by construction. A start made by :func:`_start_policy`
+    holds finite log-probabilities (log σ of finite logits), a 0/1 mask and 0 at padding: the
+    full check would return them as they are (old_logp and the reference, when β > 0, are its
+    log-probabilities; the mask is its mask). What a click changes, the advantages, and each
+    side's preset and options are checked by the library on one column of the batch (a token
+    per answer with tokens), which raises its ValueErrors for them; the rest is put with it."""
+    mask = start.mask
+    has_tokens = mask.any(axis=1, keepdims=True)
+    column = np.zeros((mask.shape[0], 1))
+    reference = column if options.get("beta", 0.0) > 0 else None
+    checked = check_loss_inputs(
+        column,
+        np.array(advantages, dtype=np.float64),
+        has_tokens.astype(np.float64),
+        ref_logp=reference,
+        **options,
+    )
+    old = start.logp
+    return replace(
+        checked,
+        old=old,
+        mask=mask,
+        real=mask == 1.0,
+        ref=old if reference is not None else None,
+    )
 
 
 def _trajectory(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -318,6 +319,49 @@ def test_both_sides_checked_once_take_the_steps_each_checked_alone_would(beta):
             assert np.array_equal(ours, theirs), (name, field)
         assert shared.result.preset == preset
         assert np.array_equal(shared.current.logp, alone.current.logp)
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.1])
+@pytest.mark.parametrize("preset", ["verl/token-mean", "trl/gspo", "openrlhf/ppo_sample"])
+def test_a_clicks_loss_inputs_are_the_full_checks_array_for_array(beta, preset):
+    import numpy as np
+
+    from grpo_desktop.core.update import update_step
+    from grpo_desktop.core.update.standin_policy import check_inputs
+
+    group = lab(correct=(True, False, False, True, True, False))
+    texts = (*(card.text for card in group.cards), "")  # and an answer with no token
+    advantages = (*(float(card.advantage) for card in group.cards), float("nan"))
+    settings = replace(UpdateSettings(), preset=preset, beta=beta)
+    options = update_step._loss_options(settings, update_step.get_loss_preset(preset))
+    start = update_step._start_policy(texts)
+    ours = update_step._checked_inputs(start, advantages, options)
+    theirs = check_inputs(start, np.array(advantages), **options)
+    assert ours.spec == theirs.spec and ours.options == theirs.options
+    for field in ("old", "adv", "mask", "real", "ref"):
+        mine, full = getattr(ours, field), getattr(theirs, field)
+        assert (mine is None) == (full is None), field
+        if full is not None:
+            assert mine.dtype == full.dtype and mine.tobytes() == full.tobytes(), field
+
+
+def test_a_clicks_loss_inputs_refuse_what_the_full_check_refuses():
+    import numpy as np
+
+    from grpo_desktop.core.update import update_step
+    from grpo_desktop.core.update.standin_policy import check_inputs
+
+    texts = tuple(card.text for card in lab().cards)
+    options = update_step._loss_options(UpdateSettings(), update_step.get_loss_preset("trl/grpo"))
+    start = update_step._start_policy(texts)
+    for advantages in ((float("nan"), 0.0, 1.0, -1.0), (0.0, 1.0)):
+        with pytest.raises(ValueError) as full:
+            check_inputs(start, np.array(advantages), **options)
+        with pytest.raises(ValueError, match=f"^{re.escape(str(full.value))}$"):
+            update_step._checked_inputs(start, advantages, options)
+    empty = update_step._start_policy(("", ""))
+    with pytest.raises(ValueError, match="no real tokens"):
+        update_step._checked_inputs(empty, (0.0, 0.0), options)
 
 
 def test_a_selection_adds_the_detail_to_the_same_rows_and_numbers():
