@@ -19,7 +19,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QTransform
 
 from grpo_desktop.core.common.theme import Theme
-from grpo_desktop.core.update.update_snapshot import TokenRow, UpdateSnapshot
+from grpo_desktop.core.update.update_snapshot import AnswerRow, TokenRow, UpdateSnapshot
 from grpo_desktop.views.common import render_cache
 from grpo_desktop.views.common.render_cache import DRAWINGS, DrawingCache, transparent_pixmap
 from grpo_desktop.views.update.token_colours import LEVELS, level_array, levels, tint
@@ -48,6 +48,7 @@ __all__ = ["Chip", "TokenRowsPainter", "draw_chip"]
 _KEPT_PER_ROW = 4
 _CHIP = "token chip"  # the kind of drawing in render_cache.DRAWINGS
 _SEEN_KEPT = 256  # shapes looked up by their texts' identity, at most
+_HEADERS_KEPT = 1024  # rows' headers kept by what they say, at most
 
 
 class Chip(NamedTuple):
@@ -108,6 +109,9 @@ class TokenRowsPainter:
         self._chip_cache: dict[tuple, Chip] = {}  # (text, level, flags) → chip: a click reuses
         self._max_abs = 0.0  # the shown snapshot's largest |push|: the full colour
         self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
+        # (index, verdict, reward, A, tokens, total push) → the row's header: a group's states
+        # recur, and each header's texts are formatted and measured anew otherwise.
+        self._headers: dict[tuple, RowHeader] = {}
         self._legends: dict[int, QRect] = {}  # width → where the legend goes
         self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
         self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
@@ -141,6 +145,7 @@ class TokenRowsPainter:
         self.drawings.clear(_CHIP)
         self.lines.clear()
         self._slot_widths.clear()
+        self._headers.clear()
         self._legends.clear()
         self._geometry = None  # new fonts: every position changes
 
@@ -222,7 +227,7 @@ class TokenRowsPainter:
             kept = {id(shape) for shape in self.row_shapes.values()} | shown
             self.row_layouts = {k: v for k, v in self.row_layouts.items() if id(k[0]) in kept}
             self._seen_shapes = {k: v for k, v in self._seen_shapes.items() if id(v[1]) in kept}
-        self.headers = [row_header(answer, style, self._slot_width) for answer in snapshot.rows]
+        self.headers = [self._header(answer, style) for answer in snapshot.rows]
         geometry = tuple(
             (shape, header.widths) for shape, header in zip(self._shapes, self.headers, strict=True)
         )
@@ -284,6 +289,23 @@ class TokenRowsPainter:
         flags = np.frombuffer(marks, dtype=bool)
         shape = self.row_shapes[key] = marked_shape(plain, flags, style)
         return shape
+
+    def _header(self, answer: AnswerRow, style: TokenStyle) -> RowHeader:
+        """``answer``'s header, kept by what its texts say (``header_texts`` reads these)."""
+        key = (
+            answer.index,
+            answer.correct,
+            answer.reward,
+            answer.advantage,
+            len(answer.tokens),
+            answer.total_push,
+        )
+        header = self._headers.get(key)
+        if header is None:
+            if len(self._headers) >= _HEADERS_KEPT:
+                self._headers.clear()
+            header = self._headers[key] = row_header(answer, style, self._slot_width)
+        return header
 
     def _slot_width(self, text: str, bold: bool) -> int:
         key = slot_key(text, bold)

@@ -11,6 +11,7 @@ from test_token_rows import ROWS, SNAPSHOT, answer_row, make_snapshot, tok
 from grpo_desktop.core.common.theme import DARK, LIGHT
 from grpo_desktop.views.common import render_cache
 from grpo_desktop.views.update import token_painter
+from grpo_desktop.views.update.token_layout import row_header
 from grpo_desktop.views.update.token_painter import TokenRowsPainter
 
 
@@ -126,3 +127,16 @@ def test_the_lines_after_each_new_snapshot_equal_a_fresh_chip_by_chip_repaint(qa
         fresh.prepare(snapshot)
         assert paint(fresh) == with_lines
         monkeypatch.setattr(render_cache, "CACHING", True)
+
+
+def test_a_header_whose_numbers_come_back_is_kept_not_formatted_again(qapp):
+    painter = TokenRowsPainter(LIGHT)
+    painter.prepare(SNAPSHOT)
+    first = list(painter.headers)
+    flipped = make_snapshot([answer_row(r.index, r.reward, -r.advantage, r.tokens) for r in ROWS])
+    painter.prepare(flipped)
+    assert [h.texts for h in painter.headers] == [
+        row_header(row, painter.style()).texts for row in flipped.rows
+    ]
+    painter.prepare(SNAPSHOT)  # a card toggled back: its numbers, so its headers, come back
+    assert all(now is kept for now, kept in zip(painter.headers, first, strict=True))
