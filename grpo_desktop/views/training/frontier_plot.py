@@ -160,8 +160,9 @@ class FrontierPlot(QWidget):
         yield "dots, title and caption"
         # The usual G's curves and the run's own (unless it is one of them): made ahead, drawn
         # by the first snapshot.
-        self._grow_pool(len(FRONTIER_GROUP_SIZES) + 1)
-        yield "curves"
+        for count in range(1, len(FRONTIER_GROUP_SIZES) + 2):  # a curve and its label a step
+            self._grow_pool(count)
+            yield f"curve {count}"
         self.set_theme(theme)
         self._built = True
         yield "theme"

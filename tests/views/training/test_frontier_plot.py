@@ -195,3 +195,16 @@ def test_the_frontier_gives_each_problems_pass_rate_and_whether_it_teaches(qtbot
     early = build_training_snapshot(run, selected_step=0)
     frontier.show_snapshot(early)
     assert read(frontier)[1].split("\n")[1:] == frontier_text(early.dots, 8).split("\n")
+
+
+def test_built_in_steps_the_curves_come_one_a_step_and_the_first_snapshot_finds_them(qtbot, run):
+    """A curve with its label is a pyqtgraph item pair of 2-3 ms: one a step (the usual G's and
+    the run's own), so no step of the idle prebuild holds a click for all of them."""
+    frontier = FrontierPlot(LIGHT, stepwise=True)
+    qtbot.addWidget(frontier)
+    names = list(frontier.steps)
+    curves = [name for name in names if name.startswith("curve ")]
+    assert curves == [f"curve {n}" for n in range(1, len(FRONTIER_GROUP_SIZES) + 2)]
+    made = len(frontier.curves)
+    frontier.show_snapshot(build_training_snapshot(run))
+    assert len(frontier.curves) == made  # none made by the first render
