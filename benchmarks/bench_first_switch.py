@@ -15,9 +15,10 @@ a third time, to a workspace already visited (``again``: a switch with nothing l
 With ``--compare`` every run is also made with the prebuild off (``GRPO_DESKTOP_PREBUILD=0``: the
 page is built by the key, as before the prebuild), interleaved, so both sit on the same machine
 load. ``--load`` keeps one core busy (a spinning process) for the whole measurement. Also
-reported: when the prebuild was done (after the window showed), and its longest step (wall time,
-the runs' median, and the longest of all with its name), the same per workspace, and the steps
-longer than a frame (16 ms, median of the runs): a key or click that lands in one waits for it.
+reported: when the prebuild began (the window's deferred features go first) and was done (after
+the window showed), and its longest step (wall time, the runs' median, and the longest of all
+with its name), the same per workspace, and the steps longer than a frame (16 ms, median of the
+runs): a key or click that lands in one waits for it.
 
     python benchmarks/bench_first_switch.py [--runs N] [--idle S] [--keys U,T] [--compare]
                                             [--load]
@@ -130,6 +131,8 @@ def measure():
     pages = getattr(prebuild, "slice_workspaces", None) or [""] * len(steps)
     result["steps"] = [[name, seconds, page] for (name, seconds), page in zip(steps, pages)]
     result["finished"] = finished_at[0] - shown_at if finished_at else None
+    began = getattr(prebuild, "began_at", None)
+    result["began"] = None if began is None else began - shown_at
     before = len(steps)
     result["first"], result["first_paint"], result["first_cpu"] = switch(name)
     result["steps_during"] = len(steps) - before  # must be 0: not timed
@@ -257,6 +260,9 @@ def main() -> None:
                 for text, key in lines:
                     print(f"    {text:32}{summary([r[key] for r in done])}")
                 if mode and all(r["has_prebuild"] for r in done):
+                    began = [r["began"] for r in done if r.get("began") is not None]
+                    if began:  # the window's deferred features (typesetting) go first
+                        print(f"    prebuild began after showing {summary(began)}")
                     finished = [r["finished"] for r in done if r["finished"] is not None]
                     if finished:
                         print(f"    prebuild done after showing  {summary(finished)}")
