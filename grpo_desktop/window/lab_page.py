@@ -56,6 +56,10 @@ class LabPage(QWidget):
         self._lab_gate = gate
         self._math_ringed = False  # a lesson step rings the worked math: it gets its height
         self._emphasis: QWidget | None = None  # the presenter view's ringed part: more room
+        # The column was balanced while worked-math lines waited as plain text: once they are
+        # typeset (a turn or a few later) the text's height is known and it is balanced again.
+        self._balance_when_typeset = False
+        self.math_panel.typeset_arrived.connect(self._typeset_arrived)
         self._build()
         lab = workbench.lab
         # The worked math follows the lab while it is on screen; the Rewards tab while it is
@@ -261,12 +265,22 @@ class LabPage(QWidget):
             chart = round(total * 0.45)
         else:
             panel = self.math_panel
+            self._balance_when_typeset = panel.typesetting_waiting()
             tab_chrome = self.explain_tabs.height() - panel.height()
             need = panel.needed_height(panel.width()) + max(0, tab_chrome)
             # The chart keeps 50–60 %; a large screen's spare height fills the math's text.
             least = round(total * (MATH_FIRST_CHART_SHARE if self._math_ringed else 0.5))
             chart = max(least, min(round(total * 0.6), total - need))
         self.right_splitter.setSizes([chart, total - chart])
+
+
+    def _typeset_arrived(self) -> None:
+        """Balanced with plain-text stand-ins, the column took whichever height those lines
+        had when it was balanced (on start-up, a different split from run to run): now the
+        math's own. A click never balances the column, so its new lines move nothing."""
+        if self._balance_when_typeset:
+            self._balance_when_typeset = False
+            self.balance_right_column()
 
 
 class LabWorkspace:

@@ -14,7 +14,7 @@ import html
 from collections import OrderedDict
 from typing import NamedTuple
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -228,6 +228,9 @@ def worked_math_html(worked: WorkedMath, theme: Theme, hidden: bool = False) -> 
 class MathPanel(TypesetBrowser):
     """Formula, source and the step-by-step computation for the current group and convention."""
 
+    #: The lines typeset after their frame are in: the text may now need another height.
+    typeset_arrived = Signal()
+
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mathPanel")
@@ -383,6 +386,11 @@ class MathPanel(TypesetBrowser):
         cursor.endEditBlock()
         if self._scale != 1.0 and self.document().size().height() > self.viewport().height():
             self._fit_text()  # the typeset lines are taller than their plain text
+        self.typeset_arrived.emit()
+
+    def typesetting_waiting(self) -> bool:
+        """Whether lines shown as plain text wait to be typeset (the text will grow)."""
+        return self._later.waiting
 
     def finish_typesetting(self) -> None:
         """Typeset every line waiting now (before a screenshot or an export)."""
