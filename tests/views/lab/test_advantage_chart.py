@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import time
 from collections.abc import Sequence
 
 import pyqtgraph as pg
@@ -47,6 +48,14 @@ def make_chart(qtbot):
         return chart
 
     return make
+
+
+def settle(qtbot, chart: AdvantageChart) -> None:
+    """Wait until every update posted so far has painted: the window shows what a full paint of
+    the chart draws. A fixed 30 ms wait could end first on a loaded machine, and the late paint
+    then landed among the paints a test counts."""
+    shown = lambda: chart.screen().grabWindow(chart.winId()).toImage()  # noqa: E731
+    qtbot.waitUntil(lambda: shown() == chart.grab().toImage().convertToFormat(shown().format()))
 
 
 @pytest.fixture
@@ -482,16 +491,18 @@ def test_forward_animation_runs_two_captioned_phases(chart, qtbot):
             s, (chart.bar_heights(), chart.reference_line(), chart.caption_text())
         )
     )
+    started = time.monotonic()
     chart.set_view("advantage")
     assert chart.view() == "advantage"  # the target, at once
     assert chart.is_animating() and chart.phase() == 1
     assert chart.caption_text() == snapshot.worked_math.phase_labels[0]
     assert chart.caption_text().startswith("Step 1 of 2: subtract par (mean = 0.5)")
     assert chart.label_texts() == []  # value labels hide while bars move
-    qtbot.wait(15)
-    assert chart.is_animating()
     with qtbot.waitSignal(chart.animation_finished, timeout=3000):
         pass
+    # It ran its whole 400 ms on the wall clock (a loaded machine can only make it longer; a
+    # check of is_animating() after a fixed 15 ms wait failed when that wait overran 400 ms).
+    assert time.monotonic() - started >= 0.399
     # Each phase starts exactly at the previous phase's end: r, then r − mean (line at 0).
     assert at_phase[1][0] == rewards_of(snapshot)
     assert at_phase[1][1] == (0.5, "par = 0.5")
@@ -786,7 +797,7 @@ def test_a_click_that_rescales_the_axis_paints_the_chart_once(chart, qtbot):
     """The new range moves the labels before the paint, and the tick margin keeps its width, so
     a click is one paint of the chart, not two or three (issue #14: a click within a frame)."""
     chart.show_snapshot(make_snapshot([1, 1, 1, 0]))  # ticks down to −1.73: the widest labels
-    qtbot.wait(30)  # painted: the margin has grown to fit those labels
+    settle(qtbot, chart)  # painted: the margin has grown to fit those labels
     left_width = chart.getPlotItem().getAxis("left").width()
     counter = _PaintCounter()
     chart.viewport().installEventFilter(counter)
@@ -794,7 +805,8 @@ def test_a_click_that_rescales_the_axis_paints_the_chart_once(chart, qtbot):
         before = chart.y_range()
         chart.show_snapshot(make_snapshot(rewards))
         counter.count = 0
-        qtbot.wait(30)  # every posted update and zero timer, as the event loop runs them
+        qtbot.waitUntil(lambda: counter.count >= 1)  # a loaded machine paints later, not never
+        qtbot.wait(30)  # every other posted update and zero timer, as the event loop runs them
         assert chart.y_range() != before
         assert counter.count == 1
         assert chart.getPlotItem().getAxis("left").width() == left_width
@@ -805,10 +817,10 @@ def test_a_range_seen_before_replays_its_axes_and_looks_the_same(chart, qtbot, m
     """The y axes keep their last drawings: coming back to a range replays them, unchanged."""
     first, other = make_snapshot([1, 0, 0, 1]), make_snapshot([1, 1, 0, 1])  # ±1, then ±2
     chart.show_snapshot(first)
-    qtbot.wait(30)
+    settle(qtbot, chart)
     before = chart.grab().toImage()
     chart.show_snapshot(other)
-    qtbot.wait(30)
+    settle(qtbot, chart)  # both ranges drawn before the axes are watched
     drawn: list[str] = []
     for side in ("left", "right"):
         axis = chart.getPlotItem().getAxis(side)
