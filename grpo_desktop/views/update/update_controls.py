@@ -147,6 +147,9 @@ class UpdateControls(AdaptiveForm):
         self._settings: UpdateSettings | None = None
         self._presets: tuple[PresetInfo, ...] = ()
         self._estimators: tuple[str, ...] = ()
+        # What show_snapshot last put in the fields, until a field is edited: a card toggle
+        # brings the same settings, and setting ten fields to what they show cost 0.3 ms.
+        self._shown: tuple | None = None
         self.steps: Iterator[str] = self._build_steps(theme)
         if not stepwise:
             deque(self.steps, maxlen=0)
@@ -237,6 +240,11 @@ class UpdateControls(AdaptiveForm):
         ):
             spin.valueChanged.connect(lambda value, name=field_name: self._request(name, value))
         self.compare_eps_high_spin.valueChanged.connect(self._request_compare_eps_high)
+        for field in self.fields():  # edited (typed over, chosen): the next snapshot sets it
+            if isinstance(field, QComboBox):
+                field.currentIndexChanged.connect(self._forget_shown)
+            else:  # typed: the box's own text changed signals wait for a committed value
+                field.lineEdit().textEdited.connect(self._forget_shown)
         self.length_bias_button.clicked.connect(self.length_bias_requested)
         self.clip_higher_button.clicked.connect(self.clip_higher_requested)
         yield "fields and layout"
@@ -261,9 +269,13 @@ class UpdateControls(AdaptiveForm):
         )
 
     def show_snapshot(self, snapshot: UpdateSnapshot) -> None:
-        """Set every control from ``snapshot.settings``, emitting nothing."""
+        """Set every control from ``snapshot.settings``, emitting nothing (nothing at all when
+        they show those settings already and no field was edited since)."""
         settings = snapshot.settings
         self._settings = settings
+        shown = (settings, snapshot.presets, snapshot.kl_estimators, snapshot.clip_c_applies)
+        if shown == self._shown:
+            return
         for field in self.fields():
             field.blockSignals(True)
         try:
@@ -308,6 +320,10 @@ class UpdateControls(AdaptiveForm):
         else:
             kl_on, kl_tip = True, KL_TIP
         self._enable(self.kl_combo, kl_on, kl_tip)
+        self._shown = shown
+
+    def _forget_shown(self, *_args: object) -> None:
+        self._shown = None
 
     def set_theme(self, theme: Theme) -> None:
         """Text at the theme's content size, labels in its text colour."""

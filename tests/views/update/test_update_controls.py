@@ -371,3 +371,15 @@ def test_showing_a_snapshot_still_resets_a_box_being_typed_over(qtbot, controls)
     assert spin.text() == "0.4" and spin.value() == SETTINGS.eps_high
     controls.show_snapshot(snapshot())  # as before: the shown settings win
     assert spin.text() == f"{SETTINGS.eps_high:.2f}" and spin.value() == SETTINGS.eps_high
+
+
+def test_a_toggle_that_leaves_the_settings_as_shown_sets_no_field(qtbot, controls, monkeypatch):
+    from grpo_desktop.views.update import update_controls
+
+    controls.show_snapshot(snapshot())
+    shown = []
+    monkeypatch.setattr(update_controls, "_show_value", lambda spin, value: shown.append(spin))
+    controls.show_snapshot(dataclasses.replace(snapshot(), loss=0.5))  # a card toggle
+    assert shown == []
+    controls.show_snapshot(snapshot(dataclasses.replace(SETTINGS, eps_high=0.28)))
+    assert len(shown) == 7  # new settings: every box is set again
