@@ -31,6 +31,7 @@ from grpo_desktop.views.common.label_slot import LabelSlot
 from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
 from grpo_desktop.views.common.pyqtgraph_internals import set_hover_size, set_text_box
 from grpo_desktop.views.common.theme_palette import cosmetic_pen
+from grpo_desktop.views.training.scene_activation import keep_scene_active
 
 __all__ = ["TITLE", "FrontierPlot", "caption_text", "dot_tooltip"]
 
@@ -122,6 +123,7 @@ class FrontierPlot(QWidget):
 
     def _build_steps(self, theme: Theme) -> Iterator[str]:
         self.plot_widget = yield from plot_widget_in_steps()
+        keep_scene_active(self.plot_widget)  # a page shown paints once
         plot = self.plot_widget.getPlotItem()
         self.plot_widget.setObjectName("frontierPlotArea")
         self.plot_widget.setAccessibleName("Learning frontier curves and problems")

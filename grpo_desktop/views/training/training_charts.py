@@ -44,6 +44,7 @@ from grpo_desktop.views.common.advantage_plot import SignedAxis
 from grpo_desktop.views.common.fonts import scaled_font
 from grpo_desktop.views.common.plot_steps import plot_widget_in_steps
 from grpo_desktop.views.common.pyqtgraph_internals import NumpyBand
+from grpo_desktop.views.training.scene_activation import keep_scene_active
 
 __all__ = ["PASS_RATE_TITLE", "SLOTS", "TrainingCharts", "line_style"]
 
@@ -158,6 +159,7 @@ class _BandPlot:
     def build_steps(self, name: str, accessible: str) -> Iterator[str]:
         """Make the plot, yielding after each part (about 5 ms each)."""
         self.widget = yield from plot_widget_in_steps(SignedAxis)  # its left axis marks 0
+        keep_scene_active(self.widget)  # a page shown paints once
         plot = self.widget.getPlotItem()
         self.widget.setObjectName(name)
         self.widget.setAccessibleName(accessible)
