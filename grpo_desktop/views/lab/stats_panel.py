@@ -49,7 +49,12 @@ class FittedNumber(QLabel):
         super().__init__("–", objectName=object_name)
         self.setProperty("elides", True)  # never clipped: it shrinks to fit (see paintEvent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self._shown_font: tuple[tuple, QFont] | None = None  # (text, font, width) -> the font
+        # Per text: the font it is drawn in and where its ink goes, for the label's font and
+        # contents rect they were worked out in (a click's numbers were mostly shown before:
+        # measuring them again, and QFont.key() for the lookup, was a tenth of a toggle's model
+        # and views at 200 %).
+        self._fits: dict[str, tuple[QFont, QRect]] = {}
+        self._fits_for: tuple[QFont, QRect] | None = None
         # The number shown, kept here and not handed to QLabel: QLabel.setText repaints the
         # whole label, at 200 % zoom 731 × 145 px for a number a third as wide, four times a
         # click. A screen reader reads it through NumberAccessible.
@@ -70,13 +75,7 @@ class FittedNumber(QLabel):
     def _ink(self, text: str) -> QRect:
         """Where ``text`` is drawn (left-aligned, the label's height), with room for the
         glyphs' overhang and antialiasing, within the label."""
-        area = self.contentsRect()
-        font = self._font_for(text)
-        metrics = QFontMetricsF(font)
-        pad = 2.0 + 0.15 * metrics.height()
-        width = metrics.horizontalAdvance(text) + 2 * pad
-        ink = QRect(round(area.left() - pad), area.top(), round(width + 1), area.height())
-        return ink.intersected(self.rect())
+        return self._fit(text)[1]
 
     def minimumSizeHint(self) -> QSize:  # Qt override: a few digits wide, the full height
         metrics = self.fontMetrics()
@@ -98,20 +97,31 @@ class FittedNumber(QLabel):
         return self._font_for(self.text())
 
     def _font_for(self, text: str) -> QFont:
-        """The label's font, or smaller until ``text`` fits its width (kept for the text shown)."""
-        font = self.font()
-        width = self.contentsRect().width()
-        key = (text, font.key(), width)
-        kept = self._shown_font
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        advance = QFontMetricsF(font).horizontalAdvance(text)
-        if advance > width > 0:
-            font = QFont(font)
-            font.setPointSizeF(font.pointSizeF() * width / advance)
-        if text == self.text():
-            self._shown_font = (key, font)
-        return font
+        """The label's font, or smaller until ``text`` fits its width."""
+        return self._fit(text)[0]
+
+    def _fit(self, text: str) -> tuple[QFont, QRect]:
+        """(``_font_for``, ``_ink``) of ``text``: worked out once per font and contents rect."""
+        font, area = self.font(), self.contentsRect()
+        kept_for = self._fits_for
+        if kept_for is None or kept_for[1] != area or kept_for[0] != font:
+            self._fits.clear()
+            self._fits_for = (font, area)
+        fit = self._fits.get(text)
+        if fit is None:
+            width = area.width()
+            advance = QFontMetricsF(font).horizontalAdvance(text)
+            if advance > width > 0:
+                font = QFont(font)
+                font.setPointSizeF(font.pointSizeF() * width / advance)
+            metrics = QFontMetricsF(font)
+            pad = 2.0 + 0.15 * metrics.height()
+            ink_width = metrics.horizontalAdvance(text) + 2 * pad
+            ink = QRect(round(area.left() - pad), area.top(), round(ink_width + 1), area.height())
+            if len(self._fits) >= 64:
+                self._fits.clear()
+            fit = self._fits[text] = (font, ink.intersected(self.rect()))
+        return fit
 
     def prepare(self, text: str) -> None:
         """Draw ``text`` ahead (idle time) as ``paintEvent`` will, into the kept drawings only:
