@@ -209,23 +209,32 @@ def _checked_inputs(
     side's preset and options are checked by the library on one column of the batch (a token
     per answer with tokens), which raises its ValueErrors for them; the rest is put with it."""
     mask = start.mask
-    has_tokens = mask.any(axis=1, keepdims=True)
-    column = np.zeros((mask.shape[0], 1))
-    reference = column if options.get("beta", 0.0) > 0 else None
-    checked = check_loss_inputs(
-        column,
-        np.array(advantages, dtype=np.float64),
-        has_tokens.astype(np.float64),
-        ref_logp=reference,
-        **options,
-    )
+    has_tokens = mask.any(axis=1).tobytes()
+    checked = _column_check(advantages, has_tokens, tuple(options.items()))
     old = start.logp
     return replace(
         checked,
         old=old,
         mask=mask,
         real=mask == 1.0,
-        ref=old if reference is not None else None,
+        ref=old if checked.ref is not None else None,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _column_check(
+    advantages: tuple[float, ...], has_tokens: bytes, options: tuple[tuple[str, object], ...]
+) -> CheckedLossInputs:
+    """:func:`check_loss_inputs` of the advantages and options on one column of the batch
+    (``has_tokens``: a byte per answer, whether it has a token), kept: a group's advantages
+    recur (a card toggled back) and both sides of a click share its answers (a ValueError is
+    raised again each time, never kept)."""
+    real = np.frombuffer(has_tokens, dtype=bool).astype(np.float64)[:, None]
+    column = np.zeros(real.shape)
+    named = dict(options)
+    reference = column if named.get("beta", 0.0) > 0 else None
+    return check_loss_inputs(
+        column, np.array(advantages, dtype=np.float64), real, ref_logp=reference, **named
     )
 
 

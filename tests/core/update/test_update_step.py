@@ -364,6 +364,23 @@ def test_a_clicks_loss_inputs_refuse_what_the_full_check_refuses():
         update_step._checked_inputs(empty, (0.0, 0.0), options)
 
 
+def test_a_groups_advantages_seen_before_are_not_checked_again(monkeypatch):
+    from grpo_desktop.core.update import update_step
+
+    texts = tuple(card.text for card in lab().cards)
+    start = update_step._start_policy(texts)
+    checks = []
+    original = update_step.check_loss_inputs
+    monkeypatch.setattr(
+        update_step, "check_loss_inputs", lambda *a, **k: checks.append(1) or original(*a, **k)
+    )
+    update_step._column_check.cache_clear()
+    for name in ("verl/token-mean", "trl/grpo", "verl/token-mean"):  # both sides, then back
+        options = update_step._loss_options(UpdateSettings(), update_step.get_loss_preset(name))
+        update_step._checked_inputs(start, (0.5, -0.5, 1.0, -1.0), options)
+    assert len(checks) == 2  # once per preset's options: the third is the first again
+
+
 def test_a_selection_adds_the_detail_to_the_same_rows_and_numbers():
     from grpo_desktop.core.update.update_step import with_selection
 
