@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.tinylm.lm_run_snapshot import LMRunSnapshot, rate_text
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.training.scene_activation import keep_scene_active
 
 __all__ = ["TITLE", "LMFrontierPlot", "frontier_caption"]
 
@@ -53,6 +54,7 @@ class LMFrontierPlot(QWidget):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
         self.plot_widget = pg.PlotWidget()
+        keep_scene_active(self.plot_widget)  # a page shown paints once
         self.plot_widget.setAccessibleName("Learning frontier with the held-out prompts as dots")
         self.plot_widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         plot = self.plot_widget.getPlotItem()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from grpo_desktop.core.common.theme import LIGHT, Theme
 from grpo_desktop.core.tinylm.lm_run_snapshot import LM_METRICS, LMRunSnapshot, rate_text
 from grpo_desktop.views.common.fonts import scaled_font
+from grpo_desktop.views.training.scene_activation import keep_scene_active
 
 __all__ = ["LMRunCharts", "legend_text"]
 
@@ -43,6 +44,7 @@ def legend_text(snapshot: LMRunSnapshot) -> str:
 
 def _plot(accessible: str) -> pg.PlotWidget:
     widget = pg.PlotWidget()
+    keep_scene_active(widget)  # a page shown paints once
     widget.setAccessibleName(accessible)
     widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the charts widget takes the keys
     plot = widget.getPlotItem()

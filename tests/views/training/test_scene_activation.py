@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT
 from grpo_desktop.views.training.frontier_plot import FrontierPlot
+from grpo_desktop.views.training.lm_frontier import LMFrontierPlot
+from grpo_desktop.views.training.lm_run_charts import LMRunCharts
 from grpo_desktop.views.training.training_charts import TrainingCharts
 
 
@@ -31,13 +34,18 @@ def settle() -> None:
         QApplication.processEvents()
 
 
-def test_showing_a_page_of_charts_paints_each_chart_once(qtbot):
+@pytest.mark.parametrize(
+    ("charts_view", "frontier_view"),
+    [(TrainingCharts, FrontierPlot), (LMRunCharts, LMFrontierPlot)],
+    ids=["toy run", "tiny model"],
+)
+def test_showing_a_page_of_charts_paints_each_chart_once(qtbot, charts_view, frontier_view):
     window = QStackedWidget()
     qtbot.addWidget(window)
     window.addWidget(QLabel("the lab"))
     page = QWidget()
     column = QVBoxLayout(page)
-    charts, frontier = TrainingCharts(LIGHT), FrontierPlot(LIGHT)
+    charts, frontier = charts_view(LIGHT), frontier_view(LIGHT)
     column.addWidget(charts)
     column.addWidget(QLabel("between the charts"))
     column.addWidget(frontier)
