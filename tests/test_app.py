@@ -29,11 +29,39 @@ def run_app(*args: str, env_changes: dict[str, str | None] | None = None):
     )
 
 
-def test_screenshot_writes_a_png_at_the_requested_size(tmp_path):
+@pytest.fixture(scope="module")
+def screenshot(tmp_path_factory):
+    """``screenshot(*args)`` runs ``grpo-desktop *args --screenshot shot.png`` once per test
+    process, in a fresh home of its own, and gives ``(result, shot, home)``. Each run is a whole
+    app start (3–4 s of CPU); several tests read the same lab, Update or Training screenshot,
+    and a run that only wrote its screenshot leaves its home as a first run's."""
+    runs = {}
+
+    def run(*args: str):
+        if args not in runs:
+            home = tmp_path_factory.mktemp("screenshot_home")
+            shot = home / "shot.png"
+            result = run_app(
+                *args,
+                "--screenshot",
+                str(shot),
+                env_changes={
+                    "HOME": str(home),
+                    "XDG_CONFIG_HOME": str(home / ".config"),
+                    "XDG_DATA_HOME": str(home / ".local" / "share"),
+                    "XDG_STATE_HOME": str(home / ".local" / "state"),
+                },
+            )
+            runs[args] = (result, shot, home)
+        return runs[args]
+
+    return run
+
+
+def test_screenshot_writes_a_png_at_the_requested_size(screenshot):
     from PySide6.QtGui import QImage
 
-    target = tmp_path / "lab.png"
-    result = run_app("--screenshot", str(target), "--size", "1280x800")
+    result, target, _home = screenshot("--size", "1280x800")
     assert result.returncode == 0, result.stderr
     image = QImage(str(target))
     assert (image.width(), image.height()) == (1280, 800)
@@ -217,15 +245,17 @@ def test_the_size_hints_filter_drops_that_message_and_passes_every_other(qapp, q
     ]
 
 
-def test_workspace_update_screenshot_shows_the_update_page(tmp_path):
+def test_workspace_update_screenshot_shows_the_update_page(screenshot):
     from PySide6.QtGui import QImage
 
-    lab, update = tmp_path / "lab.png", tmp_path / "update.png"
-    for target, extra in ((lab, ()), (update, ("--workspace", "update"))):
-        result = run_app(*extra, "--screenshot", str(target), "--size", "1280x800")
+    shots = []
+    for args in ((), ("--workspace", "update")):  # the default size, 1280x800
+        result, target, _home = screenshot(*args)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == f"wrote {target} (1280x800)"
         assert result.stderr.strip() == ""
+        shots.append(target)
+    lab, update = shots
     image = QImage(str(update))
     assert (image.width(), image.height()) == (1280, 800)
     assert image != QImage(str(lab)), "the Update screenshot shows the lab"
@@ -234,7 +264,7 @@ def test_workspace_update_screenshot_shows_the_update_page(tmp_path):
 @pytest.mark.parametrize(
     "extra",
     [
-        pytest.param((), id="default"),
+        pytest.param((), id="default"),  # the run the test above reads too
         # The development loop keeps one size check per workspace (each is a whole app run).
         pytest.param(
             ("--theme", "projector", "--size", "1024x768"),
@@ -244,11 +274,10 @@ def test_workspace_update_screenshot_shows_the_update_page(tmp_path):
         pytest.param(("--problem", "length-bias-sum"), id="length-bias", marks=pytest.mark.slow),
     ],
 )
-def test_workspace_update_screenshots_are_exactly_the_requested_size(tmp_path, extra):
+def test_workspace_update_screenshots_are_exactly_the_requested_size(screenshot, extra):
     from PySide6.QtGui import QImage
 
-    target = tmp_path / "update.png"
-    result = run_app("--workspace", "update", "--screenshot", str(target), *extra)
+    result, target, _home = screenshot("--workspace", "update", *extra)
     assert result.returncode == 0, result.stderr
     size = extra[extra.index("--size") + 1] if "--size" in extra else "1280x800"
     image = QImage(str(target))
@@ -283,15 +312,17 @@ def test_an_unknown_workspace_names_the_choices(capsys):
     assert len(err.splitlines()) == 1 and "lab" in err and "update" in err and "compare" in err
 
 
-def test_workspace_training_screenshot_shows_the_training_page(tmp_path):
+def test_workspace_training_screenshot_shows_the_training_page(screenshot):
     from PySide6.QtGui import QImage
 
-    lab, training = tmp_path / "lab.png", tmp_path / "training.png"
-    for target, extra in ((lab, ()), (training, ("--workspace", "training"))):
-        result = run_app(*extra, "--screenshot", str(target), "--size", "1280x800")
+    shots = []
+    for args in ((), ("--workspace", "training")):  # the default size, 1280x800
+        result, target, _home = screenshot(*args)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == f"wrote {target} (1280x800)"
         assert "Traceback" not in result.stderr
+        shots.append(target)
+    lab, training = shots
     image = QImage(str(training))
     assert (image.width(), image.height()) == (1280, 800)
     assert image != QImage(str(lab)), "the Training screenshot shows the lab"
@@ -435,10 +466,10 @@ def test_a_screenshot_leaves_the_settings_file_untouched(tmp_path, private_home,
     assert sorted(p.name for p in settings_file.parent.iterdir()) == ["GRPO Desktop.ini"]
 
 
-def test_a_screenshot_of_a_first_run_creates_no_settings_file(tmp_path, private_home):
-    result = run_app("--screenshot", str(tmp_path / "shot.png"))
+def test_a_screenshot_of_a_first_run_creates_no_settings_file(screenshot):
+    result, _shot, home = screenshot()  # in a fresh home: the app's first run there
     assert result.returncode == 0, result.stderr
-    assert not (private_home / ".config" / "GRPO Desktop").exists()
+    assert not (home / ".config" / "GRPO Desktop").exists()
 
 
 def save_seed_scenario(path, problem_changes=None, **fields):
