@@ -21,13 +21,23 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtGui import QPixmap
 
-__all__ = ["MIN_LINE_BUDGET", "SCREENS_KEPT", "LineDrawings", "answer_columns", "line_key"]
+__all__ = [
+    "MAX_LINE_BUDGET",
+    "MIN_LINE_BUDGET",
+    "SCREENS_KEPT",
+    "LineDrawings",
+    "answer_columns",
+    "line_key",
+]
 
 #: Screens of lines kept: the shown look, the ones before it (a card toggled back, the pending
 #: step 0 and the finished step) and one more.
 SCREENS_KEPT = 4
 #: The least budget in bytes (a small view still keeps a few looks of its lines).
 MIN_LINE_BUDGET = 2**20
+#: The most, whatever a paint exposes: a grab of the whole widget (every row's lines, tens of
+#: thousands of pixels tall) must not make the budget that of a hundred screens.
+MAX_LINE_BUDGET = 32 * 2**20
 _ANSWERS_KEPT = 256  # rows' final-answer columns, looked up by their flags' identity
 
 Chips = tuple[tuple[int, int, int, str], ...]  # (x, y, width, label) each, as laid out
@@ -61,7 +71,9 @@ def answer_columns(is_answer: tuple[bool, ...]) -> list[int]:
 
 class LineDrawings:
     """Line pixmaps in least-recently-used order within a byte budget that follows the area
-    painted: :data:`SCREENS_KEPT` times the largest area one paint has exposed."""
+    painted: :data:`SCREENS_KEPT` times the largest area one paint has exposed (a scroll
+    area's paint exposes what shows), between :data:`MIN_LINE_BUDGET` and
+    :data:`MAX_LINE_BUDGET`."""
 
     def __init__(self) -> None:
         self.pixmaps: OrderedDict[LineKey, QPixmap] = OrderedDict()
@@ -70,7 +82,8 @@ class LineDrawings:
 
     def exposed(self, width: int, height: int) -> None:
         """A paint exposes ``width`` × ``height`` px: the budget grows to keep a few of them."""
-        self.budget = max(self.budget, SCREENS_KEPT * width * height * 4)
+        wanted = min(MAX_LINE_BUDGET, SCREENS_KEPT * width * height * 4)
+        self.budget = max(self.budget, wanted)
 
     def get(self, key: LineKey, draw: Callable[[], QPixmap]) -> QPixmap:
         """The line kept under ``key``, drawn by ``draw`` the first time."""

@@ -763,3 +763,13 @@ def test_new_rows_repaint_everything_below_the_legend_and_not_the_legend(qtbot, 
     assert any(  # every row, from just under the legend to the bottom
         rect.top() <= legend.bottom() + 1 and rect.bottom() >= view.height() - 1 for rect in painted
     )
+
+
+def test_the_kept_lines_stay_within_their_budget_when_every_row_is_grabbed(qtbot, monkeypatch):
+    from grpo_desktop.views.update import token_lines
+
+    monkeypatch.setattr(token_lines, "MAX_LINE_BUDGET", 2**20)
+    widget = shown_view(qtbot, big_snapshot(rows=16, tokens=200), 1200)
+    widget.grab()  # every row's lines, far taller than any screen
+    lines = widget.painter.lines
+    assert lines.budget == 2**20 and 0 < lines.bytes <= 2**20
