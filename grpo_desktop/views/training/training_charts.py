@@ -174,7 +174,9 @@ class _BandPlot:
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=24)  # the last step's label shows
         yield "view"
-        for _ in range(SLOTS):
+        for index in range(SLOTS):
+            if index == SLOTS // 2:  # half the lines and bands a step (each half 5-7 ms)
+                yield f"lines and bands 1–{index}"
             line = pg.PlotCurveItem(connect="finite")
             low = pg.PlotCurveItem()  # never added to the scene: only the band reads them
             high = pg.PlotCurveItem()
@@ -190,7 +192,7 @@ class _BandPlot:
         self.marker.setZValue(20)
         self.marker.setVisible(False)
         plot.addItem(self.marker, ignoreBounds=True)
-        yield "lines and bands"
+        yield f"lines and bands {SLOTS // 2 + 1}–{SLOTS} and the marker"
 
     def set_x(self, low: float, high: float) -> None:
         if self.x_range != (low, high):

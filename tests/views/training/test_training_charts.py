@@ -338,3 +338,18 @@ def test_a_screen_reader_gets_the_charts_as_a_chart_with_each_algorithms_latest_
     told = interface.text(QAccessible.Text.Description)
     assert told == training_charts_text(snapshot)
     assert told.startswith("Training run at step 10 of 20.") and "GRPO 0." in told
+
+
+def test_built_in_steps_each_plots_lines_and_bands_come_in_two_halves(qtbot):
+    """Six slots of pyqtgraph items (a line, two edges and a band each) are 10-14 ms: half a
+    step, so no step of the idle prebuild holds a click for a plot's whole set."""
+    charts = TrainingCharts(LIGHT, stepwise=True)
+    qtbot.addWidget(charts)
+    names = list(charts.steps)
+    for plot in ("pass rate plot", "metric plot"):
+        halves = [name for name in names if name.startswith(f"{plot}: lines and bands")]
+        assert halves == [
+            f"{plot}: lines and bands 1–3",
+            f"{plot}: lines and bands 4–6 and the marker",
+        ]
+    assert all(len(plot.slots) == 6 for plot in (charts.pass_plot, charts.metric_plot))
