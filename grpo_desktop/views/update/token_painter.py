@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
@@ -22,10 +21,10 @@ from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.update.update_snapshot import AnswerRow, TokenRow, UpdateSnapshot
 from grpo_desktop.views.common import render_cache
 from grpo_desktop.views.common.render_cache import DRAWINGS, DrawingCache, transparent_pixmap
-from grpo_desktop.views.update.token_colours import LEVELS, level_array, levels, tint
+from grpo_desktop.views.update.chip_looks import Chip, ChipLooks, draw_chip
+from grpo_desktop.views.update.token_colours import level_array, levels
 from grpo_desktop.views.update.token_layout import (
     LEGEND,
-    SCISSORS,
     RowHeader,
     RowLayout,
     RowShape,
@@ -51,39 +50,6 @@ _SEEN_KEPT = 256  # shapes looked up by their texts' identity, at most
 _HEADERS_KEPT = 1024  # rows' headers kept by what they say, at most
 
 
-class Chip(NamedTuple):
-    """How one token's chip is painted."""
-
-    fill: QColor
-    text: QColor
-    pen: QPen
-    clipped: bool
-    dual: bool
-    answer: bool
-    key: tuple = ()  # (text, level, clipped, dual, answer): what its drawing depends on
-
-
-def draw_chip(painter: QPainter, chip: Chip, label: str, width: int, style: TokenStyle) -> None:
-    """A chip's box, label and ✂ mark, with its top left corner at the painter's origin."""
-    painter.setPen(chip.pen)
-    painter.setBrush(chip.fill)
-    inset = chip.pen.widthF() / 2
-    box = QRectF(0, 0, width, style.chip_h).adjusted(inset, inset, -inset, -inset)
-    painter.drawRoundedRect(box, style.radius, style.radius)
-    painter.setPen(chip.text)
-    painter.setFont(style.chip)
-    painter.drawText(QPointF(style.pad_x, style.pad_y + style.chip_fm.ascent()), label)
-    if chip.clipped or chip.dual:
-        painter.setFont(style.mark)
-        painter.drawText(
-            QPointF(
-                width - style.pad_x - style.scissors_w + 1,
-                style.pad_y + style.mark_fm.ascent(),
-            ),
-            SCISSORS,
-        )
-
-
 class TokenRowsPainter:
     """Lays out and paints one snapshot's rows for one theme, keeping what a click leaves alone."""
 
@@ -106,7 +72,6 @@ class TokenRowsPainter:
         self._layouts: dict[int, RowsLayout] = {}
         self.row_layouts: dict[tuple, RowLayout] = {}  # (shape, header widths, width) → layout
         self._geometry: tuple | None = None  # what chip positions depend on, last prepared
-        self._chip_cache: dict[tuple, Chip] = {}  # (text, level, flags) → chip: a click reuses
         self._max_abs = 0.0  # the shown snapshot's largest |push|: the full colour
         self._slot_widths: dict[tuple[str, bool], int] = {}  # header item shape → its width
         # (index, verdict, reward, A, tokens, total push) → the row's header: a group's states
@@ -114,9 +79,7 @@ class TokenRowsPainter:
         self._headers: dict[tuple, RowHeader] = {}
         self._legends: dict[int, QRect] = {}  # width → where the legend goes
         self._labels: dict[str, tuple[str, int, bool]] = {}  # text → (label, width, breaks)
-        self._looks: dict[tuple[int, bool], tuple[QColor, QColor, QPen]] = {}
-        self._colours: dict[str, QColor] = {}
-        self._pens: dict[tuple[str, float], QPen] = {}
+        self.looks = ChipLooks()  # colours, pens and chips by what they show
         self.drawings: DrawingCache = DRAWINGS  # each chip's drawing: (kind, key, label, w, ratio)
 
     # -- style and caches ---------------------------------------------------------------------
@@ -137,8 +100,7 @@ class TokenRowsPainter:
 
     def _forget(self) -> None:
         self._labels.clear()
-        self._looks.clear()
-        self._chip_cache.clear()
+        self.looks.forget()
         self.row_shapes.clear()
         self._seen_shapes.clear()
         self.row_layouts.clear()
@@ -150,20 +112,10 @@ class TokenRowsPainter:
         self._geometry = None  # new fonts: every position changes
 
     def colour(self, value: str) -> QColor:
-        colour = self._colours.get(value)
-        if colour is None:
-            colour = self._colours[value] = QColor(value)
-        return colour
+        return self.looks.colour(value)
 
     def pen(self, value: str, width: float, dashed: bool = False) -> QPen:
-        key = (value, width if not dashed else -width)
-        pen = self._pens.get(key)
-        if pen is None:
-            pen = QPen(self.colour(value), width)
-            if dashed:
-                pen.setStyle(Qt.PenStyle.DashLine)
-            self._pens[key] = pen
-        return pen
+        return self.looks.pen(value, width, dashed)
 
     # -- a new snapshot -----------------------------------------------------------------------
 
@@ -187,9 +139,9 @@ class TokenRowsPainter:
             self._forget()
         # Several problems' chips fit; past that start again, so a long lesson's memory stays
         # flat (benchmarks/bench_memory.py).
-        if len(self._labels) > 10_000 or len(self._chip_cache) > 20_000:
+        if len(self._labels) > 10_000 or self.looks.chips_kept() > 20_000:
             self._labels.clear()
-            self._chip_cache.clear()
+            self.looks.forget_chips()
         self._max_abs = snapshot.max_abs_push
         self._chips = [{} for _ in snapshot.rows]
         self._levels = [None] * len(snapshot.rows)
@@ -677,33 +629,20 @@ class TokenRowsPainter:
 
     def _chip(self, index: int, column: int, step: int) -> Chip:
         """The chip of token ``column`` of row ``index`` at colour level ``step``, made (and
-        kept) when first painted.
-
-        Chips are cached per (text, level, marks), so a click costs one look-up per chip on
-        screen, not per token of the group.
-        """
+        kept) when first painted: a click costs one look-up per chip on screen, not per token
+        of the group."""
         assert self.snapshot is not None  # rows exist only for a snapshot
         tokens = self.snapshot.rows[index].tokens
-        clipped, dual = tokens.clipped[column], tokens.dual_clipped[column]
-        key = (tokens.texts[column], step, clipped, dual, tokens.is_answer[column])
-        chip = self._chip_cache.get(key)
-        if chip is None:
-            marked = clipped or dual
-            look = self._looks.get((step, marked))
-            if look is None:
-                look = self._looks[(step, marked)] = self._look(step, marked, self.style())
-            chip = self._chip_cache[key] = Chip(*look, clipped, dual, key[4], key)
+        chip = self.looks.chip(
+            (
+                tokens.texts[column],
+                step,
+                tokens.clipped[column],
+                tokens.dual_clipped[column],
+                tokens.is_answer[column],
+            ),
+            self.theme,
+            self.style(),
+        )
         self._chips[index][column] = chip
         return chip
-
-    def _look(self, step: int, marked: bool, style: TokenStyle) -> tuple[QColor, QColor, QPen]:
-        """Fill, text colour and outline pen of a chip at a signed intensity ``step``."""
-        theme = self.theme
-        fill, text, outline = tint(step / LEVELS, theme)
-        if marked:
-            pen = self.pen(theme.text, style.stroke, dashed=True)
-        elif step == 0:
-            pen = self.pen(outline, 1.0)
-        else:
-            pen = self.pen(outline, style.stroke * 0.75)
-        return self.colour(fill), self.colour(text), pen
