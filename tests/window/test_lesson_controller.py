@@ -46,8 +46,12 @@ def lessons(window) -> LessonController:
 
 
 def settle(qtbot, window: MainWindow) -> None:
-    """Let layouts run and every chart animation finish."""
-    qtbot.waitUntil(lambda: not any(pane.chart.is_animating() for pane in window.panes))
+    """Let layouts run and every chart animation finish. The animations take 60 ms; the wait
+    allows far more, as a machine loaded several times over (the development loop beside other
+    work) once took over 5 s to end one: a wait for a state, not a time limit."""
+    qtbot.waitUntil(
+        lambda: not any(pane.chart.is_animating() for pane in window.panes), timeout=30_000
+    )
     QApplication.processEvents()
 
 
