@@ -91,7 +91,7 @@ def test_two_runs_with_one_config_are_identical_bit_for_bit():
                 assert first.groups(name, step, seed) == second.groups(name, step, seed)
 
 
-def test_a_run_at_step_zero_has_made_no_random_streams_yet():
+def test_a_run_at_step_zero_has_made_no_random_streams_yet(tmp_path):
     """Step 0 draws nothing: the streams (and numpy.random's first import, 13 ms of the
     Training page's build) wait for the first step."""
     code = (
@@ -101,7 +101,14 @@ def test_a_run_at_step_zero_has_made_no_random_streams_yet():
         "assert run.step_count == 0 and run.history('grpo')['pass_rate'].shape[0] > 0\n"
         "print('numpy.random' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,  # not the repository root: that would import the source folder, whose
+        # grpo_desktop has no resources subpackage (CI installs the project, not editable)
+    )
     assert done.stdout.strip() == "False"
 
 
