@@ -28,8 +28,8 @@ result is the same bit for bit, and a step is counted (and read) only once it is
 from __future__ import annotations
 
 import copy
-import functools
 import math
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -74,6 +74,7 @@ __all__ = [
     "check_training_config",
     "config_from_dict",
     "convention_for",
+    "grade_library",
     "informative_probability",
     "library_steps",
     "stored_group_bytes",
@@ -135,33 +136,50 @@ class CandidateLibrary:
         return trace.correct if candidate % 2 == 0 else trace.wrong
 
 
-# A library graded a part at a time (:func:`library_steps`), for build_library to cache.
-_GRADED_AHEAD: dict[tuple[str, ...], CandidateLibrary] = {}
+# The libraries graded so far, least recently used first: build_library's cache, which
+# library_steps fills a part at a time (and skips when the library is in it already).
+_LIBRARIES: OrderedDict[tuple[str, ...], CandidateLibrary] = OrderedDict()
+LIBRARIES_KEPT = 8
 LIBRARY_ROWS_PER_STEP = 3  # problems graded in one of library_steps' steps (2-3 ms each)
 
 
-@functools.lru_cache(maxsize=8)
-def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
-    """The candidates of ``problem_ids`` (default: every shipped problem), graded and measured."""
-    ahead = _GRADED_AHEAD.pop(problem_ids, None)
-    if ahead is not None:
-        return ahead
+def grade_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
+    """The candidates of ``problem_ids`` (default: every shipped problem), graded and measured
+    now (uncached: :func:`build_library` keeps what this returns)."""
     grading = _LibraryGrading(problem_ids)
     grading.grade(len(grading.problems))
     return grading.library()
 
 
+def build_library(problem_ids: tuple[str, ...] = ()) -> CandidateLibrary:
+    """:func:`grade_library`, kept: the same library object for the same ``problem_ids``."""
+    library = _LIBRARIES.get(problem_ids)
+    if library is None:
+        library = grade_library(problem_ids)
+        _keep_library(problem_ids, library)
+    else:
+        _LIBRARIES.move_to_end(problem_ids)
+    return library
+
+
 def library_steps(problem_ids: tuple[str, ...] = ()) -> Iterator[str]:
     """:func:`build_library`'s grading of ``problem_ids``, :data:`LIBRARY_ROWS_PER_STEP`
     problems a step (the whole library at once is 36 ms, longer than a frame); the next
-    ``build_library(problem_ids)`` returns the result from its cache."""
+    ``build_library(problem_ids)`` returns the result. No step when it is kept already."""
+    if problem_ids in _LIBRARIES:
+        return
     grading = _LibraryGrading(problem_ids)
     while grading.graded < len(grading.problems):
         grading.grade(LIBRARY_ROWS_PER_STEP)
         yield f"problem library: {grading.graded} of {len(grading.problems)} graded"
-    _GRADED_AHEAD[problem_ids] = grading.library()
-    build_library(problem_ids)  # in its cache now (or it was already: the copy goes)
-    _GRADED_AHEAD.pop(problem_ids, None)
+    if problem_ids not in _LIBRARIES:  # graded meanwhile by a build_library: that one stays
+        _keep_library(problem_ids, grading.library())
+
+
+def _keep_library(problem_ids: tuple[str, ...], library: CandidateLibrary) -> None:
+    _LIBRARIES[problem_ids] = library
+    while len(_LIBRARIES) > LIBRARIES_KEPT:
+        _LIBRARIES.popitem(last=False)
 
 
 class _LibraryGrading:

@@ -616,7 +616,7 @@ def test_a_stated_rate_of_zero_or_one_starts_just_inside(monkeypatch, stated, st
 
     original = get_problem("mult-23x47")
     monkeypatch.setattr(training, "get_problem", lambda pid: replace(original, pass_rate=stated))
-    library = training.build_library.__wrapped__(("mult-23x47",))
+    library = training.grade_library(("mult-23x47",))
     assert initial_pass_rates(library)[0] == pytest.approx(starts_at, rel=1e-12)
 
 
@@ -849,7 +849,7 @@ def test_a_problem_without_a_format_skips_the_format_reward(monkeypatch):
     monkeypatch.setattr(
         training_module, "get_problem", lambda pid: replace(original, answer_format=None)
     )
-    library = training_module.build_library.__wrapped__(("mult-23x47",))
+    library = training_module.grade_library(("mult-23x47",))
     assert np.isnan(library.format).all()
     assert np.isnan(library.partial[0, 0::2]).all()
     np.testing.assert_array_equal(
@@ -1163,9 +1163,32 @@ def test_the_library_graded_a_few_problems_a_step_is_the_library_graded_at_once(
     assert len(steps) == math.ceil(len(ids) / per_step)
     assert steps[-1] == f"problem library: {len(ids)} of {len(ids)} graded"
     graded = build_library(ids)
-    assert build_library(ids) is graded and training_module._GRADED_AHEAD == {}
-    at_once = training_module.build_library.__wrapped__(ids)
+    assert build_library(ids) is graded
+    at_once = training_module.grade_library(ids)
     assert graded.problem_ids == at_once.problem_ids == ids
     for name in ("accuracy", "format", "partial", "valid", "lengths", "initial_logits"):
         np.testing.assert_array_equal(getattr(graded, name), getattr(at_once, name), err_msg=name)
         assert not getattr(graded, name).flags.writeable
+
+
+def test_the_library_kept_already_takes_no_grading_step(monkeypatch):
+    """The prebuild's grading is skipped when the run's library was graded before (a second
+    window, a lesson's run): it would grade all of it again in idle time, for nothing."""
+    ids = ("mult-23x47",)
+    kept = build_library(ids)
+    monkeypatch.setattr(
+        training_module, "_LibraryGrading", lambda *_: pytest.fail("graded a kept library again")
+    )
+    assert list(training_module.library_steps(ids)) == []
+    assert build_library(ids) is kept
+
+
+def test_the_libraries_kept_are_the_most_recently_used(monkeypatch):
+    monkeypatch.setattr(training_module, "_LIBRARIES", type(training_module._LIBRARIES)())
+    monkeypatch.setattr(training_module, "LIBRARIES_KEPT", 2)
+    first = build_library(("mult-23x47",))
+    second_id = next(pid for pid in build_library().problem_ids if pid != "mult-23x47")
+    assert build_library(("mult-23x47",)) is first  # used last: the whole library goes first
+    build_library((second_id,))
+    assert list(training_module._LIBRARIES) == [("mult-23x47",), (second_id,)]
+    assert build_library(("mult-23x47",)) is first
