@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QGraphicsView,
     QGraphicsWidget,
+    QSplitter,
     QStackedWidget,
     QWidget,
 )
@@ -209,6 +210,11 @@ class IdlePrebuild(QObject):
             layout = widget.layout()
             if layout is not None:
                 layout.activate()
+            elif isinstance(widget, QSplitter):
+                # A splitter hides the handle of a hidden part when it is shown: a part hidden
+                # while the page was (Update's spillover chart) kept its handle, so the switch
+                # resized the token rows by the handle's width and painted the page twice.
+                widget.refresh()
         yield "first layout"  # what waits on it (splitter balances) runs before the next step
         if page.isVisible():
             return

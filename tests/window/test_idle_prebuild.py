@@ -15,7 +15,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, QProcess, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QSplitter
+from PySide6.QtWidgets import QApplication, QSplitter, QWidget
 from workspaces import assert_showing, ctrl
 
 from grpo_desktop.core.training.policy_choice import PolicyChoice
@@ -121,6 +121,34 @@ def test_a_prebuilt_page_is_laid_out_as_a_page_built_when_asked_for(qtbot, monke
     assert prebuilt_page.geometry() == lazy_page.geometry()
     assert splitter_sizes(prebuilt_page) == splitter_sizes(lazy_page)
     assert prebuilt_page.status.text() == lazy_page.status.text()
+
+
+def widget_geometries(page) -> dict[tuple[int, str], tuple[int, int, int, int]]:
+    """Where each widget of ``page`` stands (hidden ones too: a splitter handle among them;
+    not a combo box's popup, a window of its own laid out when it first opens)."""
+    return {
+        (index, f"{type(widget).__name__}:{widget.objectName()}"): widget.geometry().getRect()
+        for index, widget in enumerate(page.findChildren(QWidget))
+        if widget.window() is page.window()
+    }
+
+
+@pytest.mark.parametrize("workspace", [UPDATE, TRAINING])
+def test_the_first_switch_to_a_prebuilt_page_moves_and_resizes_none_of_its_widgets(
+    qtbot, window, workspace
+):
+    """The prebuild lays a page out as its showing will: a splitter part hidden while the page
+    was (Update's spillover chart) kept its handle in the prebuild, so the first Ctrl+U
+    resized the token rows by the handle's 4 px and laid out and painted the page again."""
+    prebuilt(qtbot, window)
+    page = window.built_pages[workspace]
+    before = widget_geometries(page)
+    window.workspace_action[workspace].trigger()
+    assert_showing(window, workspace)
+    for _ in range(5):
+        QApplication.processEvents()
+    after = widget_geometries(page)
+    assert {key: rect for key, rect in after.items() if before.get(key) != rect} == {}
 
 
 def axis_pictures(page) -> dict[tuple[str, str], object]:
