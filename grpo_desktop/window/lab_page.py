@@ -203,10 +203,13 @@ class LabPage(QWidget):
             self.one_step_state()  # built the first time its tab shows
         self._step_gate.set_shown(shown)
 
-    def load_typesetting(self) -> None:
+    def load_typesetting(self, in_background: bool = False) -> None:
         """The worked math is typeset from now on (after the first paint: the typesetter's
-        import stays off the first screen, which shows the same lines as plain text)."""
-        if self.math_panel.load_typesetting():
+        import stays off the first screen, which shows the same lines as plain text), or with
+        ``in_background`` once the typesetter is imported on another thread."""
+        if in_background:
+            self.math_panel.load_typesetting_in_background(self.load_typesetting)
+        elif self.math_panel.load_typesetting():
             self.balance_right_column()
 
     def ring_math(self, ringed: bool) -> None:

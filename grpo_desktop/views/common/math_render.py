@@ -8,6 +8,14 @@ PySide6-Essentials) straight into the text's painter, so the math is as crisp as
 zoom and screen scale. It loads on first use (``load_typesetter``): the first screen shows the
 plain text and typesets right after it, so start-up does not pay for the import.
 
+ziamath is pure Python, and slow enough to be felt: its import parses its font (100-150 ms) and
+a new line takes 9-45 ms. After the first screen it is imported on a thread of its own
+(``load_typesetter_in_background``), and the lines a click brings are typeset on one long-lived
+thread (``TypesetLater``), so neither holds the GUI thread (a click) that long. That thread only
+makes SVG text; the drawing (a ``QSvgRenderer``, a QObject) is made on the GUI thread. Drawing
+now (``typeset``: a paint, a screenshot, ``TypesetLater.finish``) still typesets on the GUI
+thread; one lock keeps ziamath to one thread at a time.
+
 A typeset line is one inline object in a ``QTextDocument`` (``TypesetBrowser``): its character
 format carries the LaTeX, the plain text and the colour. The plain text stays what Ctrl+C copies
 and what a screen reader reads; Copy as LaTeX (Ctrl+Shift+L, context menu) copies the LaTeX.
@@ -16,14 +24,28 @@ A line the typesetter refuses is shown as its plain text, never as an error.
 
 from __future__ import annotations
 
+import gc
 import logging
+import queue
+import threading
 import types
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QByteArray, QMimeData, QObject, QRectF, QSizeF, Qt, QTimer
+import shiboken6
+from PySide6.QtCore import (
+    QByteArray,
+    QMimeData,
+    QObject,
+    QRectF,
+    QSizeF,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAccessible,
     QAction,
@@ -79,10 +101,25 @@ _DRAWN_MATH = "typeset line"  # its kind in render_cache.DRAWINGS
 _CACHE_SIZE = 512  # typeset lines kept: every line of a few hundred groups
 FIRST_LINE_DELAY_MS = 20  # after a click's 60 Hz frame: its plain text shows, then the math
 
-_typesetter: types.ModuleType | None = None
+_typesetter: types.ModuleType | None = None  # published on the GUI thread (load_typesetter)
+_imported: types.ModuleType | None = None  # ziamath once imported, on whichever thread
 _unavailable = False
-_cache: OrderedDict[tuple[str, str], TypesetMath | None] = OrderedDict()
+_import_lock = threading.Lock()  # one import at a time: the background thread's or the GUI's
+_import_asked = False  # the typesetting thread was asked to import it
+#: ziamath is used from one thread at a time: the typesetting thread or the GUI thread.
+_typesetter_lock = threading.Lock()
+#: Typeset lines by (latex, colour): their drawing; None when refused; or the SVG text the
+#: typesetting thread drew, made into a drawing (a QObject: GUI thread only) when first asked.
+_cache: OrderedDict[tuple[str, str], TypesetMath | str | None] = OrderedDict()
 _renders = 0
+#: The typesetting thread's jobs: a line's (latex, colour), or None: import ziamath.
+_jobs: queue.SimpleQueue[tuple[str, str] | None] = queue.SimpleQueue()
+_typesetting_thread: threading.Thread | None = None
+#: The lines given to the typesetting thread and not back yet, and the TypesetLaters waiting
+#: for each (held until it is back: a deleted one is skipped then).
+_waiting: dict[tuple[str, str], list[TypesetLater]] = {}
+_jobs_out = 0  # jobs given to the typesetting thread and not handed back (GUI thread only)
+_paused_collector = False  # the garbage collector was paused for them
 
 
 @dataclass(frozen=True)
@@ -94,14 +131,61 @@ class TypesetMath:
     height_em: float
 
 
+class _Courier(QObject):
+    """Brings what the other threads did to the GUI thread (where it lives): the typesetter
+    imported, a line's SVG drawn. Their signals reach it queued, as events of its thread."""
+
+    imported = Signal()
+    drawn = Signal(str, str, object)  # latex, colour, the SVG text (None: refused)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting_for_import: list[tuple[QObject, Callable[[], None]]] = []
+        queued = Qt.ConnectionType.QueuedConnection
+        self.imported.connect(self._deliver_import, queued)
+        self.drawn.connect(self._deliver_drawing, queued)
+
+    @Slot()
+    def _deliver_import(self) -> None:
+        _handed_back()
+        load_typesetter()  # imported already: publishes it
+        waiting, self.waiting_for_import = self.waiting_for_import, []
+        for context, loaded in waiting:
+            if shiboken6.isValid(context):
+                loaded()
+
+    @Slot(str, str, object)
+    def _deliver_drawing(self, latex: str, colour: str, svg: str | None) -> None:
+        _handed_back()
+        key = (latex, colour)
+        if key not in _cache:  # (typeset meanwhile on the GUI thread: that drawing stays)
+            _keep(key, svg)
+        for later in _waiting.pop(key, []):
+            if shiboken6.isValid(later):
+                later.arrived(key)
+
+
+_the_courier: _Courier | None = None
+
+
+def _courier() -> _Courier:
+    """The courier, made on first use (by the GUI thread: every caller here runs on it)."""
+    global _the_courier
+    if _the_courier is None:
+        _the_courier = _Courier()
+    return _the_courier
+
+
 def typesetter_loaded() -> bool:
     return _typesetter is not None
 
 
-def load_typesetter() -> bool:
-    """Import ziamath (once); False, and plain text everywhere, if it cannot be imported."""
-    global _typesetter, _unavailable
-    if _typesetter is None and not _unavailable:
+def _import_typesetter() -> None:
+    """Import ziamath once, on the thread that asks first (the other waits for it)."""
+    global _imported, _unavailable
+    with _import_lock:
+        if _imported is not None or _unavailable:
+            return
         # ziamath finds its font with importlib's deprecated path(): a warning to its makers,
         # not to a lecturer (nor a line in our log on every start).
         warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"ziamath(\.|$)")
@@ -110,10 +194,32 @@ def load_typesetter() -> bool:
         except Exception:  # not installed, or broken (a data file missing): plain text stays
             logging.getLogger(__name__).warning("typeset math unavailable", exc_info=True)
             _unavailable = True
-            return False
+            return
         ziamath.config.svg2 = False  # SVG 1.1 paths, as Qt's SVG Tiny renderer reads them
-        _typesetter = ziamath
+        _imported = ziamath
+
+
+def load_typesetter() -> bool:
+    """Import ziamath now (once; waits for an import under way on another thread); False, and
+    plain text everywhere, if it cannot be imported."""
+    global _typesetter
+    _import_typesetter()
+    _typesetter = _imported
     return _typesetter is not None
+
+
+def load_typesetter_in_background(context: QObject, loaded: Callable[[], None]) -> None:
+    """Import ziamath on the typesetting thread, then call ``loaded`` on the GUI thread (unless
+    ``context`` is gone): its import parses a font for 100-150 ms of pure Python, which held the
+    GUI thread (a click) that long. Loaded already or unavailable: ``loaded`` is called now."""
+    global _import_asked
+    if _typesetter is not None or _unavailable:
+        loaded()
+        return
+    _courier().waiting_for_import.append((context, loaded))
+    if not _import_asked:
+        _import_asked = True
+        _give(None)
 
 
 def render_count() -> int:
@@ -121,35 +227,50 @@ def render_count() -> int:
     return _renders
 
 
+def _draw_svg(latex: str, colour: str) -> str | None:
+    """ziamath's SVG of ``latex`` (any thread), or None when it refuses the LaTeX."""
+    global _renders
+    with _typesetter_lock:
+        _renders += 1
+        try:
+            return str(_imported.Latex(latex, size=_LAYOUT_SIZE, color=colour).svg())
+        except Exception:  # any refusal of the typesetter falls back to plain text
+            return None
+
+
+def _drawing(svg: str | None) -> TypesetMath | None:
+    """The vector drawing of ``svg`` (GUI thread: a QSvgRenderer is a QObject)."""
+    if svg is None:
+        return None
+    renderer = QSvgRenderer(QByteArray(svg.encode()))
+    size = renderer.viewBoxF().size()
+    if not (renderer.isValid() and size.width() > 0 and size.height() > 0):
+        return None
+    return TypesetMath(renderer, size.width() / _LAYOUT_SIZE, size.height() / _LAYOUT_SIZE)
+
+
+def _keep(key: tuple[str, str], value: TypesetMath | str | None) -> None:
+    _cache[key] = value
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+
+
 def typeset(latex: str, colour: str) -> TypesetMath | None:
     """``latex`` drawn in ``colour``, from the cache when it was drawn before (the size is not
     part of the key: the drawing is vectors, scaled as it is painted). None when the typesetter
-    is not loaded or refuses the LaTeX."""
-    global _renders
+    is not loaded or refuses the LaTeX. GUI thread only."""
     key = (latex, colour)
     if key in _cache:
         _cache.move_to_end(key)
-        return _cache[key]
-    if _typesetter is None or not latex:
+        kept = _cache[key]
+        if not isinstance(kept, str):
+            return kept
+        math = _drawing(kept)  # drawn on the typesetting thread: its drawing made now
+    elif _typesetter is None or not latex:
         return None
-    _renders += 1
-    math: TypesetMath | None
-    try:
-        svg = _typesetter.Latex(latex, size=_LAYOUT_SIZE, color=colour).svg()
-    except Exception:  # any refusal of the typesetter falls back to plain text
-        math = None
     else:
-        renderer = QSvgRenderer(QByteArray(svg.encode()))
-        size = renderer.viewBoxF().size()
-        valid = renderer.isValid() and size.width() > 0 and size.height() > 0
-        math = (
-            TypesetMath(renderer, size.width() / _LAYOUT_SIZE, size.height() / _LAYOUT_SIZE)
-            if valid
-            else None
-        )
-    _cache[key] = math
-    if len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+        math = _drawing(_draw_svg(latex, colour))
+    _keep(key, math)
     return math
 
 
@@ -158,46 +279,116 @@ def is_typeset(latex: str, colour: str) -> bool:
     return (latex, colour) in _cache
 
 
+def _typeset_on_thread(key: tuple[str, str], later: TypesetLater) -> None:
+    """Have the typesetting thread draw ``key``'s SVG; ``later.arrived`` tells when it is in."""
+    if key not in _waiting:
+        _give(key)
+    _waiting.setdefault(key, []).append(later)
+
+
+def _give(job: tuple[str, str] | None) -> None:
+    """Hand ``job`` to the typesetting thread (made on first use: one long-lived thread, jobs in
+    the order given), with Python's garbage collector paused until it is handed back.
+
+    Paused, because a collection runs on whichever thread allocates when it is due, and one run
+    on the typesetting thread freed Qt objects there: Qt's locks deadlocked against the GUI
+    thread's. Paused, the GUI thread alone collects (the first allocation after the pause)."""
+    global _typesetting_thread, _jobs_out, _paused_collector
+    courier = _courier()
+    if _jobs_out == 0 and gc.isenabled():
+        gc.disable()
+        _paused_collector = True
+    _jobs_out += 1
+    _jobs.put(job)
+    if _typesetting_thread is None:
+        _typesetting_thread = threading.Thread(
+            target=_typeset_jobs, args=(courier,), name="typesetter", daemon=True
+        )
+        _typesetting_thread.start()
+
+
+def _handed_back() -> None:
+    """A job is back on the GUI thread: the collector runs again once none is out."""
+    global _jobs_out, _paused_collector
+    _jobs_out -= 1
+    if _jobs_out == 0 and _paused_collector:
+        _paused_collector = False
+        gc.enable()
+
+
+def _typeset_jobs(courier: _Courier) -> None:
+    """The typesetting thread: pure Python, nothing of Qt but the courier's signals."""
+    # Bound once: between a job handed back and waiting for the next, nothing is allocated here
+    # (an allocation could start a collection on this thread once the collector runs again).
+    next_job, imported, drawn = _jobs.get, courier.imported.emit, courier.drawn.emit
+    try:
+        while True:
+            job = next_job()
+            if job is None:
+                _import_typesetter()
+                imported()
+            else:
+                drawn(job[0], job[1], _draw_svg(job[0], job[1]))
+    except RuntimeError:  # the courier is gone: the application is closing
+        return
+
+
 class TypesetLater(QObject):
-    """Typesets the lines a click asked for after the click's frame, one line per turn of the
-    event loop, then calls ``ready`` once: a new line takes about 9 ms, so a click that brought
-    five new numbers typeset at once took 45 ms. Meanwhile the lines show as plain text."""
+    """Typesets the lines a click asked for after the click's frame, on the typesetting thread
+    one line at a time, then calls ``ready`` once: a new line takes 9-45 ms of pure Python, which
+    held the GUI thread (a click landing meanwhile) that long. Meanwhile they show as plain text."""
 
     def __init__(self, ready: Callable[[], None], parent: QObject) -> None:
         super().__init__(parent)
         self._ready = ready
         self._queue: dict[tuple[str, str], None] = {}
+        self._on_thread: tuple[str, str] | None = None  # the line being typeset for it
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next)
 
     @property
     def waiting(self) -> bool:
-        return bool(self._queue)
+        return bool(self._queue) or self._on_thread is not None
 
     def ask(self, latex: str, colour: str) -> None:
-        if latex and not is_typeset(latex, colour):
-            self._queue[(latex, colour)] = None
-            if not self._timer.isActive():
+        key = (latex, colour)
+        if latex and not is_typeset(latex, colour) and key != self._on_thread:
+            self._queue[key] = None
+            if not self._timer.isActive() and self._on_thread is None:
                 self._timer.start(FIRST_LINE_DELAY_MS)  # the click's frame is painted first
 
     def finish(self) -> None:
         """Typeset everything asked for now (a screenshot, a test), then ``ready``."""
         self._timer.stop()
+        if self._on_thread is not None:
+            self._queue[self._on_thread] = None
+            self._on_thread = None
         while self._queue:
             typeset(*self._queue.popitem()[0])
         self._ready()
 
+    def drop(self) -> None:
+        """Forget the lines asked for (their document is being replaced); no ``ready``."""
+        self._timer.stop()
+        self._queue.clear()
+        self._on_thread = None
+
     def _next(self) -> None:
-        if not self._queue:
-            return
-        latex, colour = next(iter(self._queue))
-        del self._queue[(latex, colour)]
-        typeset(latex, colour)
-        if self._queue:
-            self._timer.start(0)  # the next line at the next turn: input between lines
-        else:
-            self._ready()
+        while self._queue:
+            key = next(iter(self._queue))
+            del self._queue[key]
+            if not is_typeset(*key):
+                self._on_thread = key
+                _typeset_on_thread(key, self)
+                return
+        self._ready()
+
+    def arrived(self, key: tuple[str, str]) -> None:
+        """``key``'s line is back from the typesetting thread (it is in the cache now)."""
+        if key == self._on_thread:
+            self._on_thread = None
+            self._next()  # the next line, or ``ready``
 
 
 def math_format(

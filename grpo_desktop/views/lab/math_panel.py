@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import html
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt, Signal
@@ -39,6 +40,7 @@ from grpo_desktop.views.common.math_render import (
     TypesetLater,
     is_typeset,
     load_typesetter,
+    load_typesetter_in_background,
     math_format,
     math_scale,
     register_math_objects,
@@ -303,6 +305,11 @@ class MathPanel(TypesetBrowser):
             self._render()
             self._fit_text()
         return True
+
+    def load_typesetting_in_background(self, loaded: Callable[[], None]) -> None:
+        """Import the typesetter on another thread, then call ``loaded`` on this one (which
+        calls ``load_typesetting``): the import's 100-150 ms stay off the GUI thread."""
+        load_typesetter_in_background(self, loaded)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the viewport's paint
         painter = QPainter(self.viewport())

@@ -186,12 +186,7 @@ class TokenDetailPanel(TypesetBrowser):
 
     def _drop_typesetting(self) -> None:
         """Forget the lines still waiting to be typeset (the next render asks for its own)."""
-        if not self._later.waiting:
-            return
-        for timer in self._later.findChildren(QTimer):
-            timer.stop()
-        self._later.deleteLater()
-        self._later = TypesetLater(self._typeset_expressions, self)
+        self._later.drop()
 
     def _render(self) -> None:
         self._render_arm.stop()
