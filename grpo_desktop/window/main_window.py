@@ -12,7 +12,9 @@ hint, title, whether the lab's controls act, the chart to export and the parts a
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -130,7 +132,7 @@ class MainWindow(QMainWindow):
         # Lessons and exports install right after the first paint (or when something asks for
         # them), the other workspaces' pages in idle time after it (idle_prebuild.py).
         self.prebuild = IdlePrebuild(self, self.pages, self.workspaces.values())
-        self.prebuild.after_first_paint.connect(self.install_deferred_features)
+        self.prebuild.after_first_paint.connect(self._install_deferred_features_in_turns)
         self.statusBar().showMessage(self.workspace.hint)
         if theme is not LIGHT:
             self.presentation.theme_name = theme.name
@@ -146,26 +148,52 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
 
     def install_deferred_features(self) -> None:
-        """Add the Lesson menu and the export actions (once), and cache the chrome's looks."""
-        from grpo_desktop.views.common.render_cache import cache_paints
-        from grpo_desktop.window.export_controller import ExportController
-        from grpo_desktop.window.lesson_controller import LessonController
+        """Add the export actions and the Lesson menu (once), cache the chrome's looks and load
+        the typesetter, all now (a screenshot, a lesson or the presenter view asks for them)."""
+        self._deferred_features: list[Callable[[], None]] = []  # a chain under way: all done
+        for part in self._deferred_feature_parts(in_background=False):
+            part()
 
-        if self.export_actions is None:
-            self.export_actions = ExportController(self, self.workbench)
-            place_export_actions(self, self.export_actions)
-        if self.lessons is None:
-            self.lessons = LessonController(self, self.workbench, self.states)
-            # In a lesson the bar tells the story: a workspace's own sentences make room.
-            self.lessons.active_changed.connect(
-                lambda active: [ws.set_narrated(active) for ws in self.workspaces.values()]
-            )
-        # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons and
-        # tabs) blits its looks from then on instead of drawing its text on every repaint; other
-        # workspaces' labels are rewritten on every action and paint as usual.
-        chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
-        cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
-        self.lab_page.load_typesetting()  # the worked math, typeset from here on
+    def _install_deferred_features_in_turns(self, parts: list | None = None) -> None:
+        """After the first paint: a part per turn of the event loop, the typesetter imported on
+        another thread; all in one turn held a click landing then for 150-200 ms."""
+        if parts is None:
+            parts = self._deferred_features = self._deferred_feature_parts(in_background=True)
+        if parts and parts is self._deferred_features:
+            parts.pop(0)()
+            QTimer.singleShot(0, self, lambda: self._install_deferred_features_in_turns(parts))
+
+    def _deferred_feature_parts(self, in_background: bool) -> list[Callable[[], None]]:
+        def exports() -> None:  # 20-25 ms: its imports
+            from grpo_desktop.window.export_controller import ExportController
+
+            if self.export_actions is None:
+                self.export_actions = ExportController(self, self.workbench)
+                place_export_actions(self, self.export_actions)
+
+        def lessons() -> None:
+            from grpo_desktop.window.lesson_controller import LessonController
+
+            if self.lessons is None:
+                self.lessons = LessonController(self, self.workbench, self.states)
+                # In a lesson the bar tells the story: a workspace's own sentences make room.
+                self.lessons.active_changed.connect(
+                    lambda active: [ws.set_narrated(active) for ws in self.workspaces.values()]
+                )
+
+        def chrome_paints() -> None:
+            from grpo_desktop.views.common.render_cache import cache_paints
+
+            # The lab's chrome (menu bar, tool bars, status line, the lab page's labels, buttons
+            # and tabs) blits its looks from then on instead of drawing its text on every
+            # repaint; other workspaces' labels are rewritten on every action and paint as usual.
+            chrome = (self.menuBar(), *self.findChildren(QToolBar), self.statusBar(), self.lab_page)
+            cache_paints(*(w for part in chrome for w in (part, *part.findChildren(QWidget))))
+
+        def typesetting() -> None:  # the worked math, typeset from here on
+            self.lab_page.load_typesetting(in_background)
+
+        return [exports, lessons, chrome_paints, typesetting]
 
     def _connect(self) -> None:
         workbench = self.workbench
