@@ -72,7 +72,10 @@ def is_verified(version: str = pg.__version__) -> bool:
 
 # -- the value axes: drawings remembered per range -------------------------------------------------
 
-_AXIS_PICTURES = 8  # drawings kept per axis: a class's clicks move among a few nice ranges
+# Drawings kept per axis: a class's clicks move the value axes among a few nice ranges, but each
+# toggle gives the answers' ✓/✗ axis a look of its own (16 cards toggled in turn: 32 looks before
+# the first comes back). A drawing is a QPicture of a few KB.
+_AXIS_PICTURES = 64
 
 
 def _pen_key(pen: QPen) -> tuple:
@@ -95,6 +98,8 @@ class RememberingAxis(pg.AxisItem):
     pixels, and Qt paints the axis whenever bars next to it repaint. Where the area being
     painted misses every line and text the drawing has (its ink), the axis keeps its pixels and
     replays nothing: a click's bars move in a few rows, mostly between the ticks.
+
+    It keeps ``_AXIS_PICTURES`` drawings, the oldest going first.
     """
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -226,10 +231,14 @@ class GroupedBars(pg.BarGraphItem):
         self._drawn: tuple | None = None
         self._version = 0  # counts changes of the bars' rectangles
         self._bounds: QRectF | None = None  # with repaint_changes_only: bars and the y range
+        # Without it: pyqtgraph's rectangle, kept until the bars or the view's scale change
+        # (Qt asks for it about ten times per new heights, each a Python pass over pixelVectors).
+        self._plain_bounds: QRectF | None = None
         super().__init__(**opts)
 
     def setOpts(self, **opts: object) -> None:  # pyqtgraph override
         self._version += 1
+        self._plain_bounds = None
         if opts.keys() & {"pen", "pens", "brush", "brushes", "x", "x0", "x1", "width"}:
             self._looks = None
         if self._repaint_changes_only and self._repaints_by_rows(opts):
@@ -320,7 +329,9 @@ class GroupedBars(pg.BarGraphItem):
 
     def boundingRect(self) -> QRectF:  # pyqtgraph override
         if not self._repaint_changes_only:
-            return super().boundingRect()
+            if self._plain_bounds is None:
+                self._plain_bounds = super().boundingRect()
+            return QRectF(self._plain_bounds)
         if self._bounds is not None:
             return QRectF(self._bounds)
         bounds = super().boundingRect()  # its pens' padding needs the view's pixel size
@@ -340,6 +351,7 @@ class GroupedBars(pg.BarGraphItem):
         self._forget_bounds()
 
     def _forget_bounds(self) -> None:
+        self._plain_bounds = None
         if self._repaint_changes_only and self._bounds is not None:
             self.prepareGeometryChange()
             self._bounds = None
