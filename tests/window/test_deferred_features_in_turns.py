@@ -57,9 +57,7 @@ def test_called_while_they_install_in_turns_they_are_all_there_after_the_call(qt
     assert window.lessons is lessons
 
 
-def test_the_typesetter_is_imported_off_the_gui_thread_after_the_first_paint(
-    qtbot, monkeypatch
-):
+def test_the_typesetter_is_imported_off_the_gui_thread_after_the_first_paint(qtbot, monkeypatch):
     assert math_render.load_typesetter()
     monkeypatch.setattr(math_render, "_typesetter", None)  # not loaded yet: as at start-up
     monkeypatch.setattr(math_render, "_imported", None, raising=False)

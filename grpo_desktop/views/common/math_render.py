@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import logging
 import queue
+import sys
 import threading
 import types
 import warnings
@@ -120,6 +121,11 @@ _typesetting_thread: threading.Thread | None = None
 _waiting: dict[tuple[str, str], list[TypesetLater]] = {}
 _jobs_out = 0  # jobs given to the typesetting thread and not handed back (GUI thread only)
 _paused_collector = False  # the garbage collector was paused for them
+#: The GIL's switch interval while a job is out (Python's is 5 ms): the GUI thread, wanting the
+#: GIL back from the typesetting thread, waits up to this long each time (a click's handling
+#: takes it back many times). Measured with benchmarks/bench_typeset_stalls.py.
+JOB_SWITCH_INTERVAL_S = 0.001
+_switch_interval = 0.005  # the interval before the first job out, restored once none is
 
 
 @dataclass(frozen=True)
@@ -288,16 +294,20 @@ def _typeset_on_thread(key: tuple[str, str], later: TypesetLater) -> None:
 
 def _give(job: tuple[str, str] | None) -> None:
     """Hand ``job`` to the typesetting thread (made on first use: one long-lived thread, jobs in
-    the order given), with Python's garbage collector paused until it is handed back.
+    the order given), with Python's garbage collector paused and the GIL changing hands every
+    millisecond (``JOB_SWITCH_INTERVAL_S``) until it is handed back.
 
     Paused, because a collection runs on whichever thread allocates when it is due, and one run
     on the typesetting thread freed Qt objects there: Qt's locks deadlocked against the GUI
     thread's. Paused, the GUI thread alone collects (the first allocation after the pause)."""
-    global _typesetting_thread, _jobs_out, _paused_collector
+    global _typesetting_thread, _jobs_out, _paused_collector, _switch_interval
     courier = _courier()
-    if _jobs_out == 0 and gc.isenabled():
-        gc.disable()
-        _paused_collector = True
+    if _jobs_out == 0:
+        _switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(_switch_interval, JOB_SWITCH_INTERVAL_S))
+        if gc.isenabled():
+            gc.disable()
+            _paused_collector = True
     _jobs_out += 1
     _jobs.put(job)
     if _typesetting_thread is None:
@@ -308,12 +318,15 @@ def _give(job: tuple[str, str] | None) -> None:
 
 
 def _handed_back() -> None:
-    """A job is back on the GUI thread: the collector runs again once none is out."""
+    """A job is back on the GUI thread: once none is out, the collector runs again and the GIL
+    changes hands as often as before."""
     global _jobs_out, _paused_collector
     _jobs_out -= 1
-    if _jobs_out == 0 and _paused_collector:
-        _paused_collector = False
-        gc.enable()
+    if _jobs_out == 0:
+        sys.setswitchinterval(_switch_interval)
+        if _paused_collector:
+            _paused_collector = False
+            gc.enable()
 
 
 def _typeset_jobs(courier: _Courier) -> None:

@@ -39,6 +39,7 @@ def new_line() -> str:
 
 
 def test_a_line_asked_for_is_typeset_off_the_gui_thread_and_then_drawn(qtbot, ziamath_calls):
+    switch_interval = sys.getswitchinterval()
     owner = QObject()
     ready: list[int] = []
     later = math_render.TypesetLater(lambda: ready.append(1), owner)
@@ -52,6 +53,7 @@ def test_a_line_asked_for_is_typeset_off_the_gui_thread_and_then_drawn(qtbot, zi
     assert math is not None and math.renderer.isValid() and math.width_em > 0
     assert len(ziamath_calls) == 1, "the line was typeset once"
     assert gc.isenabled(), "the collector runs again once the thread's lines are back"
+    assert sys.getswitchinterval() == switch_interval, "and the GIL changes hands as before"
 
 
 def test_finish_typesets_the_lines_asked_for_at_once(qtbot, ziamath_calls):
@@ -98,9 +100,7 @@ def test_finish_while_a_line_is_on_the_thread_waits_for_it_and_draws_it(
     assert gc.isenabled()
 
 
-def test_a_synchronous_load_waits_for_the_import_under_way_on_the_other_thread(
-    qtbot, monkeypatch
-):
+def test_a_synchronous_load_waits_for_the_import_under_way_on_the_other_thread(qtbot, monkeypatch):
     assert math_render.load_typesetter()
     monkeypatch.setattr(math_render, "_typesetter", None)
     monkeypatch.setattr(math_render, "_imported", None)
