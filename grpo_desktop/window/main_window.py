@@ -164,6 +164,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self, lambda: self._install_deferred_features_in_turns(parts))
 
     def _deferred_feature_parts(self, in_background: bool) -> list[Callable[[], None]]:
+        """The deferred features' parts, in order; each installs its feature once."""
+
         def exports() -> None:  # 20-25 ms: its imports
             from grpo_desktop.window.export_controller import ExportController
 
