@@ -89,6 +89,15 @@ def _pen(colour: str, width: float) -> QPen:
     return pen
 
 
+def _same_items(shown: list | None, wanted: list) -> bool:
+    """Whether the bars already draw with these very pens or brushes (one per bar)."""
+    return (
+        shown is not None
+        and len(shown) == len(wanted)
+        and all(a is b for a, b in zip(shown, wanted, strict=True))
+    )
+
+
 class _Swatch(QWidget):
     """A legend sample: a small bar in the preset's style (solid or hatched), in neutral grey."""
 
@@ -550,13 +559,18 @@ class PushChart(QWidget):
                 bars.setOpts(x=[], height=[], width=BAR_WIDTH, pens=None, brushes=None)
                 continue
             brushes, pens = self._bar_style(values, hatched)
-            bars.setOpts(
-                x=[i + 1 + offset for i in range(count)],
-                height=list(values),
-                width=BAR_WIDTH,
-                brushes=brushes,
-                pens=pens,
-            )
+            x = [i + 1 + offset for i in range(count)]
+            shown = bars.opts
+            if shown.get("x") != x or shown.get("width") != BAR_WIDTH:
+                bars.setOpts(x=x, height=list(values), width=BAR_WIDTH, brushes=brushes, pens=pens)
+            elif _same_items(shown.get("pens"), pens) and _same_items(
+                shown.get("brushes"), brushes
+            ):
+                # The same bars with new heights only: GroupedBars moves their ends (the x
+                # and looks stay worked out, ~0.1 ms a preset at the slow machine's pace).
+                bars.setOpts(height=list(values))
+            else:
+                bars.setOpts(height=list(values), brushes=brushes, pens=pens)
         self._draw_labels()
 
     def _draw_labels(self) -> None:
