@@ -23,8 +23,9 @@ runs): a key or click that lands in one waits for it.
 ``--compiled`` runs every process byte-compiled, as an installed app runs (pip compiles the
 package): this machine's environment sets ``PYTHONDONTWRITEBYTECODE``, and without bytecode
 a step that imports a module first compiles its source (the prebuild's steps took 280-289 ms
-in all so, against 226-234 ms byte-compiled, three runs each). The warm-up run writes the bytecode to a temporary folder
-(``PYTHONPYCACHEPREFIX``) the measured runs read; the tree is left as it was.
+in all so, against 226-234 ms byte-compiled, three runs each). The warm-up run writes the
+bytecode to a temporary folder (``PYTHONPYCACHEPREFIX``) the measured runs read; the tree is
+left as it was.
 
     python benchmarks/bench_first_switch.py [--runs N] [--idle S] [--keys U,T] [--compare]
                                             [--load] [--compiled]
