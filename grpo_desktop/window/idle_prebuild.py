@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from grpo_desktop.views.common.math_render import typesetting_busy
 from grpo_desktop.window.workspace import Workspace
 
 __all__ = ["PREBUILD_ENV", "IdlePrebuild", "prebuild_enabled"]
@@ -54,6 +55,12 @@ PAINT_BAND_AREA = 120_000
 # Another step follows in the same turn of the event loop while the turn has taken less than
 # this: small steps (most of the Training page's) do not each wait for a turn of their own.
 TURN_BUDGET_S = 0.004
+# While the typesetting thread works (its import and the worked math's first lines, right after
+# the first paint), a step shares the GIL with it: the longest step took 11-14 ms, 6.5-6.7 ms
+# when the steps wait for it (four runs each), this long at a time, at most TYPESETTER_WAITS
+# times in all (a line the typesetter is slow on does not hold the pages back for long).
+TYPESETTER_WAIT_MS = 10
+TYPESETTER_WAITS = 100
 # A graphics view is painted again while its scene's layout moved after the paint before
 # (pyqtgraph's axes size themselves to the labels they draw), at most this many times in all.
 SETTLE_PAINTS = 3
@@ -103,6 +110,7 @@ class IdlePrebuild(QObject):
         self.began_at: float | None = None  # perf_counter() at its first step (benchmarks)
         self._building = ""  # the workspace whose page the steps build now
         self._painted = False  # the window's first paint was seen
+        self._typesetter_waits = 0  # turns put off while the typesetting thread worked
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_step)
@@ -166,6 +174,10 @@ class IdlePrebuild(QObject):
             self._watching = True
         if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
             self._timer.start(RESUME_AFTER_MS)  # a drag goes on
+            return
+        if typesetting_busy() and self._typesetter_waits < TYPESETTER_WAITS:
+            self._typesetter_waits += 1
+            self._timer.start(TYPESETTER_WAIT_MS)
             return
         turn = time.perf_counter()
         if self.began_at is None:

@@ -123,6 +123,32 @@ def test_a_prebuilt_page_is_laid_out_as_a_page_built_when_asked_for(qtbot, monke
     assert prebuilt_page.status.text() == lazy_page.status.text()
 
 
+def test_the_prebuild_takes_no_step_while_the_typesetting_thread_works(qtbot, monkeypatch):
+    """A step beside the typesetting thread shares the GIL with it (twice as long): the steps
+    wait until its jobs are back, then build as before."""
+    answers = iter([True] * 5)
+    steps_taken_when_asked: list[int] = []
+
+    def typesetting_busy() -> bool:
+        steps_taken_when_asked.append(len(window.prebuild.slices))
+        return next(answers, False)
+
+    monkeypatch.setattr(idle_prebuild, "typesetting_busy", typesetting_busy)
+    window = shown_window(qtbot)
+    prebuilt(qtbot, window)
+    assert steps_taken_when_asked[:6] == [0] * 6  # five turns put off, then the first step
+
+
+def test_a_typesetting_thread_that_never_ends_holds_the_prebuild_back_only_so_long(
+    qtbot, monkeypatch
+):
+    monkeypatch.setattr(idle_prebuild, "typesetting_busy", lambda: True)
+    monkeypatch.setattr(idle_prebuild, "TYPESETTER_WAITS", 3)
+    window = shown_window(qtbot)
+    prebuilt(qtbot, window)
+    assert window.prebuild.done
+
+
 def widget_geometries(page) -> dict[tuple[int, str], tuple[int, int, int, int]]:
     """Where each widget of ``page`` stands (hidden ones too: a splitter handle among them;
     not a combo box's popup, a window of its own laid out when it first opens)."""

@@ -81,6 +81,7 @@ __all__ = [
     "render_count",
     "typeset",
     "typesetter_loaded",
+    "typesetting_busy",
 ]
 
 #: The character an inline object stands on in a ``QTextDocument``.
@@ -184,6 +185,12 @@ def _courier() -> _Courier:
 
 def typesetter_loaded() -> bool:
     return _typesetter is not None
+
+
+def typesetting_busy() -> bool:
+    """Whether the typesetting thread has a job out: GUI-thread work meanwhile shares the GIL
+    with it (a millisecond each way), so idle work that can wait should."""
+    return _jobs_out > 0
 
 
 def _import_typesetter() -> None:
