@@ -237,6 +237,10 @@ class IdlePrebuild(QObject):
             for attempt in range(SETTLE_PAINTS):
                 view.grab()  # its axes' pictures and its items' paths, cached by pyqtgraph
                 painted = _scene_geometry(view)
+                # The layout the drawing asked for (an axis resized to its labels), now: the
+                # next step may share this turn, and it would find the plot as it was painted
+                # while the layout still waited (then it dropped the axis's drawing, hidden).
+                _lay_out_scene(view)
                 yield f"paint {name}" + (f" again ({attempt + 1})" if attempt else "")
                 if page.isVisible():
                     return
@@ -329,6 +333,16 @@ def _bands(widget: QWidget) -> list[tuple[QWidget, QRect | None]]:
         (widget, QRect(0, top, width, min(PAINT_BAND_PX, height - top)))
         for top in range(0, height, PAINT_BAND_PX)
     ]
+
+
+def _lay_out_scene(view: QGraphicsView) -> None:
+    """Deliver the layout requests ``view``'s scene has waiting (its items' layouts post them)."""
+    scene = view.scene()
+    if scene is None:
+        return
+    for item in scene.items():
+        if isinstance(item, QGraphicsWidget):
+            QApplication.sendPostedEvents(item, QEvent.Type.LayoutRequest)
 
 
 def _scene_geometry(view: QGraphicsView) -> list[tuple[float, float, float, float]]:
