@@ -1,11 +1,11 @@
 """The Lab workspace: the group's cards and stats beside its chart and the worked math.
 
-:class:`LabPage` lays out the main lab's views (a :class:`LabPresenter`) and three explanation
-tabs: the worked math, "one model, not four" and the Rewards tab (its panel built the first time
-the tab shows). The presenter and the worked math render only while the model's lab gate is open
-(the Update and Training workspaces show the group their own way meanwhile); the Rewards tab
-follows the lab only while it is the tab shown, through a gate of its own. :class:`LabWorkspace`
-is what the window asks of it (see ``workspace.py``).
+:class:`LabPage` lays out the main lab's views (a :class:`LabPresenter`) and the explanation
+tabs: the worked math, then "one model, not four", Rewards and One step (each of these three
+built the first time its tab shows). The presenter and the worked math render only while the
+model's lab gate is open (the Update and Training workspaces show the group their own way
+meanwhile); the Rewards tab follows the lab only while it is the tab shown, through a gate of its
+own. :class:`LabWorkspace` is what the window asks of it (see ``workspace.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from grpo_desktop.model.shown_gate import ShownGate
 from grpo_desktop.model.workbench import LAB, Workbench
 from grpo_desktop.views.common.render_cache import CachedTabWidget
 from grpo_desktop.views.lab.math_panel import MathPanel
-from grpo_desktop.views.lab.ppo_panel import PpoPanel
 from grpo_desktop.window.lab_presenter import LabPresenter
 from grpo_desktop.window.layout_helpers import AfterResize
 from grpo_desktop.window.workspace import lab_figure
@@ -30,6 +29,7 @@ if TYPE_CHECKING:  # loaded when its tab first shows: the first screen does not 
     from grpo_desktop.core.files.chart_figure import Figure
     from grpo_desktop.model.one_step_state import OneStepState
     from grpo_desktop.views.lab.one_step_panel import OneStepPanel
+    from grpo_desktop.views.lab.ppo_panel import PpoPanel
     from grpo_desktop.views.lab.reward_panel import RewardPanel
 
 __all__ = ["EXPLANATION_TABS", "LAB_HINT", "LabPage", "LabWorkspace"]
@@ -49,8 +49,11 @@ class LabPage(QWidget):
         super().__init__(objectName="labPage")
         self.lab, self.workbench, self.theme = presenter, workbench, theme
         self.math_panel = MathPanel(theme)
-        self.ppo_panel = PpoPanel(theme)
-        self.reward_panel: RewardPanel | None = None  # built when its tab is first shown
+        # The tabs behind the worked math are built the first time they show: the first screen
+        # never shows them ("One model, not four" built with the page cost 4-5 ms before the
+        # first paint: its import, and its size asked for by every layout pass).
+        self.ppo_panel: PpoPanel | None = None
+        self.reward_panel: RewardPanel | None = None
         self.one_step_panel: OneStepPanel | None = None  # likewise
         self._one_step: OneStepState | None = None
         self._lab_gate = gate
@@ -71,6 +74,7 @@ class LabPage(QWidget):
         # One step's before and after: computed while its tab shows on the Lab's screen.
         self._step_gate = ShownGate(False, self)
         self.explain_tabs.currentChanged.connect(self._follow_step_tab)
+        self.explain_tabs.currentChanged.connect(self._follow_ppo_tab)
         gate.shown_changed.connect(self._follow_step_tab)
         lab.snapshot_changed.connect(lambda snapshot: self._follow(gate, snapshot))
         self._rewards_gate.call("rewards", lambda: self._show_rewards(lab.snapshot))
@@ -91,7 +95,7 @@ class LabPage(QWidget):
         self.explain_tabs.set_opaque(True)
         self.explain_tabs.addTab(self.math_panel, "Worked math")
         ppo_scroll = QScrollArea(objectName="ppoScroll")
-        ppo_scroll.setWidget(self.ppo_panel)
+        self.ppo_scroll = ppo_scroll
         ppo_scroll.setWidgetResizable(True)
         ppo_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explain_tabs.addTab(ppo_scroll, "One model, not four")
@@ -178,6 +182,19 @@ class LabPage(QWidget):
             self.reward_scroll.setWidget(panel)
         return self.reward_panel
 
+    def _follow_ppo_tab(self, *_changed: object) -> None:
+        if self._tab_shown("ppo"):
+            self.ppo_drawing()  # built the first time its tab shows
+
+    def ppo_drawing(self) -> PpoPanel:
+        """The "One model, not four" tab's drawing, built the first time it is needed."""
+        if self.ppo_panel is None:
+            from grpo_desktop.views.lab.ppo_panel import PpoPanel
+
+            self.ppo_panel = PpoPanel(self.theme)
+            self.ppo_scroll.setWidget(self.ppo_panel)
+        return self.ppo_panel
+
     def one_step_state(self) -> OneStepState:
         """The One step tab's state (made, with its panel, the first time it is needed)."""
         if self._one_step is None:
@@ -223,7 +240,8 @@ class LabPage(QWidget):
         self.lab.set_theme(theme)
         self.balance_splitter()
         self.math_panel.set_theme(theme)
-        self.ppo_panel.set_theme(theme)
+        if self.ppo_panel is not None:
+            self.ppo_panel.set_theme(theme)
         if self.reward_panel is not None:
             self.reward_panel.set_theme(theme)
         if self.one_step_panel is not None:
@@ -275,7 +293,6 @@ class LabPage(QWidget):
             least = round(total * (MATH_FIRST_CHART_SHARE if self._math_ringed else 0.5))
             chart = max(least, min(round(total * 0.6), total - need))
         self.right_splitter.setSizes([chart, total - chart])
-
 
     def _typeset_arrived(self) -> None:
         """Balanced with plain-text stand-ins, the column took whichever height those lines

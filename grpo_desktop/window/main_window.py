@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(lab_page)
         self.lab_page, self.explain_tabs = lab_page, lab_page.explain_tabs
         self.lab_splitter, self.right_splitter = lab_page.lab_splitter, lab_page.right_splitter
-        self.math_panel, self.ppo_panel = lab_page.math_panel, lab_page.ppo_panel
+        self.math_panel = lab_page.math_panel
         current_theme, add = (lambda: self.theme), self.pages.addWidget
         self.workspaces: dict[str, Workspace] = {
             LAB: LabWorkspace(lab_page),

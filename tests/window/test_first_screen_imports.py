@@ -20,6 +20,7 @@ DEFERRED = (
     "grpo_desktop.core.files.lessons",
     "grpo_desktop.core.files.scenario",
     "grpo_desktop.core.runs.rollouts",
+    "grpo_desktop.views.lab.ppo_panel",  # "One model, not four": built when its tab shows
     "grpo_desktop.views.lab.reward_panel",
     "grpo_desktop.window.export_controller",
     "uuid",

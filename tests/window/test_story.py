@@ -7,6 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from grpo_desktop import core
+from grpo_desktop.core.common.theme import DARK
 from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 from grpo_desktop.views.lab.math_panel import MathPanel
 from grpo_desktop.views.lab.trace_card import TraceCard
@@ -109,9 +110,18 @@ def test_both_sides_of_the_comparison_stay_interactive(qtbot, window):
 
 
 def test_the_ppo_panel_is_a_drawing_with_its_point(window):
+    window.show_explanation("ppo")
     panel = window.findChild(QWidget, "ppoPanel")
+    assert panel.isVisible()
     assert "stands exactly where" in panel.accessibleDescription()
     assert panel.sizeHint().width() > 300
+
+
+def test_the_ppo_drawing_first_opened_after_a_theme_change_is_drawn_in_that_theme(window):
+    window.presentation.set_theme("dark", remember=False)
+    window.show_explanation("ppo")  # the tab's first showing builds its drawing
+    panel = window.findChild(QWidget, "ppoPanel")
+    assert panel.grab().toImage().pixelColor(1, 1).name() == DARK.surface
 
 
 def test_the_comparison_scrolls_instead_of_growing_past_the_screen(window):
