@@ -10,9 +10,11 @@ own. :class:`LabWorkspace` is what the window asks of it (see ``workspace.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import Theme
@@ -38,6 +40,26 @@ __all__ = ["EXPLANATION_TABS", "LAB_HINT", "LabPage", "LabWorkspace"]
 EXPLANATION_TABS = ("math", "ppo", "rewards", "step")
 MATH_FIRST_CHART_SHARE = 0.33  # the chart's least share while a lesson rings the worked math
 LAB_HINT = "Click a card, or press its number 1–9, to mark it right or wrong."
+
+
+class _SplitterBalancedFirst(QSplitter):
+    """A splitter that calls ``balance`` once, right after its first resize: when it is first
+    laid out, before its columns are shown (Qt delivers a hidden widget's resize when it shows).
+
+    Balanced afterwards (on the window's show event), the cards, the chart and the worked math
+    were laid out twice for the first screen, at the splitter's own shares and then at the
+    balanced ones: 2-3 ms more before the first paint.
+    """
+
+    def __init__(self, orientation: Qt.Orientation, balance: Callable[[], None], **kwargs) -> None:
+        super().__init__(orientation, **kwargs)
+        self._balance: Callable[[], None] | None = balance
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)  # the children's shares at the new size
+        balance, self._balance = self._balance, None
+        if balance is not None:
+            balance()
 
 
 class LabPage(QWidget):
@@ -128,7 +150,9 @@ class LabPage(QWidget):
         # worked math keeps the height it needs (the splitter alone would scale both parts).
         AfterResize(right, self.balance_right_column)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal, objectName="labSplitter")
+        splitter = _SplitterBalancedFirst(
+            Qt.Orientation.Horizontal, self.balance_splitter, objectName="labSplitter"
+        )
         self.lab_splitter = splitter
         splitter.addWidget(left)
         splitter.addWidget(right)
@@ -258,9 +282,9 @@ class LabPage(QWidget):
             self.balance_right_column()
 
     def balance_splitter(self) -> None:
-        """Cards 60 %, chart and math 40 %: set on first show and whenever the type size changes
-        (a larger zoom would otherwise hand the cards everything and squeeze the chart); in the
-        presenter view the ringed side gets 70 %."""
+        """Cards 60 %, chart and math 40 %: set when the splitter is first laid out and whenever
+        the type size changes (a larger zoom would otherwise hand the cards everything and
+        squeeze the chart); in the presenter view the ringed side gets 70 %."""
         total = sum(self.lab_splitter.sizes()) or self.lab_splitter.width()
         share = 0.6
         if self._emphasis is self.lab.trace_grid:

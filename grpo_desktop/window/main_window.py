@@ -415,8 +415,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
-            self.lab_page.balance_splitter()
-            self.lab_page.balance_right_column()
+            self.lab_page.balance_right_column()  # the lab splitter balanced itself, laid out
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if not self.document.confirm_discard():
