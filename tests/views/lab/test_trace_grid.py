@@ -239,6 +239,23 @@ def test_an_empty_grid_has_sensible_size_hints_and_no_findable_cards(qtbot):
     assert grid.group_size == 0
 
 
+def test_a_group_shown_before_the_grid_has_a_size_fills_the_first_size_it_gets(qtbot):
+    """The window's grid gets its group while it is built, before it has any size: its cards
+    are placed when it first gets one."""
+    host = Host()
+    qtbot.addWidget(host)
+    grid = host.grid
+    grid.show_snapshot(make_snapshot([1, 0, 0, 1]))
+    host.resize(900, 600)
+    with qtbot.waitExposed(host):
+        host.show()
+    boxes = geometries(grid)
+    assert grid.column_count() == 2 and len({box.y() for box in boxes}) == 2
+    assert all(box.width() > 400 for box in boxes)
+    assert max(box.right() for box in boxes) >= grid.viewport().width() - 10
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
 def test_grown_cards_do_not_raise_the_grids_size_hints(qtbot):
     grid = TraceGrid()
     qtbot.addWidget(grid)
