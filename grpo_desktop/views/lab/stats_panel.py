@@ -342,6 +342,11 @@ class StatsPanel(QFrame):
 
     def _even_heights(self, width: int) -> None:
         """Every tile as tall as the tallest one needs at this width: one height, aligned."""
+        if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            # Never given a size (the window's panel gets its first numbers while it is built):
+            # evened at the default 640 px, the tiles asked for a taller row than they get, so
+            # the first screen laid the cards out twice. The panel's first resize evens them.
+            return
         spacing = self._grid.spacing() * (self._columns - 1)
         tile_width = max(1, (width - spacing) // self._columns)
         height = max(tile.height_for_width(tile_width) for tile in self.tiles)

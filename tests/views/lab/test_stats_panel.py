@@ -91,6 +91,38 @@ def test_the_par_tile_is_no_taller_and_no_lower_than_the_others_at_default_size(
     )
 
 
+def test_numbers_shown_before_the_panel_has_a_size_take_the_height_of_its_first_size(qtbot):
+    """The window's panel gets its first numbers while it is built, before it has a size: its
+    tiles were evened for a width it never had, and the first screen laid the lab out twice."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    class Heights(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[int] = []
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.Resize:
+                self.seen.append(event.size().height())
+            return False
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    column = QVBoxLayout(window)
+    panel = StatsPanel(THEMES["light"])
+    column.addWidget(panel)
+    column.addStretch(1)
+    panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
+    heights = Heights()
+    panel.installEventFilter(heights)
+    window.resize(900, 400)
+    window.show()
+    QApplication.processEvents()
+    assert heights.seen == [panel.height()]
+    assert layout_problems(panel) == []
+
+
 def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
     # A label's new text asks every layout up to the window to recompute (~1.5 ms a click);
     # the numbers keep their size, so a click must not. A zoom still re-lays the tiles out.
