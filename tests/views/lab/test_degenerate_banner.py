@@ -39,3 +39,24 @@ def test_a_group_of_equal_weighted_rewards_is_named_by_its_score(qtbot):
     snapshot = build_snapshot(get_problem("mult-23x47"), [True, False], scores=[0.5, 0.5])
     banner.show_snapshot(snapshot)
     assert "Every answer is worth 0.5, so every reward equals the mean" in banner.message.text()
+
+
+def test_a_banner_hidden_while_its_host_resizes_floats_at_the_new_size_when_shown(qtbot):
+    margin = DegenerateBanner.FLOAT_MARGIN
+    banner = DegenerateBanner()
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(900, 500)
+    banner.float_over(host)
+    host.show()
+    banner.show_snapshot(snapshot([1, 0, 0, 1]))  # not degenerate: hidden
+    host.resize(600, 400)
+    qtbot.waitUntil(lambda: host.width() == 600)
+    assert banner.covering() == 0
+    banner.show_snapshot(snapshot([1, 1, 1, 1]))
+    geometry = banner.geometry()
+    assert banner.isVisibleTo(host)
+    assert geometry.width() == 600 - 2 * margin
+    assert geometry.bottom() == 400 - 1 - margin
+    assert geometry.height() == banner.heightForWidth(geometry.width())
+    assert banner.covering() == geometry.height() + 2 * margin
