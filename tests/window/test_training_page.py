@@ -624,7 +624,11 @@ def test_a_click_while_the_run_plays_is_shown_at_once(qtbot, window):
 
 
 def test_a_new_status_sentence_or_a_chosen_step_lays_out_nothing(qtbot, window):
+    # The window's own idle work first: the lesson bar, installed in a turn after the first
+    # paint, lays the window out once, and the prebuild builds the Update page meanwhile.
+    window.install_deferred_features()
     page = show_training(qtbot, window)
+    qtbot.waitUntil(lambda: window.prebuild.done, timeout=60_000)
     state = page.state
     state.run.run(5)
     state.step_once()
