@@ -9,8 +9,17 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from grpo_desktop.views.common.math_render import typesetting_busy
 from grpo_desktop.views.lab.trace_card import TraceCard
 from grpo_desktop.window.idle_collection import collect_while_idle
+
+
+@pytest.fixture(autouse=True)
+def no_typesetting_job_out(qtbot):
+    """The collector is paused while the typesetting thread has a job out (by design: see
+    ``math_render._give``), and an earlier test's window may have left one out: it comes back
+    here, so the tests start with the collector as a click finds it."""
+    qtbot.waitUntil(lambda: not typesetting_busy(), timeout=30_000)
 
 
 @pytest.fixture
