@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from event_log import EventLog
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from grpo_desktop.window.main_window import MainWindow
 
 
-class Widths(QObject):
-    """The widths a widget is resized to, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[int] = []
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            self.seen.append(event.size().width())
-        return False
+def widths(widget) -> EventLog:
+    """The widths ``widget`` is resized to, in order."""
+    return EventLog(QEvent.Type.Resize, widget, record=lambda _, event: event.size().width())
 
 
 def test_the_cards_and_the_chart_are_first_laid_out_at_their_balanced_widths(qtbot):
@@ -28,9 +21,7 @@ def test_the_cards_and_the_chart_are_first_laid_out_at_their_balanced_widths(qtb
     base_font = QGuiApplication.font()
     window = MainWindow()
     qtbot.addWidget(window)
-    cards, chart = Widths(), Widths()
-    window.lab.trace_grid.installEventFilter(cards)
-    window.lab.chart.installEventFilter(chart)
+    cards, chart = widths(window.lab.trace_grid), widths(window.lab.chart)
     window.resize(1280, 800)
     with qtbot.waitExposed(window):
         window.show()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from event_log import EventLog
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QSpinBox, QWidget
@@ -204,16 +205,9 @@ def test_verl_then_easy_vs_hard_then_undo_keeps_every_group_on_one_convention(qt
 def test_a_card_click_styles_each_card_once_and_leaves_the_g_box_alone(qtbot, window, monkeypatch):
     """Qt repaints a spin box (and the tool bar behind it) whenever its value is set, even to
     the same number: a click, which never changes G, must not set it (issue #14)."""
-    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtCore import QEvent
 
     from grpo_desktop.views.lab.trace_grid import TraceGrid
-
-    class PaintCounter(QObject):
-        count = 0
-
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-            self.count += event.type() == QEvent.Type.Paint
-            return False
 
     grid = window.findChild(TraceGrid)
     spin = window.findChild(QSpinBox, "groupSizeSpin")
@@ -222,8 +216,7 @@ def test_a_card_click_styles_each_card_once_and_leaves_the_g_box_alone(qtbot, wi
     monkeypatch.setattr(grid, "set_presentation", lambda *a: presentation_passes.append(a))
     original = spin.setValue
     monkeypatch.setattr(spin, "setValue", lambda v: (spin_updates.append(v), original(v)))
-    counter = PaintCounter()
-    spin.installEventFilter(counter)
+    counter = EventLog(QEvent.Type.Paint, spin)
     click_card(qtbot, window, 1)
     qtbot.wait(30)  # every update the click posted has painted
     spin.removeEventFilter(counter)

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from workspaces import (
@@ -549,20 +550,6 @@ def test_f1_lists_the_training_runs_keys(window):
 # --- a playing run's frame, and what a click or a new sentence costs (issue 31) --------------
 
 
-class LayoutRequests(QObject):
-    """Counts the layout requests that reach the window (a whole window laid out again)."""
-
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.count = 0
-        window.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:  # Qt override
-        if event.type() == QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
-
-
 def frame_after_a_step(page) -> None:
     """Play at 5 steps/s and take the next frame's step (one, its timer held): the step is
     taken at once and its draw posted."""
@@ -635,7 +622,7 @@ def test_a_new_status_sentence_or_a_chosen_step_lays_out_nothing(qtbot, window):
     click_step(qtbot, page, 3)  # the captions of a chosen step (a line longer, maybe)
     for _ in range(5):
         QApplication.processEvents()
-    requests = LayoutRequests(window)
+    requests = EventLog(QEvent.Type.LayoutRequest, window)  # the whole window laid out again
     state.step_once()  # a new status sentence, progress and curves
     click_step(qtbot, page, 2)  # new captions under the frontier and over the groups
     click_step(qtbot, page, 5)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from workspaces import (
     assert_showing,
@@ -30,21 +31,6 @@ def show_update(qtbot, window: MainWindow):
 
 
 # --- switching workspaces ---------------------------------------------------------------------
-
-
-class LayoutRequestLog(QObject):
-    """The widgets it watches that were asked to lay out again, in order."""
-
-    def __init__(self, parent: QObject, *watched: QWidget) -> None:
-        super().__init__(parent)
-        self.requests: list[QObject] = []
-        for widget in watched:
-            widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() == QEvent.Type.LayoutRequest:
-            self.requests.append(watched)
-        return False
 
 
 def test_the_window_opens_on_the_lab_and_builds_no_update_page(window):
@@ -412,12 +398,12 @@ def test_a_toggle_that_keeps_the_rows_height_asks_no_relayout_of_the_column(qtbo
     QApplication.processEvents()
     view = page.token_rows
     viewport = page.rows.viewport()
-    log = LayoutRequestLog(view, viewport)
+    log = EventLog(QEvent.Type.LayoutRequest, viewport)
     height = view.height()
     window.workbench.toggle(1)
     QApplication.processEvents()
     assert view.snapshot.rows[1].tokens.texts[-1] in (" 1081", " 1071")
-    assert view.height() == height and viewport not in log.requests
+    assert view.height() == height and viewport not in log.seen
 
 
 def test_a_toggle_whose_steps_run_after_its_frame_keeps_the_rows_in_place(qtbot, window):
@@ -440,12 +426,12 @@ def test_a_toggle_whose_steps_run_after_its_frame_keeps_the_rows_in_place(qtbot,
     status_height = page.status_slot.height()
     numbers = page.numbers.text()
     column = page.findChild(QWidget, "updateTokensColumn")
-    log = LayoutRequestLog(page, page.splitter, page.parts, column)
+    log = EventLog(QEvent.Type.LayoutRequest, page.splitter, page.parts, column)
     window.workbench.toggle(1)
     QApplication.processEvents()
     assert page.state.pending and page.status.text().startswith("Taking 4 inner steps")
     assert page.numbers.text() != numbers, "a new loss line, and not a line more"
-    assert log.requests == [], "nothing above the rows was laid out again"
+    assert log.seen == [], "nothing above the rows was laid out again"
     assert page.status_slot.height() == status_height
     assert page.rows.mapTo(page, page.rows.rect().topLeft()) == rows_top
     qtbot.waitUntil(lambda: not page.state.pending)

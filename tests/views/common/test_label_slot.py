@@ -4,7 +4,8 @@ that needs another height, and a new font, re-lay out its column as a plain labe
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from event_log import EventLog
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
@@ -12,20 +13,6 @@ from grpo_desktop.views.common.label_slot import LabelSlot
 
 SHORT = "Step 5 of 200 (playing): 38% of GRPO's groups had all-equal rewards."
 LONG = " ".join([SHORT] * 6)
-
-
-class LayoutRequests(QObject):
-    """Counts the layout requests ``widget`` receives."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.count = 0
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:  # Qt override
-        if event.type() == QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
 
 
 @pytest.fixture
@@ -59,7 +46,7 @@ def test_the_label_fills_its_slot_at_its_height_for_the_width(column):
 
 def test_a_new_text_of_the_same_height_lays_out_nothing(column):
     window, slot, label = column
-    requests = LayoutRequests(window)
+    requests = EventLog(QEvent.Type.LayoutRequest, window)
     slot.set_text(SHORT.replace("38%", "41%"))
     settle()
     assert label.text() == SHORT.replace("38%", "41%")
@@ -94,7 +81,7 @@ def test_a_shorter_text_can_keep_the_slots_height_and_sit_at_its_top(column):
     slot.set_text(LONG)
     settle()
     tall = slot.height()
-    requests = LayoutRequests(window)
+    requests = EventLog(QEvent.Type.LayoutRequest, window)
     slot.set_text(SHORT, keep_height=True)
     settle()
     assert requests.count == 0, "the column did not move"

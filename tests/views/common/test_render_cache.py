@@ -5,7 +5,8 @@ labels, buttons, tab bars and the menu bar blit what Qt itself drew, and never s
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QCursor, QEnterEvent, QFont, QImage, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,19 +34,10 @@ def looks_alike(a: QImage, b: QImage) -> bool:
     return a.size() == b.size() and int(np.abs(pixels(a) - pixels(b)).max()) <= 1
 
 
-class OwnPaints(QObject):
+def own_paints(widget: QWidget) -> EventLog:
     """Installed before the cache, so Qt asks it after the cache's filter: it sees the paint
     events the cache let through to the widget's own paintEvent."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.count = 0
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.count += 1
-        return False
+    return EventLog(QEvent.Type.Paint, widget)
 
 
 def host_with(qtbot, *widgets: QWidget) -> QWidget:
@@ -137,10 +129,10 @@ def test_a_new_font_palette_size_or_enabled_state_empties_the_cache(qtbot):
         settle()
 
 
-def shown_and_cached(qtbot, widget: QWidget) -> tuple[QWidget, OwnPaints]:
+def shown_and_cached(qtbot, widget: QWidget) -> tuple[QWidget, EventLog]:
     """``widget`` shown in a host, its own paints counted, its cache given and filled."""
     host = host_with(qtbot, widget)
-    own = OwnPaints(widget)
+    own = own_paints(widget)
     cache_paints(widget)
     widget.repaint()
     settle()
@@ -193,7 +185,7 @@ def test_a_label_the_mouse_selects_in_blits_its_text_but_paints_a_selection_itse
     prompt = QLabel("What is 6 × 7?")
     prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     _host = host_with(qtbot, prompt)
-    own = OwnPaints(prompt)
+    own = own_paints(prompt)
     cache_paints(prompt)
     assert prompt.findChild(PaintCache) is not None
     prompt.repaint()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
+from event_log import EventLog
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
@@ -132,28 +133,19 @@ def test_kept_labels_draw_what_direct_drawing_draws_and_show_new_values(view, la
 
 def test_a_changed_label_repaints_where_it_was_and_where_it_goes_only(view, labels, qtbot):
     """Not the plot around it (its axes, its bars); what the widget shows stays exact."""
-    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtCore import QEvent
     from PySide6.QtGui import QRegion
-
-    class Regions(QObject):
-        def __init__(self) -> None:
-            super().__init__()
-            self.painted = QRegion()
-
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.Paint:
-                self.painted += event.region()
-            return False
 
     labels.set_labels([(1, 1.0, "+1.00", 1), (3, -1.0, "\u22121.00", -1)])
     qtbot.wait(30)
-    regions = Regions()
-    view.viewport().installEventFilter(regions)
+    regions = EventLog(
+        QEvent.Type.Paint, view.viewport(), record=lambda _, event: QRegion(event.region())
+    )
     labels.set_labels([(1, 1.0, "+1.00", 1), (3, -1.5, "\u22121.50", -1)])
     qtbot.wait(30)
     view.viewport().removeEventFilter(regions)
     moved = labels.scene_rects()[1]
-    painted = regions.painted.boundingRect()
+    painted = sum(regions.seen, QRegion()).boundingRect()
     assert painted.width() < view.width() / 4 and painted.height() < view.height() / 3
     assert painted.contains(view.mapFromScene(moved).boundingRect().adjusted(1, 1, -1, -1))
     assert view.screen().grabWindow(view.winId()).toImage() == view.grab().toImage()

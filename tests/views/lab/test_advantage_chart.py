@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QEvent, QObject, QRectF
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QRectF
 from PySide6.QtGui import QBrush, QColor, QImage
 
 from grpo_desktop.core.common.theme import LIGHT
@@ -780,31 +781,17 @@ def test_the_reward_view_is_scaled_to_the_rewards_not_to_the_advantages(chart):
     assert chart.y_range() == advantage_range
 
 
-class _PaintCounter(QObject):
-    """Counts the paint events a widget receives."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() == QEvent.Type.Paint:
-            self.count += 1
-        return False
-
-
 def test_a_click_that_rescales_the_axis_paints_the_chart_once(chart, qtbot):
     """The new range moves the labels before the paint, and the tick margin keeps its width, so
     a click is one paint of the chart, not two or three (issue #14: a click within a frame)."""
     chart.show_snapshot(make_snapshot([1, 1, 1, 0]))  # ticks down to −1.73: the widest labels
     settle(qtbot, chart)  # painted: the margin has grown to fit those labels
     left_width = chart.getPlotItem().getAxis("left").width()
-    counter = _PaintCounter()
-    chart.viewport().installEventFilter(counter)
+    counter = EventLog(QEvent.Type.Paint, chart.viewport())
     for rewards in ([1, 0, 0, 1], [1, 1, 0, 1], [0, 1, 1, 0]):  # ±1, ±2, ±1: a new range each
         before = chart.y_range()
         chart.show_snapshot(make_snapshot(rewards))
-        counter.count = 0
+        counter.seen.clear()
         qtbot.waitUntil(lambda: counter.count >= 1)  # a loaded machine paints later, not never
         qtbot.wait(30)  # every other posted update and zero timer, as the event loop runs them
         assert chart.y_range() != before

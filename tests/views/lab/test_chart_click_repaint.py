@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QEvent, QObject, QRect
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QRect
 from PySide6.QtGui import QImage, QRegion
 
 from grpo_desktop.core.common.theme import DARK, LIGHT, PROJECTOR
@@ -20,19 +21,6 @@ from grpo_desktop.views.lab.advantage_chart import AdvantageChart
 
 def make_snapshot(correct: Sequence[bool]) -> LabSnapshot:
     return build_snapshot(get_problem("mult-23x47"), list(correct), "textbook")
-
-
-class _Paints(QObject):
-    """The chart viewport's paint regions, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.regions: list[QRegion] = []
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.regions.append(QRegion(event.region()))
-        return False
 
 
 @pytest.fixture
@@ -105,17 +93,18 @@ def test_new_heights_repaint_the_rows_they_change_and_no_axis(make_chart, qtbot,
     chart.render_bars([1.0, -0.5] * 8, pushes, texts)
     settle(qtbot, chart)
     y_range = chart.y_range()
-    paints = _Paints()
-    chart.viewport().installEventFilter(paints)
+    paints = EventLog(
+        QEvent.Type.Paint, chart.viewport(), record=lambda _, event: QRegion(event.region())
+    )
     axis_paints.clear()
     chart.render_bars([1.0, -0.5] + [1.1, -0.6] * 7, pushes, texts)
-    qtbot.waitUntil(lambda: len(paints.regions) >= 1)  # a loaded machine paints later
+    qtbot.waitUntil(lambda: paints.count >= 1)  # a loaded machine paints later
     qtbot.wait(30)  # any further paint the change posted
     chart.viewport().removeEventFilter(paints)
     assert chart.y_range() == y_range
     assert axis_paints == []
-    assert len(paints.regions) == 1
-    region, plot = paints.regions[0], plot_rect(chart)
+    assert paints.count == 1
+    region, plot = paints.seen[0], plot_rect(chart)
     assert plot.contains(region.boundingRect())
     changed = sum(rect.width() * rect.height() for rect in region)
     assert changed < plot.width() * plot.height() / 10  # two thin bands, not the plot

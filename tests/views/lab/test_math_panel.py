@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -55,31 +56,19 @@ def test_the_html_is_what_the_panel_shows():
     assert "A = ?" in worked_math_html(worked, THEMES["light"], hidden=True)
 
 
-class ShowHideCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.events = 0
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
-            self.events += 1
-        return False
-
-
 def test_a_click_neither_hides_nor_re_shows_the_scroll_bar(qtbot):
     # Clicks that keep the worked math's paragraphs (each gets new numbers, none comes or goes).
     clicks = ([1, 1, 0, 1], [0, 0, 0, 1], [1, 1, 0, 1])
     panel = shown(qtbot, clicks[0], THEMES["light"], MathPanel().sizeHint() * 0.8)
     bar = panel.verticalScrollBar()
     assert bar.isVisible()  # the text is longer than the box
-    counter = ShowHideCounter()
-    bar.installEventFilter(counter)
+    counter = EventLog((QEvent.Type.Show, QEvent.Type.Hide), bar)
     for rewards in clicks[1:]:
         before = panel.toPlainText()
         panel.show_snapshot(snapshot(rewards))
         QApplication.processEvents()
         assert panel.toPlainText() != before
-    assert counter.events == 0
+    assert counter.count == 0
     assert bar.isVisible()
 
 
@@ -116,35 +105,20 @@ def test_new_numbers_repaint_the_text_area_alone_and_leave_no_old_text(qtbot):
     host.show()
     qtbot.waitExposed(host)
     QApplication.processEvents()
-    painted, bar_painted = PaintCounter(), PaintCounter()
-    host.installEventFilter(painted)
     bar = panel.verticalScrollBar()
-    bar.installEventFilter(bar_painted)
+    painted, bar_painted = EventLog(QEvent.Type.Paint, host), EventLog(QEvent.Type.Paint, bar)
     for rewards in ([0, 0, 0, 1], [1, 0, 0, 1], [1, 1, 0, 1]):
         panel.show_snapshot(snapshot(rewards))
         QApplication.processEvents()
     # The scroll bar's slider resizes with the text; the bar paints the panel's colour beneath
     # itself, so nothing beneath it (the host) repaints either.
-    assert bar_painted.regions, "the scroll bar did change"
-    assert painted.regions == []
+    assert bar_painted.seen, "the scroll bar did change"
+    assert painted.seen == []
     # What the screen shows after those partial repaints is what a full render draws.
     on_screen = QApplication.primaryScreen().grabWindow(host.winId()).toImage()
     drawn = host.grab().toImage()
     rgb = QImage.Format.Format_RGB32
     assert on_screen.convertToFormat(rgb) == drawn.convertToFormat(rgb)
-
-
-class PaintCounter(QObject):
-    """The bounding rectangles of the paint events a widget receives."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.regions: list[QRect] = []
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.regions.append(event.region().boundingRect())
-        return False
 
 
 def test_the_scroll_bar_the_note_brought_stays_so_no_line_re_wraps_until_a_new_box(qtbot):
@@ -164,14 +138,13 @@ def test_the_scroll_bar_the_note_brought_stays_so_no_line_re_wraps_until_a_new_b
     QApplication.processEvents()
     assert bar.isVisible()  # the note does not fit: the bar shows
     text_width = panel.viewport().width()
-    counter = ShowHideCounter()
-    bar.installEventFilter(counter)
+    counter = EventLog((QEvent.Type.Show, QEvent.Type.Hide), bar)
     for rewards in (half, seven, half):
         panel.show_snapshot(snapshot(rewards))
         QApplication.processEvents()
         assert ("★" in panel.toPlainText()) == (rewards == seven)
         assert panel.viewport().width() == text_width  # no line re-wraps to a new width
-    assert counter.events == 0 and bar.isVisible()
+    assert counter.count == 0 and bar.isVisible()
     # A new box decides afresh: the text without the note fits it, and the bar goes.
     panel.resize(width, (short + tall) // 2 + 1)
     QApplication.processEvents()

@@ -3,6 +3,7 @@ reads the number shown."""
 
 from __future__ import annotations
 
+from event_log import EventLog
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAccessible, QImage
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
@@ -16,19 +17,9 @@ from grpo_desktop.views.lab.stats_panel import StatsPanel
 REWARDS = ([1, 0, 0, 1], [1, 1, 0, 1, 0, 0, 0, 0], [1, 1, 1, 0], [0, 0, 0, 1, 0, 0, 0, 0])
 
 
-class PaintedArea(QObject):
-    """The pixels each watched widget is asked to repaint."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.area: dict[str, int] = {}
-
-    def eventFilter(self, watched, event) -> bool:  # Qt override
-        if event.type() == QEvent.Type.Paint:
-            name = watched.objectName()
-            pixels = sum(rect.width() * rect.height() for rect in event.region())
-            self.area[name] = self.area.get(name, 0) + pixels
-        return False
+def pixels(event) -> int:
+    """The pixels a paint event asks to repaint."""
+    return sum(rect.width() * rect.height() for rect in event.region())
 
 
 def shown_panel(qtbot) -> tuple[QWidget, StatsPanel]:
@@ -46,15 +37,15 @@ def shown_panel(qtbot) -> tuple[QWidget, StatsPanel]:
 
 def test_a_new_number_repaints_its_digits_not_the_whole_label(qtbot):
     _window, panel = shown_panel(qtbot)
-    painted = PaintedArea()
     numbers = [tile.value for tile in panel.tiles]
-    for number in numbers:
-        number.installEventFilter(painted)
+    painted = EventLog(
+        QEvent.Type.Paint, *numbers, record=lambda number, event: (number, pixels(event))
+    )
     panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), REWARDS[1]))
     QApplication.processEvents()
     for number in numbers:
         whole = number.width() * number.height()
-        area = painted.area.get(number.objectName(), 0)
+        area = sum(area for painted_number, area in painted.seen if painted_number is number)
         assert 0 < area < 0.6 * whole, (number.objectName(), number.text(), area, whole)
 
 

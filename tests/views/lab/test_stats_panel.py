@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from event_log import EventLog
 from PySide6.QtGui import QFont, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication
 
@@ -94,18 +95,8 @@ def test_the_par_tile_is_no_taller_and_no_lower_than_the_others_at_default_size(
 def test_numbers_shown_before_the_panel_has_a_size_take_the_height_of_its_first_size(qtbot):
     """The window's panel gets its first numbers while it is built, before it has a size: its
     tiles were evened for a width it never had, and the first screen laid the lab out twice."""
-    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QVBoxLayout, QWidget
-
-    class Heights(QObject):
-        def __init__(self) -> None:
-            super().__init__()
-            self.seen: list[int] = []
-
-        def eventFilter(self, watched, event) -> bool:
-            if event.type() == QEvent.Type.Resize:
-                self.seen.append(event.size().height())
-            return False
 
     window = QWidget()
     qtbot.addWidget(window)
@@ -114,8 +105,7 @@ def test_numbers_shown_before_the_panel_has_a_size_take_the_height_of_its_first_
     column.addWidget(panel)
     column.addStretch(1)
     panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 0, 0, 1]))
-    heights = Heights()
-    panel.installEventFilter(heights)
+    heights = EventLog(QEvent.Type.Resize, panel, record=lambda _, event: event.size().height())
     window.resize(900, 400)
     window.show()
     QApplication.processEvents()
@@ -126,16 +116,8 @@ def test_numbers_shown_before_the_panel_has_a_size_take_the_height_of_its_first_
 def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
     # A label's new text asks every layout up to the window to recompute (~1.5 ms a click);
     # the numbers keep their size, so a click must not. A zoom still re-lays the tiles out.
-    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QVBoxLayout, QWidget
-
-    class LayoutRequests(QObject):
-        count = 0
-
-        def eventFilter(self, watched, event) -> bool:
-            if event.type() == QEvent.Type.LayoutRequest:
-                self.count += 1
-            return False
 
     window = QWidget()
     qtbot.addWidget(window)
@@ -145,8 +127,8 @@ def test_new_numbers_do_not_lay_the_window_out_again_but_a_new_font_does(qtbot):
     window.resize(900, 200)
     window.show()
     QApplication.processEvents()
-    requests = LayoutRequests()
-    QApplication.instance().installEventFilter(requests)  # to any widget, the tiles or above
+    requests = EventLog(QEvent.Type.LayoutRequest)
+    requests.watch(QApplication.instance())  # to any widget, the tiles or above
     panel.show_snapshot(build_snapshot(get_problem("mult-23x47"), [1, 1, 0, 1, 0, 0]))
     QApplication.processEvents()
     assert panel.par.value.text() == "0.5"

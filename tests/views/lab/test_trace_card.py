@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QSize, Qt
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QPoint, QPointF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -313,20 +314,6 @@ def test_a_new_advantage_of_the_same_sign_reuses_the_cards_layer(qtbot, monkeypa
     assert len(calls) == 2
 
 
-class PaintedRects(QObject):
-    """Records the rectangle of each paint event a widget gets."""
-
-    def __init__(self, widget) -> None:
-        super().__init__(widget)
-        self.rects: list[QRect] = []
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.rects.append(event.rect())
-        return False
-
-
 @pytest.mark.parametrize("compact", [False, True])
 def test_a_new_advantage_of_the_same_sign_repaints_only_the_advantage_lines(qtbot, compact):
     # At 200 % zoom the blit of a whole card was most of its paint, and a click repaints every
@@ -337,16 +324,16 @@ def test_a_new_advantage_of_the_same_sign_repaints_only_the_advantage_lines(qtbo
     widget.resize(widget.sizeHint())
     with qtbot.waitExposed(widget):
         widget.show()
-    painted = PaintedRects(widget)
+    painted = EventLog(QEvent.Type.Paint, widget, record=lambda _, event: event.rect())
     for rewards, whole in (([1, 0, 0, 0], False), ([1, 0, 1, 1], False), ([0, 0, 0, 0], True)):
         # −0.58 and −1.73 only change the number; 0 (no signal) turns the box grey.
-        painted.rects.clear()
+        painted.seen.clear()
         widget.show_card(make_snapshot(rewards).cards[1], compact)
-        qtbot.waitUntil(lambda: bool(painted.rects))
+        qtbot.waitUntil(lambda: bool(painted.seen))
         QApplication.processEvents()
-        assert (painted.rects == [widget.rect()]) == whole, (rewards, painted.rects)
+        assert (painted.seen == [widget.rect()]) == whole, (rewards, painted.seen)
         if not whole:
-            (rect,) = painted.rects
+            (rect,) = painted.seen
             assert rect.width() < widget.width() and rect.height() < widget.height() / 2
         screen = QApplication.primaryScreen().grabWindow(widget.winId()).toImage()
         drawn = widget.grab().toImage()

@@ -10,7 +10,8 @@ fresh grid showing the same group.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from event_log import EventLog
+from PySide6.QtCore import QEvent, QPoint, QRect
 from PySide6.QtGui import QAccessible, QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -46,21 +47,6 @@ def host_showing(qtbot, rewards, width: int, height: int) -> Host:
     return host
 
 
-class PaintLog(QObject):
-    """The cards that received a paint event."""
-
-    def __init__(self, cards) -> None:
-        super().__init__()
-        self.painted: set[int] = set()
-        for card in cards:
-            card.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.painted.add(watched.index)
-        return False
-
-
 def test_while_advantages_are_hidden_a_click_repaints_only_the_card_clicked(qtbot):
     rewards = [1 if i % 3 == 0 else 0 for i in range(16)]
     host = host_showing(qtbot, rewards, 1200, 900)
@@ -68,11 +54,11 @@ def test_while_advantages_are_hidden_a_click_repaints_only_the_card_clicked(qtbo
     grid.set_presentation((), advantages_hidden=True)
     QApplication.processEvents()
     assert grid.indices_in_view() == tuple(range(16))  # every card in view
-    log = PaintLog(grid.cards())
+    log = EventLog(QEvent.Type.Paint, *grid.cards())
     rewards[5] ^= 1
     grid.show_snapshot(group(rewards))
     QApplication.processEvents()
-    assert log.painted == {5}  # every other card still shows "?"
+    assert {card.index for card in log.seen} == {5}  # every other card still shows "?"
 
 
 def test_a_click_gives_no_card_a_presentation_again_when_it_did_not_change(qtbot, monkeypatch):

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from event_log import EventLog
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from grpo_desktop.core.common.theme import LIGHT
@@ -15,18 +16,6 @@ from grpo_desktop.views.training.frontier_plot import FrontierPlot
 from grpo_desktop.views.training.lm_frontier import LMFrontierPlot
 from grpo_desktop.views.training.lm_run_charts import LMRunCharts
 from grpo_desktop.views.training.training_charts import TrainingCharts
-
-
-class PaintCounter(QObject):
-    def __init__(self, watched: list[QWidget]) -> None:
-        super().__init__()
-        self.watched = {id(widget): name for name, widget in enumerate(watched)}
-        self.paints: Counter[int] = Counter()
-
-    def eventFilter(self, obj, event):  # Qt override
-        if event.type() == QEvent.Type.Paint and id(obj) in self.watched:
-            self.paints[self.watched[id(obj)]] += 1
-        return False
 
 
 def settle() -> None:
@@ -59,11 +48,13 @@ def test_showing_a_page_of_charts_paints_each_chart_once(qtbot, charts_view, fro
         window.setCurrentIndex(shown)
         settle()
     viewports = [plot.viewport() for plot in (*charts.plots(), frontier.plot_widget)]
-    counter = PaintCounter(viewports)
-    QApplication.instance().installEventFilter(counter)
+    counter = EventLog(QEvent.Type.Paint, record=lambda painted, _: id(painted))
+    counter.watch(QApplication.instance())
     try:
         window.setCurrentIndex(1)
         settle()
     finally:
         QApplication.instance().removeEventFilter(counter)
-    assert counter.paints == dict.fromkeys(range(len(viewports)), 1)
+    shown = [id(viewport) for viewport in viewports]
+    paints = Counter(shown.index(painted) for painted in counter.seen if painted in shown)
+    assert paints == dict.fromkeys(range(len(viewports)), 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from event_log import EventLog
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QToolTip
@@ -683,16 +684,6 @@ def test_kept_shapes_and_row_layouts_stay_bounded_over_many_answers_and_widths(q
 
 
 def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot):
-    class PaintedRegions(QObject):
-        def __init__(self) -> None:
-            super().__init__()
-            self.rects: list = []
-
-        def eventFilter(self, watched, event) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                self.rects.append(event.region().boundingRect())
-            return False
-
     widget = shown_view(qtbot, make_snapshot(ROWS), 700)
     qtbot.waitExposed(widget)
     widget.setFocus()  # a dashed ring marks where the keys are: the first token, for now
@@ -701,7 +692,7 @@ def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot)
     widget.token_requested.connect(
         lambda row, column: widget.show_snapshot(make_snapshot(ROWS, selected=(row, column)))
     )
-    painted = PaintedRegions()
+    painted = EventLog(QEvent.Type.Paint, record=lambda _, event: event.region().boundingRect())
     for selected in ((1, 4), (0, 2), (2, 1), (1, 4)):
         widget.installEventFilter(painted)
         centre = widget.token_rect(*selected).center()  # a real click moves the key cursor first
@@ -713,9 +704,9 @@ def test_selecting_a_token_repaints_only_the_rings_and_leaves_no_old_ring(qtbot)
         on_screen = QApplication.primaryScreen().grabWindow(widget.winId()).toImage()
         rgb = QImage.Format.Format_RGB32
         assert on_screen.convertToFormat(rgb) == widget.grab().toImage().convertToFormat(rgb)
-    assert painted.rects, "the rings moved"
+    assert painted.seen, "the rings moved"
     whole = widget.width() * widget.height()
-    assert all(r.width() * r.height() < whole / 4 for r in painted.rects), painted.rects
+    assert all(r.width() * r.height() < whole / 4 for r in painted.seen), painted.seen
 
 
 def test_a_pending_snapshot_keeps_every_chip_where_it_was_until_the_step_finishes(qtbot):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from event_log import EventLog
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel
@@ -335,29 +336,19 @@ def test_the_spin_boxes_offer_the_cores_update_limits_exactly(qtbot):
 
 
 def test_showing_the_settings_a_box_already_shows_repaints_no_box(qtbot, controls):
-    from PySide6.QtCore import QEvent, QObject
-
-    painted: list[str] = []
-
-    class Paints(QObject):
-        def eventFilter(self, watched, event):  # Qt override
-            if event.type() == QEvent.Type.Paint:
-                painted.append(watched.objectName())
-            return False
+    from PySide6.QtCore import QEvent
 
     spins = [controls.eps_low_spin, controls.eps_high_spin, controls.compare_eps_high_spin]
     spins += [controls.clip_c_spin, controls.beta_spin, controls.inner_steps_spin]
     spins.append(controls.learning_rate_spin)
-    watcher = Paints(controls)
-    for spin in spins:
-        spin.installEventFilter(watcher)
-        spin.lineEdit().installEventFilter(watcher)
+    watched = [part for spin in spins for part in (spin, spin.lineEdit())]
+    painted = EventLog(QEvent.Type.Paint, *watched, record=lambda box, _: box.objectName())
     QApplication.processEvents()
-    painted.clear()
+    painted.seen.clear()
     # A card toggle: a new snapshot, the same settings ("same" in the comparison's box).
     controls.show_snapshot(dataclasses.replace(snapshot(), loss=0.5))
     QApplication.processEvents()
-    assert painted == []
+    assert painted.seen == []
     assert controls.compare_eps_high_spin.text() == "same"
     controls.show_snapshot(snapshot(dataclasses.replace(SETTINGS, eps_high=0.28)))
     assert controls.eps_high_spin.value() == 0.28
