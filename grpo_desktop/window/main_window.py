@@ -91,6 +91,9 @@ class MainWindow(QMainWindow):
         self.memory_trim = MemoryTrim(self)  # freed memory goes back to the system
         self.lessons = None  # installed right after the first paint: install_deferred_features
         self.export_actions = None
+        # The deferred features' parts still to install: None until they begin, then the chain
+        # under way; empty once installed, or once the window is closed.
+        self._deferred_features: list[Callable[[], None]] | None = None
         self.group_size_spin = make_group_size_spin()
         self.convention_combo = make_convention_combo()
         self.pages = QStackedWidget(objectName="pages")
@@ -150,7 +153,7 @@ class MainWindow(QMainWindow):
     def install_deferred_features(self) -> None:
         """Add the export actions and the Lesson menu (once), cache the chrome's looks and load
         the typesetter, all now (a screenshot, a lesson or the presenter view asks for them)."""
-        self._deferred_features: list[Callable[[], None]] = []  # a chain under way: all done
+        self._deferred_features = []  # a chain under way: all done
         for part in self._deferred_feature_parts(in_background=False):
             part()
 
@@ -158,6 +161,8 @@ class MainWindow(QMainWindow):
         """After the first paint: a part per turn of the event loop, the typesetter imported on
         another thread; all in one turn held a click landing then for 150-200 ms."""
         if parts is None:
+            if self._deferred_features is not None:
+                return  # installed already, or the window is closed
             parts = self._deferred_features = self._deferred_feature_parts(in_background=True)
         if parts and parts is self._deferred_features:
             parts.pop(0)()
@@ -423,6 +428,10 @@ class MainWindow(QMainWindow):
             return
         for workspace in self.workspaces.values():
             workspace.stop()
+        # A closed window does no more idle work: its pages and features are not wanted now
+        # (left going, they imported the typesetter after the window had gone).
+        self.prebuild.stop()
+        self._deferred_features = []
         self.settings.geometry = self.saveGeometry()
         self.settings.sync()
         self.presentation.release()  # the application's font as this window found it

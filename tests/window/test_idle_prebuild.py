@@ -309,6 +309,21 @@ def test_a_closed_window_stops_building(qtbot, window):
     assert window.built_pages.keys() == {LAB}
 
 
+def test_a_window_closed_before_its_features_install_installs_none(qtbot, window):
+    window.close()  # painted, its features due 150 ms after
+    qtbot.wait(idle_prebuild.AFTER_FIRST_PAINT_MS + 300)
+    assert window.lessons is None and window.export_actions is None
+
+
+def test_a_window_closed_while_its_features_install_installs_no_more(qtbot, window):
+    """The typesetter's import, the last part, went on after the window had gone."""
+    window.prebuild.after_first_paint.emit()  # the first part now, the next in a later turn
+    assert window.export_actions is not None and window.lessons is None
+    window.close()
+    qtbot.wait(idle_prebuild.AFTER_FIRST_PAINT_MS + 300)
+    assert window.lessons is None
+
+
 def test_a_page_the_user_opened_first_is_kept_and_the_prebuild_does_the_other(qtbot, window):
     ctrl(qtbot, window, Qt.Key.Key_U)
     page = window.update_page
