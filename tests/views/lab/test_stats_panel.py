@@ -184,9 +184,12 @@ def test_the_numbers_blit_what_direct_drawing_draws_and_never_an_old_number(
         panel.show_snapshot(build_snapshot(problem, correct))
         return grab_pixels(panel)
 
+    text_runs.forget()  # this test's drawings only: none an earlier test's panel left
     first = shown([True, False, False, True])
     kept_before = text_runs.runs_kept()
-    assert kept_before >= 4  # par, std, up and down, each drawn once
+    # Par and std (0.5 each), up and down (2 each), each drawn once; an equal number drawn in
+    # the same colour is the same drawing (in the projector theme, one of those pairs is).
+    assert kept_before >= 3
     second = shown([True, True, True, False])
     assert second != first
     assert shown([True, True, True, False]) == second  # blitted now
