@@ -574,10 +574,15 @@ class TypesetBrowser(QTextBrowser):
 
     def createMimeDataFromSelection(self) -> QMimeData:  # Qt override: Ctrl+C, drag
         cursor = self.textCursor()
-        data = QMimeData()
-        data.setText(
-            document_plain_text(self.document(), cursor.selectionStart(), cursor.selectionEnd())
-        )
+        text = document_plain_text(self.document(), cursor.selectionStart(), cursor.selectionEnd())
+        # Made by Qt, not by Python: the clipboard keeps it until the process exits, and a
+        # QMimeData made in Python is then deleted after the interpreter has gone (the app
+        # crashed on quitting after a copy). Qt's own holds the selection's rich text, turned
+        # into formats when first read (text() does), which clear() then drops: plain text only.
+        data = super().createMimeDataFromSelection()
+        data.text()
+        data.clear()
+        data.setText(text)
         return data
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # Qt override

@@ -110,6 +110,34 @@ def test_copy_as_latex_and_ctrl_c(qtbot):
     qtbot.keyClick(panel, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert clipboard.text() == panel.plain_text()
     assert "mean = (1+0+0+1)/4" in clipboard.text()
+    assert clipboard.mimeData().formats() == ["text/plain"]  # no rich text with its math holes
+
+
+COPY_THEN_QUIT = """
+import sys
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from grpo_desktop.views.common.math_render import TypesetBrowser
+browser = TypesetBrowser()
+browser.setPlainText("mean = 0.5")
+browser.selectAll()
+browser.copy()
+assert QApplication.clipboard().text() == "mean = 0.5"
+"""
+
+
+def test_a_process_that_copied_from_the_math_exits_cleanly(tmp_path):
+    """The clipboard keeps what was copied until the process exits: data made in Python was
+    then deleted after the interpreter had gone, and the app crashed on quitting."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", COPY_THEN_QUIT], env=environment, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
 
 
 def test_a_click_reuses_the_unchanged_lines(qtbot):
