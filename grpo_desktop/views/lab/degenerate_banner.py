@@ -91,14 +91,19 @@ class DegenerateBanner(QFrame):
         host.installEventFilter(self)
         self._place()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+    # The host is read from ``__dict__``: when Python's garbage collector takes a banner and its
+    # host together (a cycle), it may clear the banner's attributes first; deleting the host
+    # then still sends the banner its host's last events and hides it ("no attribute _host").
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        kind = event.type()
+        if kind in (QEvent.Type.Resize, QEvent.Type.Show) and watched is self.__dict__.get("_host"):
             self._place()
         return False
 
     def setVisible(self, visible: bool) -> None:  # Qt override: hide() and show() come here
         super().setVisible(visible)
-        if self._host is not None:
+        if self.__dict__.get("_host") is not None:
             self._place()
 
     def covering(self) -> int:

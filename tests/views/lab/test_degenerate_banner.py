@@ -60,3 +60,21 @@ def test_a_banner_hidden_while_its_host_resizes_floats_at_the_new_size_when_show
     assert geometry.bottom() == 400 - 1 - margin
     assert geometry.height() == banner.heightForWidth(geometry.width())
     assert banner.covering() == geometry.height() + 2 * margin
+
+
+def test_a_banner_collected_with_its_host_lets_the_host_go_quietly(qtbot):
+    """Found in a shuffled run of the suite: the collector cleared a floating banner's
+    attributes before deleting its host, whose last events then raised in the banner's filter."""
+    import gc
+
+    for _ in range(3):
+        banner = DegenerateBanner()
+        host = QWidget()
+        host.resize(300, 200)
+        banner.float_over(host)  # banner -> host (its _host) -> banner (its child): a cycle
+        host.show()
+        qtbot.waitExposed(host)
+        del banner, host
+        with qtbot.captureExceptions() as exceptions:
+            gc.collect()
+        assert exceptions == []
