@@ -64,6 +64,17 @@ def application_look_restored():
 
 
 @pytest.fixture(autouse=True)
+def no_mouse_button_left_held():
+    """A test that presses a button must release it: Qt keeps the button held for the whole
+    process, and a later test's window then waits for the drag to end (its prebuild did)."""
+    yield
+    gui = sys.modules.get("PySide6.QtGui")
+    if gui is not None and gui.QGuiApplication.instance() is not None:
+        held = gui.QGuiApplication.mouseButtons()
+        assert held == held.NoButton, f"the test left {held} held"
+
+
+@pytest.fixture(autouse=True)
 def no_blocking_prompts(monkeypatch):
     """Closing a window with unsaved changes asks a modal question; tests answer 'discard'.
 
