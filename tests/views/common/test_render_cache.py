@@ -47,13 +47,17 @@ def host_with(qtbot, *widgets: QWidget) -> QWidget:
     for widget in widgets:
         row.addWidget(widget)
     host.resize(520, 60)
+    # The pointer is put beside the host, wherever an earlier test left it: a widget under it
+    # paints its hover look itself, which is not what most tests here are about. Before the
+    # host shows: a window shown under the pointer has the widget there entered, and moving
+    # the pointer away afterwards sends no leave on this platform.
+    beside = QPoint(40, 40)
+    QCursor.setPos(host.frameGeometry().bottomRight() + beside)
     host.show()
     qtbot.waitExposed(host)
     host.activateWindow()
     qtbot.waitActive(host)  # activation comes later and would empty the caches on its way
-    # The pointer is put beside the host, wherever an earlier test left it: a widget under it
-    # paints its hover look itself, which is not what most tests here are about.
-    QCursor.setPos(host.frameGeometry().bottomRight() + QPoint(40, 40))
+    QCursor.setPos(host.frameGeometry().bottomRight() + beside)  # the frame, now it is shown
     settle()
     assert not any(widget.underMouse() for widget in widgets)
     return host
