@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 from grpo_desktop.core.common import atomic
 from grpo_desktop.core.common.jsonfile import kind_of_file
@@ -53,6 +55,7 @@ from grpo_desktop.core.files.animation import (
 from grpo_desktop.core.files.gif_encoder import GifBuilder, RgbFrame
 from grpo_desktop.core.files.group_csv import default_file_stem
 from grpo_desktop.core.training.training_config import TrainingConfig
+from grpo_desktop.views.common import gui_collector
 from grpo_desktop.views.files.animation_frames import AnimationPainter, key_colours
 
 if TYPE_CHECKING:
@@ -200,7 +203,10 @@ class AnimationJob(QObject):
         self.request = request
         self.path = path
         self.theme = get_theme(request.theme)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="animation")
+        # Its threads' names: the collector stays paused until none is left (gui_collector).
+        self._threads_named = f"animation-{id(self):x}"
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._threads_named)
+        self._collector_paused = False
         self._source = frames
         self._frames_future: Future | None = None
         self._painter: AnimationPainter | None = None
@@ -218,6 +224,10 @@ class AnimationJob(QObject):
         return len(self._painter) if self._painter is not None else 0
 
     def start(self) -> None:
+        if not self._collector_paused:  # Python runs on the pool's thread: no collection there
+            self._collector_paused = True
+            gui_collector.pause()
+            gui_collector.resume_when(self._pool_ended)
         if callable(self._source):
             self._frames_future = self._pool.submit(self._source)
         else:
@@ -237,6 +247,14 @@ class AnimationJob(QObject):
         self._done = True
         self._timer.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _pool_ended(self) -> bool:
+        """Done, or deleted with its window before it was, and its pool's thread ended."""
+        if not self._done and Shiboken.isValid(self):
+            return False
+        self._pool.shutdown(wait=False, cancel_futures=True)  # again: harmless once done
+        prefix = self._threads_named
+        return not any(thread.name.startswith(prefix) for thread in threading.enumerate())
 
     def _prepare(self, frames: tuple[AnimationFrame, ...]) -> None:
         """The painter, and the palette chosen on the worker from a few sample frames."""

@@ -43,6 +43,7 @@ from grpo_desktop.core.training.sweep import (
     sweep_csv,
 )
 from grpo_desktop.core.training.training_config import ALGORITHM_INFO, ALGORITHMS
+from grpo_desktop.views.common import gui_collector
 from grpo_desktop.views.common.dialog_size import text_sized
 from grpo_desktop.views.common.form_label import FormLabel
 from grpo_desktop.views.training.sweep_chart import SweepChart
@@ -202,8 +203,7 @@ class ExperimentDialog(QDialog):
                 outcome = error
             self._finished.done.emit(outcome)
 
-        self._worker = threading.Thread(target=work, name="experiment", daemon=True)
-        self._worker.start()
+        self._worker = gui_collector.start_worker(work, "experiment")
         return True
 
     def wait(self) -> None:

@@ -17,7 +17,6 @@ group). A prompt the model cannot read leaves a message in the dialog and change
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.core.lab.lab_limits import MAX_GROUP_SIZE, MIN_GROUP_SIZE
 from grpo_desktop.core.lab.reward_fields import MAX_NAME_CHARS
+from grpo_desktop.views.common import gui_collector
 from grpo_desktop.views.common.form_label import FormLabel
 
 if TYPE_CHECKING:
@@ -71,10 +71,8 @@ class ModelSamplingDialog(QDialog):
         self.workbench = window.workbench
         self._model: TinyLM | None = None
         self._loaded: list[object] = []  # the worker's model, or the error it met
-        self._loader = threading.Thread(
-            target=self._load, name="tinylm-load", daemon=True
-        )  # import, read and warm up while the lecturer types (about 175 ms, once)
-        self._loader.start()
+        # Import, read and warm up while the lecturer types (about 175 ms, once).
+        self._loader = gui_collector.start_worker(self._load, "tinylm-load")
         self.setWindowTitle("Sample from the tiny model")
 
         about = QLabel(

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from grpo_desktop.core.common.theme import Theme
 from grpo_desktop.core.common.unsafe_text import visible
 from grpo_desktop.model.workbench import Workbench
+from grpo_desktop.views.common import gui_collector
 
 if TYPE_CHECKING:  # the browser loads on first use: start-up does not pay for it
     from grpo_desktop.core.runs.rollouts import RolloutSource
@@ -268,9 +269,13 @@ class RolloutsController(QObject):
         thread.finished.connect(loop.quit, Qt.ConnectionType.QueuedConnection)
         progress.canceled.connect(thread.cancel)
         progress.setValue(0)  # starts the one-second clock
-        thread.start()
-        loop.exec()  # the window keeps painting; the dialog blocks input once shown
-        thread.wait()
+        gui_collector.pause()  # Python runs on the thread: no collection there
+        try:
+            thread.start()
+            loop.exec()  # the window keeps painting; the dialog blocks input once shown
+            thread.wait()
+        finally:
+            gui_collector.resume()
         progress.close()
         progress.deleteLater()
         thread.deleteLater()

@@ -24,7 +24,6 @@ A line the typesetter refuses is shown as its plain text, never as an error.
 
 from __future__ import annotations
 
-import gc
 import logging
 import queue
 import sys
@@ -64,7 +63,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QAccessibleWidget, QTextBrowser, QWidget
 
-from grpo_desktop.views.common import accessible_events
+from grpo_desktop.views.common import accessible_events, gui_collector
 from grpo_desktop.views.common.text_runs import draw_kept
 
 __all__ = [
@@ -121,7 +120,6 @@ _typesetting_thread: threading.Thread | None = None
 #: for each (held until it is back: a deleted one is skipped then).
 _waiting: dict[tuple[str, str], list[TypesetLater]] = {}
 _jobs_out = 0  # jobs given to the typesetting thread and not handed back (GUI thread only)
-_paused_collector = False  # the garbage collector was paused for them
 #: The GIL's switch interval while a job is out (Python's is 5 ms): the GUI thread, wanting the
 #: GIL back from the typesetting thread, waits up to this long each time (a click's handling
 #: takes it back many times). Measured with benchmarks/bench_typeset_stalls.py.
@@ -301,20 +299,18 @@ def _typeset_on_thread(key: tuple[str, str], later: TypesetLater) -> None:
 
 def _give(job: tuple[str, str] | None) -> None:
     """Hand ``job`` to the typesetting thread (made on first use: one long-lived thread, jobs in
-    the order given), with Python's garbage collector paused and the GIL changing hands every
-    millisecond (``JOB_SWITCH_INTERVAL_S``) until it is handed back.
+    the order given), with Python's garbage collector paused (``gui_collector``) and the GIL
+    changing hands every millisecond (``JOB_SWITCH_INTERVAL_S``) until it is handed back.
 
     Paused, because a collection runs on whichever thread allocates when it is due, and one run
     on the typesetting thread freed Qt objects there: Qt's locks deadlocked against the GUI
     thread's. Paused, the GUI thread alone collects (the first allocation after the pause)."""
-    global _typesetting_thread, _jobs_out, _paused_collector, _switch_interval
+    global _typesetting_thread, _jobs_out, _switch_interval
     courier = _courier()
     if _jobs_out == 0:
         _switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(_switch_interval, JOB_SWITCH_INTERVAL_S))
-        if gc.isenabled():
-            gc.disable()
-            _paused_collector = True
+        gui_collector.pause()
     _jobs_out += 1
     _jobs.put(job)
     if _typesetting_thread is None:
@@ -327,13 +323,11 @@ def _give(job: tuple[str, str] | None) -> None:
 def _handed_back() -> None:
     """A job is back on the GUI thread: once none is out, the collector runs again and the GIL
     changes hands as often as before."""
-    global _jobs_out, _paused_collector
+    global _jobs_out
     _jobs_out -= 1
     if _jobs_out == 0:
         sys.setswitchinterval(_switch_interval)
-        if _paused_collector:
-            _paused_collector = False
-            gc.enable()
+        gui_collector.resume()
 
 
 def _typeset_jobs(courier: _Courier) -> None:
