@@ -211,8 +211,8 @@ class ChartAnimator(QObject):
 
     def _motion_changed(self, reduced: bool) -> None:
         """Motion reduced mid-animation: the phase's end state now, instant steps from here."""
-        if not reduced or self._phase == 0 or self._stepwise:
-            return
+        if not reduced or self._phase == 0 or self._stepwise or self._plot.closed:
+            return  # (a closed chart's animator lives on with its widget, drawing nothing)
         self._stepwise = True
         if not self._waiting:
             self._render_frame(self._phase, 1.0)
@@ -243,8 +243,8 @@ class ChartAnimator(QObject):
 
     def _on_frame(self, value: object) -> None:
         """One tick of the clock (about 60 per second, from Qt's animation timer)."""
-        if self._phase == 0 or self._waiting:
-            return  # a last tick after the animation was ended, or one while it waits
+        if self._phase == 0 or self._waiting or self._plot.closed:
+            return  # a last tick after the animation was ended, one while it waits or closed
         progress = float(value)  # type: ignore[arg-type]
         if progress < self._first_progress:
             return  # a start from the middle: the clock's first tick is still at 0

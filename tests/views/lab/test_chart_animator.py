@@ -300,3 +300,22 @@ def test_a_stepped_animation_whose_clock_jumps_to_the_end_still_waits_at_r_minus
     assert rig.animator.is_running()
     rig.seek(1.0)
     assert rig.landed == 1 and plot.bar_heights() == list(values.advantages)
+
+
+def test_a_closed_chart_mid_animation_ignores_motion_being_reduced(rig, qtbot, monkeypatch):
+    """Found in a shuffled run: an earlier test's chart, closed mid-animation, raised in a later
+    test that reduced motion (pyqtgraph's close() drops the plot's axes)."""
+    from grpo_desktop.views.common.motion import set_reduced_motion
+
+    rig.animator.start(rig.values, forward=True)
+    rig.seek(0.25)
+    rig.widget.close()  # what qtbot does after a test
+    monkeypatch.setattr(rig.widget, "close", lambda: True)  # pyqtgraph's is not idempotent
+    assert rig.plot.closed
+    with qtbot.captureExceptions() as exceptions:
+        try:
+            set_reduced_motion(True)
+            rig.animator.clock.setCurrentTime(rig.animator.clock.duration() // 2)  # a tick
+        finally:
+            set_reduced_motion(False)
+    assert exceptions == []
