@@ -160,10 +160,6 @@ class AdvantagePlot(pg.PlotItem):
     too, in a band at the top the y range keeps free of bars.
     """
 
-    #: Shut down by ``close()`` (its widget's ``close()`` calls it): pyqtgraph has dropped its
-    #: axes, menus and view box, so nothing may be drawn any more.
-    closed = False
-
     def __init__(self, value_title: str) -> None:
         super().__init__(axisItems={"left": SignedAxis("left"), "right": RememberingAxis("right")})
         # A lecturer must not drag, zoom or right-click the chart away on stage.
@@ -371,10 +367,6 @@ class AdvantagePlot(pg.PlotItem):
         self.caption.hide_text()
 
     # ------------------------------------------------------------------------------- styling
-
-    def close(self) -> None:  # pyqtgraph override
-        self.closed = True
-        super().close()
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Restyle every item for ``theme``, text sized from ``font`` (the widget's), and redraw."""

@@ -13,7 +13,8 @@ holds back when it repaints only the rows that changed), and what its ``_prepare
 replayed, and not replayed where they draw nothing, ``RememberingAxis``);
 ``FillBetweenItem.curves`` and ``updatePath`` (a band built with numpy, ``NumpyBand``),
 ``TextItem.fill`` and ``border`` and ``ScatterPlotItem.opts["hoverSize"]`` (which have no
-setters). No other module of the package reads or writes them.
+setters), and ``PlotItem.ctrlMenu`` (None once ``close()`` has dropped the plot's axes and
+menus: ``is_closed``). No other module of the package reads or writes them.
 
 ``VERIFIED`` holds the versions whose sources these were checked against (and the test suite run
 on); ``tests/views/test_pyqtgraph_internals.py`` fails on any other, so a new pyqtgraph is read
@@ -35,6 +36,7 @@ __all__ = [
     "GroupedBars",
     "NumpyBand",
     "RememberingAxis",
+    "is_closed",
     "is_verified",
     "repaint_exactly",
     "set_hover_size",
@@ -548,6 +550,12 @@ class NumpyBand(pg.FillBetweenItem):
 
 
 # -- attributes with no setter ---------------------------------------------------------------------
+
+
+def is_closed(plot: pg.PlotItem) -> bool:
+    """Whether ``plot`` is shut down: its widget's ``close()`` closed it, and with its axes gone
+    nothing may be drawn on it any more."""
+    return plot.ctrlMenu is None
 
 
 def set_text_box(item: pg.TextItem, fill: QBrush, border: QPen) -> None:

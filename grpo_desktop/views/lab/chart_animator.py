@@ -26,6 +26,7 @@ from PySide6.QtCore import QAbstractAnimation, QEasingCurve, QObject, QVariantAn
 from grpo_desktop.core.lab.lab_snapshot import Push
 from grpo_desktop.views.common.advantage_plot import AdvantagePlot
 from grpo_desktop.views.common.motion import motion_preference, reduced_motion
+from grpo_desktop.views.common.pyqtgraph_internals import is_closed
 from grpo_desktop.views.lab.chart_values import AXIS_TITLES, ChartValues
 
 __all__ = ["ANIMATION_MS", "STEP_MS", "ChartAnimator"]
@@ -211,7 +212,7 @@ class ChartAnimator(QObject):
 
     def _motion_changed(self, reduced: bool) -> None:
         """Motion reduced mid-animation: the phase's end state now, instant steps from here."""
-        if not reduced or self._phase == 0 or self._stepwise or self._plot.closed:
+        if not reduced or self._phase == 0 or self._stepwise or is_closed(self._plot):
             return  # (a closed chart's animator lives on with its widget, drawing nothing)
         self._stepwise = True
         if not self._waiting:
@@ -243,7 +244,7 @@ class ChartAnimator(QObject):
 
     def _on_frame(self, value: object) -> None:
         """One tick of the clock (about 60 per second, from Qt's animation timer)."""
-        if self._phase == 0 or self._waiting or self._plot.closed:
+        if self._phase == 0 or self._waiting or is_closed(self._plot):
             return  # a last tick after the animation was ended, one while it waits or closed
         progress = float(value)  # type: ignore[arg-type]
         if progress < self._first_progress:

@@ -311,7 +311,9 @@ def test_a_closed_chart_mid_animation_ignores_motion_being_reduced(rig, qtbot, m
     rig.seek(0.25)
     rig.widget.close()  # what qtbot does after a test
     monkeypatch.setattr(rig.widget, "close", lambda: True)  # pyqtgraph's is not idempotent
-    assert rig.plot.closed
+    from grpo_desktop.views.common.pyqtgraph_internals import is_closed
+
+    assert is_closed(rig.plot)
     with qtbot.captureExceptions() as exceptions:
         try:
             set_reduced_motion(True)
