@@ -206,7 +206,6 @@ class AnimationJob(QObject):
         # Its threads' names: the collector stays paused until none is left (gui_collector).
         self._threads_named = f"animation-{id(self):x}"
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._threads_named)
-        self._collector_paused = False
         self._source = frames
         self._frames_future: Future | None = None
         self._painter: AnimationPainter | None = None
@@ -224,10 +223,8 @@ class AnimationJob(QObject):
         return len(self._painter) if self._painter is not None else 0
 
     def start(self) -> None:
-        if not self._collector_paused:  # Python runs on the pool's thread: no collection there
-            self._collector_paused = True
-            gui_collector.pause()
-            gui_collector.resume_when(self._pool_ended)
+        gui_collector.pause()  # Python runs on the pool's thread: no collection there
+        gui_collector.resume_when(self._pool_ended)
         if callable(self._source):
             self._frames_future = self._pool.submit(self._source)
         else:
@@ -250,9 +247,10 @@ class AnimationJob(QObject):
 
     def _pool_ended(self) -> bool:
         """Done, or deleted with its window before it was, and its pool's thread ended."""
-        if not self._done and Shiboken.isValid(self):
-            return False
-        self._pool.shutdown(wait=False, cancel_futures=True)  # again: harmless once done
+        if not self._done:
+            if Shiboken.isValid(self):
+                return False
+            self._pool.shutdown(wait=False, cancel_futures=True)  # its timer went with it
         prefix = self._threads_named
         return not any(thread.name.startswith(prefix) for thread in threading.enumerate())
 

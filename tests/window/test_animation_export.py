@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from grpo_desktop.views.common import gui_collector
 from grpo_desktop.window.animation_export import AnimationDialog, AnimationRequest
 
 
@@ -77,6 +78,8 @@ def test_the_training_runs_first_steps_are_written(animation, monkeypatch, qtbot
     qtbot.waitUntil(lambda: not job.is_running(), timeout=30_000)
     image = Image.open(tmp_path / "run.gif")
     assert image.n_frames == 7  # steps 0 to 6
+    # The collector, paused while the pool's thread worked, runs again once that thread ends.
+    qtbot.waitUntil(lambda: not gui_collector.paused(), timeout=10_000)
 
 
 def test_a_folder_is_refused_with_one_plain_message(animation, monkeypatch, warnings, tmp_path):
@@ -99,6 +102,7 @@ def test_a_cancelled_export_writes_nothing(animation, monkeypatch, qtbot, tmp_pa
     job.cancel()
     qtbot.waitUntil(lambda: not job.is_running())  # a loaded machine stops it later, not never
     assert list(tmp_path.iterdir()) == []
+    qtbot.waitUntil(lambda: not gui_collector.paused(), timeout=10_000)
 
 
 def test_the_dialog_offers_presets_and_a_custom_size(window, qtbot):
